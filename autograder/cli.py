@@ -1,0 +1,42 @@
+"""``python -m autograder <command>``: a thin dispatcher over one module per command.
+
+Each command lives in its own module as ``main(argv: list[str]) -> int`` and is
+imported only when used, so ``--help`` and ``grade`` start fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "grade": ("autograder.grade", "grade a file or folder locally, exactly as Gradescope would"),
+    "run": ("autograder.runner", "the run_autograder flow inside an autograder root (used by run_autograder)"),
+    "build": ("autograder.build", "build the Gradescope zip (setup.sh and run_autograder at its root)"),
+    "check-zip": ("autograder.checkzip", "run a built zip on the reference and the template before uploading"),
+    "template": ("autograder.template", "generate student_template/ from reference/ (--check: fail if stale)"),
+    "regen": ("autograder.regen", "rebuild stored reference outputs and public fixtures (--check: fail if stale)"),
+    "batch": ("autograder.batch", "regrade a whole class from a Gradescope export"),
+    "demo": ("autograder.demo", "build the zip and grade the reference, the template and example mistakes"),
+}
+
+
+def usage() -> str:
+    width = max(map(len, COMMANDS))
+    lines = ["usage: python -m autograder <command> [options]", "", "commands:"]
+    lines += [f"  {name:<{width}}  {help_}" for name, (_, help_) in COMMANDS.items()]
+    lines += ["", "Run `python -m autograder <command> --help` for a command's options."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in {"-h", "--help", "help"}:
+        print(usage())
+        return 0
+    command, rest = argv[0], argv[1:]
+    if command not in COMMANDS:
+        print(f"unknown command {command!r}\n\n{usage()}", file=sys.stderr)
+        return 2
+    module = importlib.import_module(COMMANDS[command][0])
+    return int(module.main(rest) or 0)
