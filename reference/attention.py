@@ -162,13 +162,15 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
         head is scaled dot-product attention with scale 1 / sqrt(d_k) (the
         per-head width, not D).
     """
-    # BEGIN SOLUTION hint: PS4 Q2(c): split columns into heads, attend per head (scale 1/sqrt(d_k)), concat, @ W_O
+    # BEGIN SOLUTION hint: PS4 Q2(c): split into heads, attend per head (1/sqrt(d_k)), concat, @ W_O
     def split_heads(M):  # (..., N, H*d) -> (..., H, N, d)
         return np.swapaxes(M.reshape(*M.shape[:-1], num_heads, -1), -2, -3)
 
     Q, K, V = (split_heads(M) for M in qkv_project(X, W_Q, W_K, W_V))
-    if mask is not None:
-        mask = np.expand_dims(mask, -3)  # the same mask for every head
+    if mask is not None:  # the same (N, N) mask for every head: (..., 1, N, N)
+        n = X.shape[-2]
+        mask = np.asarray(mask)
+        mask = np.broadcast_to(mask, (*mask.shape[:-2], n, n))[..., None, :, :]
     heads, _ = scaled_dot_product_attention(Q, K, V, mask=mask)  # (..., H, N, d_v)
     concat = np.swapaxes(heads, -2, -3)  # (..., N, H, d_v)
     concat = concat.reshape(*concat.shape[:-2], -1)  # (..., N, H*d_v)
@@ -312,7 +314,7 @@ def decode_step(layer, x, cache, rope_base=None):
     Returns:
         (d_v,) the attention output of x over the cache, scale 1 / sqrt(d_k).
     """
-    # BEGIN SOLUTION hint: Dis 11 Q3: project x once, (rotate at position len(cache)), append k and v, attend over the cache
+    # BEGIN SOLUTION hint: Dis 11 Q3: project x once, rotate at len(cache), append k and v, attend
     q, k, v = layer.query(x), layer.key(x), layer.value(x)
     if rope_base is not None:
         position = np.array([len(cache)], dtype=float)
