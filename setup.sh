@@ -3,7 +3,8 @@
 # (Ubuntu 22.04, Python 3.10). Idempotent: a second run changes nothing.
 #
 #   AUTOGRADER_ROOT          the autograder root (default /autograder; the zip is in $ROOT/source)
-#   AUTOGRADER_SETUP_PYTHON  the Python to build the venv with (default: python3.10, else python3)
+#   AUTOGRADER_SETUP_PYTHON  the Python to build the venv with (default: the system's python3.10,
+#                            else python3; it must be runnable by the sandbox user, so not under /root)
 #   AUTOGRADER_SANDBOX_USER  the unprivileged user student code runs as (default agsandbox)
 set -euo pipefail
 
@@ -16,7 +17,7 @@ usable() { "$1" -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3,
 
 PY="${AUTOGRADER_SETUP_PYTHON:-}"
 if [ -z "$PY" ]; then
-  for candidate in python3.10 python3; do
+  for candidate in /usr/bin/python3.10 /usr/bin/python3 python3.10 python3; do
     if command -v "$candidate" >/dev/null 2>&1 && usable "$candidate"; then PY="$candidate"; break; fi
   done
 fi

@@ -34,9 +34,8 @@ def main(argv: list[str]) -> int:
             ("blank student template", REPO / "student_template" / "attention.py"),
         ]
         cases += [(f"buggy: {desc}", path) for desc, path in write_buggy_examples(Path(tmp))]
-        cases += [
-            (f"hostile: {folder.name}", folder) for folder in sorted((EXAMPLES / "hostile").iterdir()) if folder.is_dir()
-        ]
+        hostile = sorted(folder for folder in (EXAMPLES / "hostile").iterdir() if folder.is_dir())
+        cases += [(f"hostile: {folder.name}", folder) for folder in hostile]
         for title, path in cases:
             started = time.monotonic()
             data = grade.grade(path)

@@ -1,0 +1,165 @@
+"""End to end: the built zip, laid out as Gradescope lays it out, graded by its own scripts.
+
+Gradescope unzips the upload into ``/autograder/source``, runs ``setup.sh`` there once
+as root, then for each submission puts the files in ``/autograder/submission``, runs
+``/autograder/run_autograder`` and reads ``/autograder/results/results.json``. We do
+the same in a temporary root (``AUTOGRADER_ROOT``), with the system Python the
+sandbox user can run, as Gradescope's image has.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from autograder import build
+from tests.submissions import REFERENCE, TEMPLATE, notebook_from_source
+
+pytestmark = pytest.mark.slow
+
+SCHEMA = Path(__file__).parent / "schema" / "gradescope_results.schema.json"
+
+
+@pytest.fixture(scope="module")
+def gradescope_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    zip_path = build.build_zip(tmp_path_factory.mktemp("dist") / "autograder.zip")
+    # Like /autograder: directly under a world-traversable directory, so the sandbox
+    # user can reach the venv once run_autograder has locked everything else down.
+    root = Path(tempfile.mkdtemp(prefix="gradescope-root-", dir="/tmp"))
+    unzip(zip_path, root / "source")
+    setup = run_setup(root)
+    assert setup.returncode == 0, setup.stdout
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def unzip(zip_path: Path, destination: Path) -> None:
+    """Extract keeping the executable bits, as Gradescope's unzip does."""
+    with zipfile.ZipFile(zip_path) as zf:
+        for info in zf.infolist():
+            target = destination / info.filename
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(zf.read(info))
+            target.chmod((info.external_attr >> 16) & 0o777 or 0o644)
+
+
+def run_setup(root: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        ["bash", "setup.sh"],
+        cwd=root / "source",
+        env=clean_env(root),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
+def clean_env(root: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("AUTOGRADER_", "PYTHON", "VIRTUAL_ENV"))}
+    return dict(env, AUTOGRADER_ROOT=str(root))
+
+
+def grade_on_gradescope(root: Path, files: dict[str, bytes]) -> dict:
+    """Put ``files`` in submission/, run run_autograder like Gradescope, return results.json."""
+    for folder in ("submission", "results"):
+        shutil.rmtree(root / folder, ignore_errors=True)
+        (root / folder).mkdir()
+    for name, content in files.items():
+        (root / "submission" / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / "submission" / name).write_bytes(content)
+    shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
+    done = subprocess.run(
+        [str(root / "run_autograder")],
+        cwd=root,
+        env=clean_env(root),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout
+    return json.loads((root / "results" / "results.json").read_text())
+
+
+def validate(data: dict) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema.validate(data, json.loads(SCHEMA.read_text()))
+
+
+def total(data: dict) -> tuple[float, float]:
+    return sum(t["score"] for t in data["tests"]), sum(t["max_score"] for t in data["tests"])
+
+
+def test_zip_holds_the_scripts_at_its_root_and_nothing_unneeded(tmp_path: Path) -> None:
+    with zipfile.ZipFile(build.build_zip(tmp_path / "a.zip")) as zf:
+        names = zf.namelist()
+        modes = {info.filename: (info.external_attr >> 16) & 0o777 for info in zf.infolist()}
+    assert {"setup.sh", "run_autograder", "requirements.txt"} <= set(names)
+    assert modes["setup.sh"] & 0o111 and modes["run_autograder"] & 0o111
+    forbidden = ("reference/", "tests/", "student_template/", ".venv/", ".git/", "examples/", "docs/")
+    assert not [n for n in names if n.startswith(forbidden) or "__pycache__" in n or n.endswith(".pyc")]
+    assert not [n for n in build.DEV_ONLY if n in names]
+
+
+def test_zip_carries_no_solution_code(tmp_path: Path) -> None:
+    with zipfile.ZipFile(build.build_zip(tmp_path / "a.zip")) as zf:
+        text = "\n".join(zf.read(n).decode("utf-8", "replace") for n in zf.namelist() if n.endswith(".py"))
+    assert "BEGIN SOLUTION" not in text
+    assert "def scaled_dot_product_attention(" not in text
+    assert "from reference" not in text and "import reference" not in text
+
+
+def test_build_is_deterministic(tmp_path: Path) -> None:
+    a = build.build_zip(tmp_path / "a.zip").read_bytes()
+    b = build.build_zip(tmp_path / "b.zip").read_bytes()
+    assert a == b
+
+
+def test_setup_is_idempotent(gradescope_root: Path) -> None:
+    again = run_setup(gradescope_root)
+    assert again.returncode == 0, again.stdout
+    assert "up to date" in again.stdout
+
+
+def test_reference_py_gets_full_marks(gradescope_root: Path) -> None:
+    data = grade_on_gradescope(gradescope_root, {"attention.py": REFERENCE.read_bytes()})
+    validate(data)
+    score, max_score = total(data)
+    assert max_score == 100
+    assert score == 100, [t["name"] for t in data["tests"] if t["status"] != "passed"]
+
+
+def test_reference_notebook_gets_full_marks(gradescope_root: Path) -> None:
+    notebook = notebook_from_source(REFERENCE.read_text(), scratch=True)
+    data = grade_on_gradescope(gradescope_root, {"hw/attention.ipynb": notebook.encode()})
+    validate(data)
+    assert total(data) == (100, 100), [t["name"] for t in data["tests"] if t["status"] != "passed"]
+
+
+def test_template_gets_zero_with_every_test_reported(gradescope_root: Path) -> None:
+    data = grade_on_gradescope(gradescope_root, {"attention.py": TEMPLATE.read_bytes()})
+    validate(data)
+    assert total(data) == (0, 100)
+    assert len(data["tests"]) >= 30
+    assert all("not implemented" in t["output"].lower() for t in data["tests"] if t["visibility"] == "visible")
+
+
+def test_a_forged_score_is_overwritten_and_nothing_survives(gradescope_root: Path) -> None:
+    hostile = (Path(__file__).parent.parent / "examples" / "hostile" / "forge_score" / "attention.py").read_bytes()
+    data = grade_on_gradescope(gradescope_root, {"attention.py": hostile})
+    validate(data)
+    assert total(data)[0] == 0
+    assert "forged" not in json.dumps(data)
+    if os.geteuid() == 0:
+        leftovers = subprocess.run(["pgrep", "-u", "agsandbox"], stdout=subprocess.PIPE, text=True, check=False)
+        assert leftovers.stdout.strip() == ""
