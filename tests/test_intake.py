@@ -1,0 +1,400 @@
+"""autograder/intake.py: finding the submission and parsing it, on real files in tmp_path."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat import v3, v4
+
+from autograder import intake
+from autograder.intake import IntakeError
+
+GOOD = "import numpy as np\n\n\ndef softmax(Z, axis=-1, temperature=1.0):\n    return Z\n"
+
+
+def write(root: Path, relative: str, content: str | bytes) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8", newline="")
+    return path
+
+
+def notebook(*cells: nbformat.NotebookNode) -> str:
+    nb = v4.new_notebook(cells=list(cells))
+    nb.metadata["kernelspec"] = {"name": "python3", "language": "python", "display_name": "Python 3"}
+    return nbformat.writes(nb)
+
+
+def code(source: str) -> nbformat.NotebookNode:
+    return v4.new_code_cell(source)
+
+
+def load_nb(tmp_path: Path, *cells: nbformat.NotebookNode) -> intake.Program:
+    return intake.load_program(write(tmp_path, "attention.ipynb", notebook(*cells)))
+
+
+def load_py(tmp_path: Path, content: str | bytes) -> intake.Program:
+    return intake.load_program(write(tmp_path, "attention.py", content))
+
+
+# ----------------------------------------------------------------------------- find_submission
+
+FIND_CASES = {
+    "top level": ({"attention.py": GOOD}, "attention.py", []),
+    "nested": ({"hw4/code/attention.py": GOOD, "hw4/README.md": "x"}, "hw4/code/attention.py", []),
+    "notebook only": ({"attention.ipynb": "{}"}, "attention.ipynb", []),
+    "py beats ipynb": ({"attention.py": GOOD, "attention.ipynb": "{}"}, "attention.py", ["ignored"]),
+    "py beats shallower ipynb": ({"x/attention.py": GOOD, "attention.ipynb": "{}"}, "x/attention.py", ["ignored"]),
+    "nested folder with both": (
+        {"hw/attention.py": GOOD, "hw/attention.ipynb": "{}"},
+        "hw/attention.py",
+        ["Graded `hw/attention.py`; `hw/attention.ipynb` was ignored."],
+    ),
+    "shallowest wins": ({"old/v1/attention.py": "", "attention.py": GOOD}, "attention.py", ["Several"]),
+    "macosx and hidden junk": (
+        {
+            "__MACOSX/attention.py": b"\0\x05\x16\x07",
+            "__MACOSX/hw/._attention.py": b"\0\x05",
+            "._attention.py": b"\0\x05",
+            ".ipynb_checkpoints/attention-checkpoint.ipynb": "{}",
+            ".git/attention.py": "x",
+            "a/b/attention.py": GOOD,
+        },
+        "a/b/attention.py",
+        [],
+    ),
+    "virtualenv skipped": (
+        {"venv/pyvenv.cfg": "", "venv/attention.py": "", "src/deep/attention.py": GOOD},
+        "src/deep/attention.py",
+        [],
+    ),
+    "case-insensitive name": ({"Attention.PY": GOOD}, "Attention.PY", ["named `Attention.PY`"]),
+}
+
+
+@pytest.mark.parametrize("files, chosen, note_parts", FIND_CASES.values(), ids=FIND_CASES.keys())
+def test_find_submission(tmp_path: Path, files: dict, chosen: str, note_parts: list[str]) -> None:
+    for relative, content in files.items():
+        write(tmp_path, relative, content)
+    path, notes = intake.find_submission(tmp_path)
+    assert path == tmp_path / chosen
+    assert len(notes) == len(note_parts)
+    for note, part in zip(notes, note_parts):
+        assert part in note
+
+
+MISSING_CASES = {
+    "wrong names": ({"hw.py": GOOD, "notes.txt": "hi"}, ["found: hw.py, notes.txt", "Name your file `attention.py`"]),
+    "empty folder": ({}, ["empty"]),
+    "only junk": ({"__MACOSX/attention.py": "x", ".hidden/attention.py": "x"}, ["empty"]),
+    "zip uploaded": ({"hw4.zip": b"PK\x03\x04"}, ["hw4.zip", "rather than a zip"]),
+    "many files": ({f"f{i:02d}.txt": "x" for i in range(12)}, ["f00.txt", "and 4 more"]),
+}
+
+
+@pytest.mark.parametrize("files, parts", MISSING_CASES.values(), ids=MISSING_CASES.keys())
+def test_find_submission_missing(tmp_path: Path, files: dict, parts: list[str]) -> None:
+    for relative, content in files.items():
+        write(tmp_path, relative, content)
+    with pytest.raises(IntakeError) as error:
+        intake.find_submission(tmp_path)
+    for part in parts:
+        assert part in str(error.value)
+
+
+def test_find_submission_ignores_symlinks(tmp_path: Path) -> None:
+    secret = write(tmp_path / "outside", "secret.py", "TOKEN = 1\n")
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    os.symlink(secret, folder / "attention.py")
+    os.symlink(secret.parent, folder / "linked_dir")
+    with pytest.raises(IntakeError, match="Symbolic links"):
+        intake.find_submission(folder)
+
+
+def test_find_submission_direct_file(tmp_path: Path) -> None:
+    path = write(tmp_path, "my_hw.py", GOOD)
+    assert intake.find_submission(path) == (path, [])
+    with pytest.raises(IntakeError, match="not a Python file"):
+        intake.find_submission(write(tmp_path, "notes.txt", "x"))
+    with pytest.raises(IntakeError, match="does not exist"):
+        intake.find_submission(tmp_path / "nope")
+
+
+def test_intake_combines_notes_and_relative_path(tmp_path: Path) -> None:
+    write(tmp_path, "hw/attention.py", GOOD)
+    write(tmp_path, "hw/attention.ipynb", notebook(code("x = 1")))
+    program = intake.intake(tmp_path)
+    assert program.path == "hw/attention.py"
+    assert program.kind == "py"
+    assert program.notes == ["Graded `hw/attention.py`; `hw/attention.ipynb` was ignored."]
+    assert program.chunks == [intake.Chunk("hw/attention.py", "hw/attention.py", GOOD, 1)]
+
+
+# ----------------------------------------------------------------------------- .py files
+
+
+def test_py_loads_as_one_chunk(tmp_path: Path) -> None:
+    program = load_py(tmp_path, GOOD)
+    assert program == intake.Program("attention.py", "py", [intake.Chunk("attention.py", "attention.py", GOOD)], [])
+
+
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        (b"def f():\r\n    return 1\r\n", "def f():\n    return 1\n"),
+        (b"def f():\r    return 1\r", "def f():\n    return 1\n"),
+        (b"\xef\xbb\xbfx = 1\n", "x = 1\n"),
+        (b"\xef\xbb\xbfx = 1\r\n", "x = 1\n"),
+        ("# -*- coding: latin-1 -*-\nname = 'café'\n".encode("latin-1"), "# -*- coding: latin-1 -*-\nname = 'café'\n"),
+        ("s = 'héllo ✓'\n".encode(), "s = 'héllo ✓'\n"),
+    ],
+    ids=["crlf", "cr", "bom", "bom+crlf", "latin-1 cookie", "utf-8"],
+)
+def test_py_text_normalised(tmp_path: Path, content: bytes, expected: str) -> None:
+    assert load_py(tmp_path, content).chunks[0].source == expected
+
+
+BAD_PY = {
+    "empty": (b"", ["`attention.py` is empty"]),
+    "whitespace": (b"  \n\n\t\n", ["is empty"]),
+    "only a BOM": (b"\xef\xbb\xbf\n", ["is empty"]),
+    "binary": (b"x = 1\n\0\0\x01\x02", ["binary file", "byte offset 6"]),
+    "zip": (b"PK\x03\x04\0\0rest", ["zip archive"]),
+    "utf-16": ("x = 1\n".encode("utf-16"), ["UTF-16"]),
+    "latin-1 without cookie": (b"x = 1\n# caf\xe9\n", ["not valid UTF-8", "byte 0xe9", "byte offset 11", "line 2"]),
+    "bad byte after BOM": (b"\xef\xbb\xbfx = '\xff'\n", ["byte offset 8", "line 1"]),
+    "unknown cookie": (b"# coding: klingon\nx = 1\n", ["unknown encoding"]),
+    "syntax error": (
+        b"import numpy as np\n\ndef softmax(Z)\n    return Z\n",
+        ["`attention.py` has a syntax error on line 3", "expected ':'", "def softmax(Z)\n              ^"],
+    ),
+    "indentation error": (b"def f():\nreturn 1\n", ["indentation error on line 2", "return 1"]),
+    "tabs and spaces": (b"if True:\n        x = 1\n\ty = 2\n", ["line 3"]),
+    "unclosed bracket": (b"x = [1, 2,\n", ["syntax error on line 1", "never closed"]),
+    "backticks in line": (b"x = `a````\n", ["````\nx = `a````"]),
+}
+
+
+@pytest.mark.parametrize("content, parts", BAD_PY.values(), ids=BAD_PY.keys())
+def test_py_rejected(tmp_path: Path, content: bytes, parts: list[str]) -> None:
+    with pytest.raises(IntakeError) as error:
+        load_py(tmp_path, content)
+    for part in parts:
+        assert part in str(error.value)
+
+
+def test_py_too_large(tmp_path: Path) -> None:
+    with pytest.raises(IntakeError, match=r"too large \(2\.0 MB; the limit is 2 MB\)"):
+        load_py(tmp_path, b"#" * (2 * 2**20 + 1))
+    assert load_py(tmp_path, b"x = 1\n" + b"#" * (2 * 2**20 - 7)).kind == "py"
+
+
+HOSTILE = {
+    "attribute chain": "a" + ".b" * 500_000,  # segfaults ast.parse on Python 3.10
+    "subscript chain": "a" + "[0]" * 300_000,
+    "call chain": "f" + "()" * 500_000,
+    "binop chain": "x = " + "1+" * 500_000 + "1",
+    "unary chain": "-" * 1_000_000 + "1",
+    "lambdas": "lambda: " * 200_000 + "1",
+    "parentheses": "(" * 100_000 + ")" * 100_000,
+    "indentation": "".join(" " * i + "if x:\n" for i in range(150)) + " " * 150 + "pass\n",
+}
+
+
+@pytest.mark.parametrize("source", HOSTILE.values(), ids=HOSTILE.keys())
+def test_py_hostile_nesting_is_reported(tmp_path: Path, source: str) -> None:
+    with pytest.raises(IntakeError, match=r"`attention\.py` has"):
+        load_py(tmp_path, source)
+
+
+def test_py_exported_from_colab_drops_ipython_lines(tmp_path: Path) -> None:
+    source = "!pip install numpy\n%matplotlib inline\nimport numpy as np\n\ndef f(x):\n    return x\n"
+    program = load_py(tmp_path, source)
+    lines = program.chunks[0].source.split("\n")
+    assert lines[:3] == ["", "", "import numpy as np"]
+    assert "line 1 `!pip install numpy`" in program.notes[0]
+    assert "line 2 `%matplotlib inline`" in program.notes[0]
+
+
+def test_py_syntax_error_reported_as_python_says(tmp_path: Path) -> None:
+    with pytest.raises(IntakeError, match="on line 1"):
+        load_py(tmp_path, "!pip install numpy\ndef f(:\n")
+
+
+def test_py_is_never_executed(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    load_py(tmp_path, f"open({str(marker)!r}, 'w').write('x')\nraise SystemExit(3)\n")
+    assert not marker.exists()
+
+
+# ----------------------------------------------------------------------------- notebooks
+
+
+def test_notebook_code_cells_numbered_without_markdown(tmp_path: Path) -> None:
+    program = load_nb(
+        tmp_path,
+        v4.new_markdown_cell("# Homework"),
+        code("import numpy as np"),
+        v4.new_markdown_cell("## Part A"),
+        code(""),
+        code("def f(x):\n    return x"),
+        v4.new_raw_cell("raw"),
+    )
+    assert program.kind == "ipynb" and program.path == "attention.ipynb" and program.notes == []
+    assert [(c.label, c.filename, c.source, c.first_line) for c in program.chunks] == [
+        ("code cell 1", "attention.ipynb (code cell 1)", "import numpy as np", 1),
+        ("code cell 3", "attention.ipynb (code cell 3)", "def f(x):\n    return x", 1),
+    ]
+
+
+MAGIC_CELLS = {
+    "line magic": ("%matplotlib inline\nimport numpy as np", "\nimport numpy as np", "`%matplotlib inline`"),
+    "shell": ("!pip install numpy\nx = 1", "\nx = 1", "`!pip install numpy`"),
+    "shell assignment": ("files = !ls\nx = 1", "\nx = 1", "`files = !ls`"),
+    "magic assignment": ("t = %timeit -o f()\nx = 1", "\nx = 1", "`t = %timeit -o f()`"),
+    "help": ("np.dot?\nx = 1", "\nx = 1", "`np.dot?`"),
+    "double help": ("x = 1\n??np.dot", "x = 1\n", "`??np.dot`"),
+    "automagic pip": ("pip install numpy\nx = 1", "\nx = 1", "`pip install numpy`"),
+    "indented magic": ("if True:\n    %time f()\nx = 1", "if True:\n    pass\nx = 1", "line 2"),
+    "kept comment with ?": ("%load_ext autoreload\nx = 1  # why?", "\nx = 1  # why?", "line 1"),
+    "time cell magic": ("%%time\ndef f():\n    return 1", "\ndef f():\n    return 1", None),
+    "capture cell magic": ("\n%%capture out\nx = 1\n%ls", "\n\nx = 1\n", "line 4"),
+}
+
+
+@pytest.mark.parametrize("source, expected, note_part", MAGIC_CELLS.values(), ids=MAGIC_CELLS.keys())
+def test_notebook_ipython_lines_blanked(tmp_path: Path, source: str, expected: str, note_part: str | None) -> None:
+    program = load_nb(tmp_path, code(source))
+    assert [c.source for c in program.chunks] == [expected]
+    assert source.count("\n") == expected.count("\n")  # line numbers kept
+    if note_part is None:
+        assert program.notes == []
+    else:
+        assert len(program.notes) == 1 and note_part in program.notes[0] and "code cell 1" in program.notes[0]
+
+
+def test_notebook_valid_python_never_rewritten(tmp_path: Path) -> None:
+    source = "a, b = 7, 3\nx = (a\n% b)\ny = '''\n!not a shell line\n%not a magic\n'''"
+    assert load_nb(tmp_path, code(source)).chunks[0].source == source
+
+
+def test_notebook_other_cell_magics_skipped(tmp_path: Path) -> None:
+    program = load_nb(tmp_path, code("%%bash\nls -l"), code("x = 1"), code("%%writefile a.py\ny = 2"))
+    assert [c.label for c in program.chunks] == ["code cell 2"]
+    assert "code cell 1 of `attention.ipynb` is a `%%bash` cell" in program.notes[0]
+    assert "`%%writefile` cell" in program.notes[1]
+
+
+def test_notebook_cell_with_syntax_error_dropped(tmp_path: Path) -> None:
+    program = load_nb(tmp_path, code("x = 1"), code("%matplotlib inline\ndef f(:\n    pass"), code("y = 2"))
+    assert [c.label for c in program.chunks] == ["code cell 1", "code cell 3"]
+    (note,) = program.notes
+    assert note.startswith("code cell 2 of `attention.ipynb` has a syntax error on line 2: ")
+    assert "It was skipped; the other cells were loaded." in note
+    assert "```\ndef f(:\n" in note
+
+
+def test_notebook_all_cells_broken(tmp_path: Path) -> None:
+    with pytest.raises(IntakeError) as error:
+        load_nb(tmp_path, code("def f(:"), code("%%bash\nls"))
+    text = str(error.value)
+    assert "None of the code cells of `attention.ipynb` could be loaded" in text
+    assert "code cell 1" in text and "code cell 2" in text
+
+
+def test_notebook_crlf_and_bom(tmp_path: Path) -> None:
+    text = notebook(code("x = 1\r\ny = 2\r\n"), code("z = 3\rw = 4"))
+    path = write(tmp_path, "attention.ipynb", b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    program = intake.load_program(path)
+    assert [c.source for c in program.chunks] == ["x = 1\ny = 2\n", "z = 3\nw = 4"]
+
+
+def test_notebook_version_3_converted(tmp_path: Path) -> None:
+    cells = [v3.new_text_cell("markdown", source="# hw"), v3.new_code_cell(input="x = 1\n%pylab inline")]
+    nb = v3.new_notebook(worksheets=[v3.new_worksheet(cells=cells)])
+    program = intake.load_program(write(tmp_path, "attention.ipynb", v3.writes_json(nb)))
+    assert [(c.label, c.source) for c in program.chunks] == [("code cell 1", "x = 1\n")]
+
+
+def test_notebook_version_1_and_2(tmp_path: Path) -> None:
+    for raw in (
+        {"nbformat": 2, "metadata": {"name": ""}, "worksheets": [{"cells": [{"cell_type": "code", "input": "y = 2"}]}]},
+        {"nbformat": 1, "cells": [{"cell_type": "code", "code": "y = 2"}]},
+    ):
+        program = intake.load_program(write(tmp_path, "attention.ipynb", json.dumps(raw)))
+        assert [c.source for c in program.chunks] == ["y = 2"]
+
+
+def test_notebook_too_old_to_read_is_rejected(tmp_path: Path) -> None:
+    raw = {"nbformat": 2, "worksheets": "nonsense"}
+    with pytest.raises(IntakeError, match="format version 2, which is too old"):
+        intake.load_program(write(tmp_path, "attention.ipynb", json.dumps(raw)))
+
+
+LENIENT = {
+    "missing cell fields": {
+        "nbformat": 4,
+        "nbformat_minor": 5,
+        "metadata": {},
+        "cells": [{"cell_type": "code", "source": ["x = 1\n", "y"]}],
+    },
+    "unknown keys": {
+        "nbformat": 4,
+        "nbformat_minor": 2,
+        "metadata": {},
+        "colab": {"x": 1},
+        "cells": [
+            {
+                "cell_type": "code",
+                "source": "x = 1\ny",
+                "metadata": {},
+                "outputs": [{"bogus": 1}],
+                "execution_count": "seven",
+            }
+        ],
+    },
+    "no nbformat key": {"cells": [{"cell_type": "code", "source": ["x = 1\n", "y"]}]},
+    "future version": {"nbformat": 9, "nbformat_minor": 0, "cells": [{"cell_type": "code", "source": "x = 1\ny"}]},
+    "v3 shape without version": {"worksheets": [{"cells": [{"cell_type": "code", "input": "x = 1\ny"}]}]},
+}
+
+
+@pytest.mark.parametrize("raw", LENIENT.values(), ids=LENIENT.keys())
+def test_notebook_off_spec_but_readable(tmp_path: Path, raw: dict) -> None:
+    program = intake.load_program(write(tmp_path, "attention.ipynb", json.dumps(raw)))
+    assert [c.source for c in program.chunks] == ["x = 1\ny"]
+
+
+BAD_NOTEBOOKS = {
+    "truncated JSON": ('{"cells": [\n  {"cell_type": "code",', ["JSON is broken at line 2", "saved completely"]),
+    "not JSON": ("def f(): pass", ["JSON is broken at line 1, column 1"]),
+    "JSON list": ("[1, 2]", ["not a Jupyter notebook"]),
+    "no cells": ('{"nbformat": 4, "metadata": {}}', ["not a Jupyter notebook"]),
+    "deep JSON": ("[" * 100_000 + "]" * 100_000, ["nested too deeply"]),
+    "empty file": ("", ["is empty"]),
+    "markdown only": (notebook(v4.new_markdown_cell("# answers")), ["has no code cells"]),
+    "only empty code cells": (notebook(code(""), code("  \n")), ["all 2 code cells are empty"]),
+    "binary": (b"\x89PNG\r\n\x1a\n\0\0", ["binary file"]),
+    "latin-1": (b'{"cells": ["caf\xe9"]}', ["not valid UTF-8", "byte offset 15"]),
+}
+
+
+@pytest.mark.parametrize("content, parts", BAD_NOTEBOOKS.values(), ids=BAD_NOTEBOOKS.keys())
+def test_notebook_rejected(tmp_path: Path, content: str | bytes, parts: list[str]) -> None:
+    with pytest.raises(IntakeError) as error:
+        intake.load_program(write(tmp_path, "sub/attention.ipynb", content), root=tmp_path)
+    assert "`sub/attention.ipynb`" in str(error.value)
+    for part in parts:
+        assert part in str(error.value)
+
+
+def test_intake_error_is_student_facing() -> None:
+    assert IntakeError.student_facing is True
