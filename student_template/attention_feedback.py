@@ -1,0 +1,398 @@
+"""Feedback for the attention homework: what is wrong with a result, where, and why.
+
+Self-contained (numpy and the standard library only): this file is copied verbatim
+into the student template as ``attention_feedback.py``, next to a verbatim copy of
+``feedback_format.py`` (how problems are worded and drawn). Reports are markdown that
+also read well as plain text in a terminal or in pytest output.
+
+    compare(what, expected, actual)          None if equal within tolerance, else a report
+    diagnose(actual, mistakes, expected=...) id of the known mistake whose output matches
+    report(what, expected, actual, mistakes) compare() plus "Likely mistake: ..."
+    MISTAKES                                 mistake id -> one sentence: what it is, how to fix it
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+try:  # inside the autograder package
+    from .feedback_format import describe, dtype_problem, excerpt, heatmap, nonfinite, shape_hint
+except ImportError:  # copied next to feedback_format.py (the student template)
+    from feedback_format import describe, dtype_problem, excerpt, heatmap, nonfinite, shape_hint  # type: ignore
+
+__all__ = ["ATOL", "MISTAKES", "RTOL", "compare", "diagnose", "heatmap", "report"]
+
+# Entry by entry, |yours - expected| <= ATOL + RTOL * |expected| (numpy.allclose). Values are
+# of order 1, so this allows about 1e-5 relative error: a correct solution written with loops or
+# einsum (off by ~1e-15) or computed in float32 (off by ~1e-7) passes, while every known mistake
+# in MISTAKES (a missing sqrt, a wrong axis, a position off by one, ...) moves some entry by far
+# more on the graded inputs (the project's tests check each one).
+RTOL = 1e-5
+ATOL = 1e-6
+
+
+# ----------------------------------------------------------------------------
+# The known mistakes: one sentence each, saying what to fix and where to look
+# ----------------------------------------------------------------------------
+
+MISTAKES: dict[str, str] = {
+    # Part A: projections and scores
+    "qkv_transposed": "You returned Q, K, V with tokens as columns (W^T X^T, the worksheet's column-vector form): rows "
+    "are tokens here, so compute X @ W_Q (Dis 10 Q1a).",
+    "qkv_weights_transposed": "You multiplied by the transposed weights (X @ W.T): W_Q has shape (D, d_k), so Q = X @ "
+    "W_Q (Dis 10 Q1a).",
+    "qkv_wrong_weight": "One projection used another projection's weights (e.g. K = X @ W_Q): check that Q, K and V "
+    "use W_Q, W_K and W_V respectively (Dis 10 Q1a).",
+    "transposed_scores": "Your scores are transposed (K Q^T): Z[i, j] must be q_i · k_j, with one row per query and "
+    "one column per key (Dis 10 Q1b,e).",
+    "scores_not_transposed": "You computed Q @ K without transposing K: the scores are Q K^T, i.e. Q @ np.swapaxes(K, "
+    "-1, -2) (Dis 10 Q1e).",
+    "scores_scaled": "attention_scores must return the unscaled dot products q_i · k_j: apply 1/sqrt(d_k) only in "
+    "scaled_dot_product_attention (Dis 10 Q1b).",
+    "no_batch_support": "Your function treats its input as one 2-D matrix and mixes the leading batch/head axes: use @ "
+    "and np.swapaxes(K, -1, -2) (not .T or reshape(-1, d)) so that `...` axes are kept.",
+    # Part B: softmax
+    "softmax_wrong_axis": "Your softmax normalised along the wrong axis (columns instead of rows): each query's "
+    "weights over the keys must sum to 1, so normalise along axis=-1 with keepdims=True (Dis 10 Q1f).",
+    "softmax_ignores_axis": "Your softmax ignores its `axis` argument and always normalises the last axis: pass axis "
+    "(with keepdims=True) to both max and sum (Dis 10 Q1c).",
+    "softmax_global_sum": "You divided by the sum over the whole array: normalise each slice separately with np.sum(E, "
+    "axis=axis, keepdims=True) (Dis 10 Q1c).",
+    "softmax_no_keepdims": "Your sum (or max) along the axis dropped that axis, so the division broadcast against the "
+    "wrong entries: use keepdims=True (Dis 10 Q1c).",
+    "softmax_unstable": "exp() overflowed for large logits (inf/inf = NaN): subtract each slice's max before "
+    "exponentiating, which leaves the softmax unchanged (Dis 10 Q1c).",
+    "softmax_global_max": "You subtracted one max over the whole array, so slices far below it underflow to 0/0 = NaN: "
+    "subtract each slice's own max (keepdims=True) (Dis 10 Q1c).",
+    "softmax_nan_fully_masked": "A slice whose entries are all -inf gave NaN (-inf - (-inf), then 0/0): such a slice "
+    "must become all zeros (Dis 11 Q2).",
+    "temperature_multiplied": "You multiplied the logits by the temperature: divide them, softmax(z / T), so that "
+    "large T flattens the weights (Dis 11 Q2c).",
+    "temperature_ignored": "Your softmax ignores the temperature: compute exp(z / T) (Dis 11 Q2c).",
+    "modified_input": "Your function changed its input array in place (e.g. Z -= ..., x[...] = ..., Q *= ...): compute "
+    "into new arrays and leave the inputs untouched.",
+    # Part C: masks and scaled dot-product attention
+    "causal_strict": "Your causal mask hides the diagonal (j < i): a token may attend to itself, so use j <= i "
+    "(np.tril with k=0 for a square mask) (Dis 11 Q2, matrix C).",
+    "causal_top_left": "Your causal mask ignores n_k - n_q: when there are more keys than queries the last query is "
+    "the newest token and must see every key, so allow j <= i + (n_k - n_q) (np.tril(..., k=n_k - n_q)).",
+    "causal_offset_sign": "Your causal mask shifts the diagonal the wrong way: query i may see key j iff j <= i + (n_k "
+    "- n_q), i.e. np.tril(..., k=n_k - n_q).",
+    "causal_upper": "Your causal mask lets tokens see the future instead of the past (np.triu): query i sees keys j <= "
+    "i, which is np.tril (Dis 11 Q2, matrix C).",
+    "mask_inverted": "Your mask polarity is inverted: True means 'may attend' (PyTorch SDPA convention), and the "
+    "disallowed scores are the False ones.",
+    "mask_float": "Your mask has the right pattern but is not boolean: return a dtype=bool array (True = may attend).",
+    "mask_additive": "You returned an additive mask (0 / -inf): the contract wants a boolean mask, True where query i "
+    "may attend to key j.",
+    "no_scale": "Your scores were not multiplied by 1/sqrt(d_k): scale them before the softmax (Dis 10 Q2c).",
+    "sqrt_missing": "Your scores were divided by d_k instead of sqrt(d_k) (or scaled twice, e.g. once in "
+    "attention_scores and again here): use 1/np.sqrt(d_k) once (Dis 10 Q2c).",
+    "scale_inverted": "Your scores were multiplied by sqrt(d_k) instead of divided by it: the scale is 1/np.sqrt(d_k) "
+    "(Dis 10 Q2c).",
+    "scale_wrong_dim": "You scaled by 1/sqrt of the wrong dimension (e.g. the number of tokens Q.shape[0]): d_k is the "
+    "key/query width, Q.shape[-1] (Dis 10 Q2c).",
+    "scale_argument_ignored": "You ignored the `scale` argument: use it when given, and 1/sqrt(d_k) only when it is "
+    "None.",
+    "masked_zero": "You set the masked scores to 0 instead of -inf, so masked keys still get weight (exp(0) = 1): use "
+    "np.where(mask, scores, -np.inf) (Dis 11 Q2, matrix C).",
+    "mask_finite_fill": "You filled masked scores with a large finite number (e.g. -1e9), so a fully masked row "
+    "becomes uniform: use -np.inf, and make an all -inf row give zero weights.",
+    "mask_after_softmax": "You applied the mask after the softmax, so the remaining weights no longer sum to 1: mask "
+    "the scores (to -inf) before the softmax (Dis 11 Q2).",
+    "mask_ignored": "The mask had no effect: replace the disallowed scores (mask == False) by -inf before the softmax.",
+    "swapped_qk": "You swapped the roles of Q and K (softmax(K Q^T)): the scores are Q K^T, one row per query (Dis 10 "
+    "Q1b).",
+    "no_softmax": "Your weights are the raw scores: apply the softmax along the keys axis to turn them into weights "
+    "that sum to 1 (Dis 10 Q1c).",
+    "outputs_swapped": "You returned (weights, out): the contract's order is (out, weights).",
+    # Part D: multi-head attention
+    "scale_d_model": "You scaled by 1/sqrt(D) (the model width): each head is scaled by 1/sqrt(d_k), the per-head "
+    "width D/H (PS4 Q2c).",
+    "head_split_wrong": "Your heads took interleaved columns (reshape to (N, d_k, H)): head h is the contiguous block "
+    "of columns [h*d_k, (h+1)*d_k), i.e. reshape to (..., N, H, d_k) then swap axes (PS4 Q2c).",
+    "head_split_reshape": "You reshaped (..., N, H*d_k) straight to (..., H, N, d_k), which mixes tokens and heads: "
+    "reshape to (..., N, H, d_k) and then swap the N and H axes (PS4 Q2c).",
+    "head_merge_wrong": "You reshaped the head outputs (..., H, N, d_v) straight to (..., N, H*d_v), which mixes "
+    "tokens and heads: swap the H and N axes back first, then reshape (PS4 Q2c).",
+    "heads_not_split": "You ran one attention over the full width instead of num_heads separate heads: split the "
+    "columns into H heads of width d_k, attend per head, then concatenate (PS4 Q2c).",
+    "no_output_projection": "You returned the concatenated heads without the output projection: multiply by W_O (PS4 "
+    "Q2c).",
+    # Part E: rotary positional embeddings
+    "rotation_transposed": "Your rotation matrix is transposed (it rotates clockwise): R(a) = [[cos a, -sin a], [sin "
+    "a, cos a]] (Dis 11 Q1c).",
+    "angle_degrees": "You treated the angle as degrees: np.cos and np.sin take radians, use the angle as given (Dis 11 "
+    "Q1c).",
+    "rope_half_split": "You paired coordinate i with i + d/2 (GPT-NeoX 'rotate_half' layout): here the pairs are (2i, "
+    "2i+1), i.e. x[..., 0::2] and x[..., 1::2] (Dis 11 Q1c).",
+    "rope_wrong_direction": "Your RoPE rotates clockwise: pair (x_2i, x_2i+1) becomes (x_2i cos - x_2i+1 sin, x_2i sin "
+    "+ x_2i+1 cos) (Dis 11 Q1c).",
+    "rope_wrong_freq": "Your RoPE frequencies are wrong (e.g. base**(-i/d)): theta_i = base**(-2i/d) for i = 0..d/2-1, "
+    "i.e. base ** (-np.arange(0, d, 2) / d) (Dis 11 Q1d).",
+    "rope_freq_off_by_one": "Your RoPE frequencies start at the wrong index (e.g. base**(-2(i+1)/d)): the first pair "
+    "has theta_0 = 1, theta_i = base**(-2i/d) (Dis 11 Q1d).",
+    "rope_single_freq": "You rotated every pair by the same angle: pair i uses its own frequency theta_i = "
+    "base**(-2i/d), angle positions[n] * theta_i (Dis 11 Q1d).",
+    "rope_ignores_positions": "You ignored `positions` (using 0..N-1): row n is rotated by positions[n] * theta_i, and "
+    "positions can be any real numbers (Dis 11 Q1c).",
+    "rope_position_off_by_one": "Your positions are off by one (counting from 1): rotate row n by positions[n] * "
+    "theta_i exactly as given (Dis 11 Q1c).",
+    # Part F: KV caching
+    "cache_overwrites": "Your KVCache.append replaced the cached keys/values instead of adding rows after them: keep "
+    "every appended token, oldest first (Dis 11 Q3).",
+    "cache_multi_token": "append(k, v) with k of shape (T, d_k) must add T rows (and len() counts rows, not append "
+    "calls): concatenate row blocks, e.g. with np.atleast_2d and np.concatenate (Dis 11 Q3).",
+    "decode_no_scale": "Your decoding attention did not scale the scores by 1/sqrt(d_k) (Dis 10 Q2c).",
+    "decode_rope_wrong_position": "You rotated the new token's query/key at the wrong position: both use its absolute "
+    "position len(cache) (0-based, taken before appending) (Dis 11 Q1, Q3).",
+    "decode_rope_ignored": "You did not apply RoPE although rope_base was given: rotate q and k with rope(..., "
+    "base=rope_base) at the token's position (Dis 11 Q1).",
+    "rope_one_side": "You rotated only one of q and k: RoPE rotates both, so that q_m · k_n depends only on m - n (Dis "
+    "11 Q1c).",
+    "decode_excludes_self": "The new token did not attend to itself: append its k and v to the cache first, then "
+    "attend over every cached token (Dis 11 Q3).",
+    "not_causal": "Tokens attended to later tokens: the output for token n may use only tokens 0..n, as in generation "
+    "(Dis 11 Q3).",
+    "cache_recomputes": "Your cached generation recomputed earlier tokens' keys/values: with a cache, project each "
+    "token exactly once (N calls each of query, key and value) (Dis 11 Q3c).",
+    "naive_no_recompute": "generate_naive must recompute the keys and values of tokens 0..n at every step n (N(N+1)/2 "
+    "key and value calls): it is the no-cache baseline (Dis 11 Q3b).",
+}
+
+
+# ----------------------------------------------------------------------------
+# Public API
+# ----------------------------------------------------------------------------
+
+
+def compare(
+    what: str,
+    expected: Any,
+    actual: Any,
+    *,
+    heatmap: bool | Collection[str] = False,
+    names: Sequence[str] | None = None,
+) -> str | None:
+    """None if ``actual`` equals ``expected`` within RTOL/ATOL, else a markdown report.
+
+    ``expected`` may be a tuple of arrays (e.g. (out, weights)), whose items ``names``
+    names in the report, or a dict of named outputs (e.g. {"out": ..., "calls.key": 3};
+    ``actual`` then needs the same keys). ``heatmap`` is True (draw one for every failing
+    item with 2+ axes) or a collection of item names to draw it for.
+    """
+    if isinstance(expected, Mapping):
+        body = _compare_named(expected, actual, heatmap)
+    elif isinstance(expected, (tuple, list)):
+        names = list(names) if names else [f"element {i}" for i in range(len(expected))]
+        body = _compare_tuple(expected, actual, names, heatmap)
+    else:
+        body = _compare_array(expected, actual, heatmap=bool(heatmap))
+    if not body:
+        return None
+    return f"**{what}** does not match the expected result.\n\n" + "\n".join(body)
+
+
+def diagnose(actual: Any, mistakes: Mapping[str, Any], *, expected: Any = None) -> str | None:
+    """The id of the first mistake (in ``mistakes`` order) whose stored output matches ``actual``.
+
+    Outputs that are None, and outputs that equal ``expected`` (a mistake that happens to
+    give the right answer on this input), are skipped. NaN matches NaN here, so a stored
+    mistake that produces NaN is recognised. For dicts of named outputs only the names
+    ``actual`` has are compared (e.g. "out" without the call counts).
+    """
+    for mistake_id, stored in mistakes.items():
+        if stored is None:
+            continue
+        output = _observed(stored, actual)
+        if expected is not None and _matches(output, _observed(expected, actual)):
+            continue
+        if _matches(actual, output):
+            return mistake_id
+    return None
+
+
+def report(
+    what: str,
+    expected: Any,
+    actual: Any,
+    mistakes: Mapping[str, Any] | None = None,
+    *,
+    heatmap: bool | Collection[str] = False,
+    names: Sequence[str] | None = None,
+) -> str | None:
+    """compare(), followed by the likely mistake when diagnose() recognises one."""
+    text = compare(what, expected, actual, heatmap=heatmap, names=names)
+    if text is None or not mistakes:
+        return text
+    mistake_id = diagnose(actual, mistakes, expected=expected)
+    if mistake_id is None:
+        return text
+    return f"{text}\n\n**Likely mistake:** {MISTAKES.get(mistake_id, mistake_id)}"
+
+
+# ----------------------------------------------------------------------------
+# Comparing
+# ----------------------------------------------------------------------------
+
+
+def _observed(value: Any, actual: Any) -> Any:
+    """``value`` restricted to the names ``actual`` has, when both are dicts of named outputs."""
+    if isinstance(value, Mapping) and isinstance(actual, Mapping):
+        return {name: value[name] for name in actual if name in value}
+    return value
+
+
+def _matches(actual: Any, target: Any) -> bool:
+    """Equal within tolerance, NaN equal to NaN; tuples and dicts item by item (used by diagnose)."""
+    if isinstance(target, Mapping):
+        return (
+            isinstance(actual, Mapping)
+            and bool(target)
+            and all(name in actual and _matches(actual[name], t) for name, t in target.items())
+        )
+    if isinstance(target, (tuple, list)):
+        return (
+            isinstance(actual, (tuple, list))
+            and len(actual) == len(target)
+            and all(_matches(a, t) for a, t in zip(actual, target))
+        )
+    if not isinstance(actual, np.ndarray) and not np.isscalar(actual):
+        return False
+    a, t = np.asarray(actual), np.asarray(target)
+    if a.shape != t.shape or (a.dtype.kind == "b") != (t.dtype.kind == "b"):
+        return False
+    if t.dtype.kind == "b":
+        return bool(np.array_equal(a, t))
+    if not _numeric(a) or not _numeric(t):
+        return False
+    return bool(np.all(np.isclose(a, t, rtol=RTOL, atol=ATOL, equal_nan=True)))
+
+
+def _numeric(a: np.ndarray) -> bool:
+    return a.dtype.kind in "iuf"
+
+
+def _compare_tuple(expected: Sequence, actual: Any, names: list[str], heatmap: Any) -> list[str]:
+    listed = ", ".join(f"`{n}`" for n in names)
+    shapes = {n: np.shape(e) for n, e in zip(names, expected)}
+    if isinstance(actual, np.ndarray):
+        like = [n for n, s in shapes.items() if s == actual.shape]
+        hint = f" It has the shape of `{like[0]}`: return all of them." if like else ""
+        return [f"- Expected a tuple ({listed}) but you returned one array of shape {actual.shape}.{hint}"]
+    if not isinstance(actual, (tuple, list)):
+        return [f"- Expected a tuple ({listed}) but you returned {describe(actual)}."]
+    if len(actual) != len(expected):
+        return [f"- Expected a tuple of {len(expected)} ({listed}) but yours has {len(actual)} items."]
+    headers = [f"`{n}` (item {i} of the returned tuple):" for i, n in enumerate(names)]
+    items = list(zip(headers, names, expected, actual))
+    return _compare_items(items, shapes, heatmap)
+
+
+def _compare_named(expected: Mapping, actual: Any, heatmap: Any) -> list[str]:
+    listed = ", ".join(f"`{n}`" for n in expected)
+    if not isinstance(actual, Mapping):
+        return [f"- Expected named results ({listed}) but got {describe(actual)}."]
+    missing = [f"`{n}`" for n in expected if n not in actual]
+    lines = [f"- Missing: {', '.join(missing)}."] if missing else []
+    items = [(f"`{n}`:", n, e, actual[n]) for n, e in expected.items() if n in actual]
+    body = _compare_items(items, {n: np.shape(e) for n, e in expected.items()}, heatmap)
+    return lines + ([""] if lines and body else []) + body
+
+
+def _compare_items(items: list[tuple[str, str, Any, Any]], shapes: Mapping, heatmap: Any) -> list[str]:
+    """Compare (header, name, expected, actual) items; each failing one gets its header and report."""
+    lines: list[str] = []
+    for header, name, e, a in items:
+        others = {n: s for n, s in shapes.items() if n != name}
+        draw = heatmap is True or (not isinstance(heatmap, bool) and name in heatmap)
+        body = _compare_array(e, a, heatmap=draw, others=others)
+        if body:
+            lines += [*([""] if lines else []), header, *body]
+    return lines
+
+
+def _compare_array(expected: Any, actual: Any, *, heatmap: bool, others: Mapping | None = None) -> list[str]:
+    e = np.asarray(expected)
+    if not isinstance(actual, np.ndarray):
+        if e.ndim == 0 and np.isscalar(actual) and not isinstance(actual, str):
+            actual = np.asarray(actual)  # a plain number where a scalar is expected is fine
+        else:
+            return [_type_problem(e, actual)]
+    a = actual
+    lines = []
+    if a.shape != e.shape:
+        lines.append(f"- Shape: expected {e.shape}, yours is {a.shape}.{shape_hint(e.shape, a.shape, others)}")
+    problem = dtype_problem(e, a)
+    if problem:
+        lines.append(problem)
+    if lines:
+        return lines
+    if e.dtype.kind == "b":
+        bad = a != e
+    else:
+        lines += nonfinite(e, a)
+        bad = ~np.isclose(a, e, rtol=RTOL, atol=ATOL)
+    if not bad.any():
+        return []
+    return lines + _value_report(e, a, bad, draw=heatmap)
+
+
+def _type_problem(e: np.ndarray, actual: Any) -> str:
+    text = f"- Expected a numpy array of shape {e.shape}, but you returned {describe(actual)}."
+    if isinstance(actual, (tuple, list)):
+        same = [i for i, item in enumerate(actual) if isinstance(item, np.ndarray) and item.shape == e.shape]
+        if same and len(actual) > 1:
+            return text + f" Item {same[0]} has the expected shape: return only that array."
+        try:
+            converted = np.asarray(actual, dtype=float)
+        except (TypeError, ValueError):
+            return text
+        if _matches(converted, e):
+            return text + " Its values are right: return np.array(...) of it."
+    return text
+
+
+def _index(idx: Any) -> tuple[int, ...]:
+    return tuple(int(i) for i in idx)
+
+
+def _value_report(e: np.ndarray, a: np.ndarray, bad: np.ndarray, draw: bool) -> list[str]:
+    """Mismatch count, worst absolute and relative errors, an excerpt and optionally a heatmap."""
+    if e.ndim == 0:
+        return [f"- Expected {_number(e)}, yours is {_number(a)}."]
+    count, total = int(bad.sum()), bad.size
+    tolerance = f" by more than the tolerance (|yours - expected| > {ATOL:g} + {RTOL:g}·|expected|)"
+    how = "" if e.dtype.kind == "b" else tolerance
+    lines = [f"- {count} of {total} entries differ ({100 * count / total:.1f}%){how}; shape {e.shape} is right."]
+    center = _index(np.argwhere(bad)[0])
+    if e.dtype.kind == "b":
+        lines.append(f"- First difference at index {center}: expected {bool(e[center])}, yours {bool(a[center])}.")
+    else:
+        with np.errstate(all="ignore"):
+            finite = bad & np.isfinite(a) & np.isfinite(e)
+            err = np.where(finite, np.abs(a.astype(float) - e), -1.0)
+            rel = np.where(finite & (e != 0), err / np.abs(np.where(e == 0, 1, e)), -1.0)
+        if finite.any():
+            center = _index(np.unravel_index(np.argmax(err), err.shape))
+            lines.append(f"- Largest absolute error {err[center]:.3g} at index {center}: {_pair(e, a, center)}.")
+        at = _index(np.unravel_index(np.argmax(rel), rel.shape))
+        if rel[at] >= 0 and (at != center or not finite.any()):
+            lines.append(f"- Largest relative error {rel[at]:.3g} at index {at}: {_pair(e, a, at)}.")
+    if e.ndim:
+        lines += ["", excerpt(e, a, bad, center)]
+    if draw and e.ndim >= 2 and e.dtype.kind != "b":
+        lines += ["", heatmap(e, a, center)]
+    return lines
+
+
+def _pair(e: np.ndarray, a: np.ndarray, at: tuple) -> str:
+    return f"expected {_number(e[at])}, yours {_number(a[at])}"
+
+
+def _number(x: Any) -> str:
+    value = np.asarray(x).item()
+    return str(value) if isinstance(value, (bool, int)) else f"{value:.8g}"
