@@ -20,6 +20,7 @@ demo: venv
 test: venv
 	$(PY) -m ruff check .
 	$(PY) -m autograder template --check
+	$(PY) -m autograder regen --check
 	$(PY) -m pytest -q
 
 lint: venv

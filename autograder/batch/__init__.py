@@ -1,0 +1,298 @@
+"""``python -m autograder batch``: regrade a whole class from a Gradescope export.
+
+    python -m autograder batch EXPORT -o OUTDIR [--jobs N] [--shard i/n] [--timeout S] [--force]
+    python -m autograder batch --merge OUTDIR1 OUTDIR2 ... -o OUT
+
+EXPORT is Gradescope's "Export Submissions" zip or folder (``submission_metadata.yml``
+next to ``submission_<id>/`` folders), or any folder of per-student subfolders or
+files. Each submission is graded by the same engine and the same function as on
+Gradescope (``runner.grade_folder``), in its own process forked from a warm grader
+(numpy, pytest and the engine imported once), at most N at a time.
+
+OUTDIR gets ``scores.csv``, ``report.html``, ``plots/*.png``, ``results/<id>.json``
+(each submission's results.json), ``logs/<id>.log``, ``state.jsonl`` and ``batch.json``.
+
+Interrupted? Rerun the same command: submissions already graded by the same
+autograder version (a sha256 of the zip's contents) are skipped; a changed test or
+case regrades everything. ``--shard i/n`` (1 <= i <= n) grades the submissions at
+positions i-1, i-1+n, i-1+2n, ... of the export sorted by submission id (numeric ids
+numerically), so n machines with the same export and command but i = 1..n cover the
+class exactly once; ``--merge`` then combines their OUTDIRs.
+
+Exit status: 0 when every submission was graded, 1 when the grader could not grade
+some or some are not graded yet (both listed in the report; a rerun retries them),
+2 on usage errors, 130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+from autograder.batch import merge as merging
+from autograder.batch import pool, progress, report, state
+from autograder.batch.export import Export, ExportError, Submission, open_export
+from autograder.batch.table import Summary
+
+RUN_FILE = merging.RUN_FILE
+
+
+def main(argv: list[str]) -> int:
+    args = _parser().parse_args(argv)
+    if args.merge:
+        return _merge(args)
+    if args.export is None:
+        print("batch: give an EXPORT to grade, or --merge OUTDIR...", file=sys.stderr)
+        return 2
+    try:
+        shard = parse_shard(args.shard) if args.shard else None
+    except ValueError as error:
+        print(f"batch: {error}", file=sys.stderr)
+        return 2
+    timeout = args.timeout or pool.default_timeout()
+    return run(
+        args.export, args.output, jobs=args.jobs, shard=shard, timeout=timeout, force=args.force, plain=args.plain
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m autograder batch",
+        usage="%(prog)s EXPORT -o OUTDIR [--jobs N] [--shard i/n] [--timeout S] [--force] [--plain]\n"
+        "       %(prog)s --merge OUTDIR [OUTDIR ...] -o OUT",
+        description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="\n\n".join(__doc__.split("\n\n")[2:]),
+    )
+    parser.add_argument(
+        "export", nargs="?", type=Path, help="Gradescope export (zip or folder), or a folder of submissions"
+    )
+    parser.add_argument("-o", "--output", type=Path, required=True, help="output folder (reused to resume)")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="parallel graders (default: cores)")
+    parser.add_argument("--shard", metavar="i/n", help="grade only the i-th of n deterministic slices (1-based)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        help="outer wall-clock limit per submission, a backstop behind the engine's own limits "
+        "(default: the engine's budget for student code + 2 minutes)",
+    )
+    parser.add_argument("--force", action="store_true", help="regrade everything, even what is already graded")
+    parser.add_argument("--merge", nargs="+", type=Path, metavar="OUTDIR", help="merge these batch outputs into -o")
+    parser.add_argument("--plain", action="store_true", help="plain-text progress lines even if tqdm is installed")
+    return parser
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``"i/n"`` -> (i, n), 1-based."""
+    try:
+        i, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise ValueError(f"--shard must look like i/n (e.g. 2/4), not {text!r}") from None
+    if not 1 <= i <= n:
+        raise ValueError(f"--shard {text}: need 1 <= i <= n")
+    return i, n
+
+
+def select_shard(submissions: list[Submission], shard: tuple[int, int] | None) -> list[Submission]:
+    """The i-th of n round-robin slices of the submissions (already sorted by id)."""
+    if shard is None:
+        return list(submissions)
+    i, n = shard
+    return submissions[i - 1 :: n]
+
+
+def run(
+    export_path: Path,
+    outdir: Path,
+    *,
+    jobs: int = 2,
+    shard: tuple[int, int] | None = None,
+    timeout: float | None = None,
+    force: bool = False,
+    plain: bool = False,
+    target: str = pool.GRADE_FUNCTION,
+    version: str | None = None,
+    stats: dict | None = None,
+) -> int:
+    """Grade the export into ``outdir``; the exit status of the command.
+
+    ``timeout`` is the outer limit per submission (default: ``pool.default_timeout()``);
+    ``target`` the grading function ("module:function", called with the submission
+    folder); ``version`` overrides the autograder version (tests); ``stats``, if
+    given, receives ``graded`` and ``seconds`` of the grading phase (benchmarks).
+    """
+    timeout = timeout or pool.default_timeout()
+    stats = {} if stats is None else stats
+    with state.locked(outdir) as mine:
+        if not mine:
+            print(f"batch: another batch is running in {outdir}; wait for it or choose another -o", file=sys.stderr)
+            return 2
+        return _run(export_path, outdir, jobs, shard, timeout, force, plain, target, version, stats)
+
+
+def _run(
+    export_path: Path,
+    outdir: Path,
+    jobs: int,
+    shard: tuple[int, int] | None,
+    timeout: float,
+    force: bool,
+    plain: bool,
+    target: str,
+    version: str | None,
+    stats: dict,
+) -> int:
+    version = version or state.autograder_version()
+    try:
+        export = open_export(export_path, outdir)
+    except ExportError as error:
+        print(f"batch: {error}", file=sys.stderr)
+        return 2
+    chosen = select_shard(export.submissions, shard)
+    _write_run(outdir, export_path, export, chosen, shard, version)
+    done = set() if force else state.done_ids(outdir, version)
+    todo = [s for s in chosen if s.id not in done]
+    label = f"shard {shard[0]}/{shard[1]}: " if shard else ""
+    for note in export.notes:
+        print(f"batch: {note}")
+    print(
+        f"batch: {len(export.submissions)} submissions in the export; {label}{len(chosen)} to grade, "
+        f"{len(chosen) - len(todo)} already graded by autograder {version[:12]}; "
+        f"{jobs} warm graders, outer limit {timeout:g} s each"
+    )
+    bar = progress.Progress(len(chosen), done=len(chosen) - len(todo), plain=plain)
+    if bar.note:
+        print(f"batch: {bar.note}")
+    started = time.monotonic()
+    interrupted = False
+    main_thread = threading.current_thread() is threading.main_thread()
+    if main_thread:  # a job scheduler's stop (SIGTERM) cleans up like Ctrl-C
+        previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        _grade(todo, outdir, version, bar, jobs=jobs, timeout=timeout, target=target)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if main_thread:
+            signal.signal(signal.SIGTERM, previous)
+        bar.close()
+    elapsed = time.monotonic() - started
+    stats.update(graded=bar.graded_now, seconds=elapsed)
+    if interrupted:
+        print(f"\nbatch: interrupted after {bar.graded_now} submissions; rerun the same command to resume")
+    summary, notes = report.write_outputs(
+        outdir, chosen, version, title=_title(export_path, shard), notes=export.notes + ([bar.note] if bar.note else [])
+    )
+    _print_summary(outdir, summary, notes, bar.graded_now, elapsed)
+    if interrupted:
+        return 130
+    return 1 if summary.errors or summary.pending else 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _grade(todo: list[Submission], outdir: Path, version: str, bar: progress.Progress, **options: object) -> None:
+    tasks = []
+    for submission in todo:
+        results = state.results_path(outdir, submission.id)
+        log = state.log_path(outdir, submission.id)
+        if submission.path is None:
+            _missing(outdir, submission, version, results)
+            bar.update(submission.id, error=True)
+            continue
+        tasks.append(pool.Task(submission.id, str(submission.path), str(results), str(log)))
+
+    def done(outcome: pool.Outcome) -> None:
+        record = state.Record(
+            id=outcome.id,
+            version=version,
+            status=outcome.status,
+            results=state.results_path(outdir, outcome.id).relative_to(outdir).as_posix(),
+            seconds=outcome.seconds,
+            error=outcome.error,
+            log=state.log_path(outdir, outcome.id).relative_to(outdir).as_posix(),
+        )
+        state.append_record(outdir, record)
+        bar.update(outcome.id, error=outcome.status != state.GRADED)
+
+    pool.grade_all(tasks, done, **options)
+
+
+def _missing(outdir: Path, submission: Submission, version: str, results: Path) -> None:
+    reason = "the submission's folder is listed in submission_metadata.yml but missing from the export"
+    pool.write_results(results, pool.fallback_results(pool.GRADER_FAILED))
+    relative = results.relative_to(outdir).as_posix()
+    state.append_record(outdir, state.Record(submission.id, version, state.GRADER_ERROR, relative, 0.0, reason))
+
+
+def _write_run(
+    outdir: Path, export_path: Path, export: Export, chosen: list[Submission], shard: tuple | None, version: str
+) -> None:
+    state.write_json(
+        outdir / RUN_FILE,
+        {
+            "format": 1,
+            "version": version,
+            "export": str(export_path.resolve()),
+            "export_submissions": len(export.submissions),
+            "shard": list(shard) if shard else None,
+            "submissions": [s.to_json() for s in chosen],
+        },
+    )
+
+
+def _title(export_path: Path, shard: tuple[int, int] | None) -> str:
+    name = export_path.name.removesuffix(".zip") if isinstance(export_path, Path) else str(export_path)
+    return f"Batch regrade: {name}" + (f" (shard {shard[0]}/{shard[1]})" if shard else "")
+
+
+def _print_summary(outdir: Path, summary: Summary, notes: list[str], graded_now: int, elapsed: float) -> None:
+    stats = summary.describe()
+    if graded_now:
+        print(f"batch: graded {graded_now} submissions in {elapsed:.1f} s ({graded_now / elapsed:.2f} submissions/s)")
+    if stats:
+        print(
+            f"batch: {len(summary.graded)} graded, mean {stats['mean']:.1f} / {summary.max_points:g}, "
+            f"median {stats['median']:g}, {stats['full']} full marks, {stats['zero']} zero"
+        )
+    for note in notes:
+        if note.startswith("matplotlib"):
+            print(f"batch: {note}")
+    partial = summary.engine_problems()
+    if partial:
+        print(f"batch: warning: in {len(partial)} graded submissions some tests could not run (see report.html)")
+    if summary.errors:
+        print(f"batch: the grader could not grade {len(summary.errors)} submissions (see report.html):")
+        for row in summary.errors[:10]:
+            why = (row.record.error or "its results.json is missing").splitlines()[0][:200]
+            print(f"  {row.submission.id} {row.submission.names}: {why}")
+    if summary.pending:
+        print(f"batch: {len(summary.pending)} submissions not graded yet")
+    for name in ("scores.csv", "report.html", "plots"):
+        if (outdir / name).exists():
+            print(f"batch: wrote {outdir / name}")
+
+
+def _merge(args: argparse.Namespace) -> int:
+    if args.export is not None or args.shard:
+        print("batch: --merge takes output folders only (no EXPORT, no --shard)", file=sys.stderr)
+        return 2
+    try:
+        run_info, warnings = merging.merge(args.merge, args.output)
+    except merging.MergeError as error:
+        print(f"batch --merge: {error}", file=sys.stderr)
+        return 2
+    for warning in warnings:
+        print(f"batch --merge: warning: {warning}")
+    submissions = [Submission.from_json(s) for s in run_info["submissions"]]
+    title = f"Batch regrade: {Path(run_info['export']).name.removesuffix('.zip')} (merged)"
+    summary, notes = report.write_outputs(args.output, submissions, run_info["version"], title=title, notes=warnings)
+    _print_summary(args.output, summary, notes, 0, 0.0)
+    return 1 if summary.errors or summary.pending or warnings else 0

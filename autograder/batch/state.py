@@ -1,0 +1,163 @@
+"""What a batch output folder remembers, so that an interrupted run can resume.
+
+Layout of OUTDIR (all written atomically: temp file + rename, or one appended line)::
+
+    batch.json              the run: autograder version, export, shard, the shard's submissions
+    state.jsonl             one line per graded submission: id, version, status, seconds, results file
+    results/<id>.json       that submission's results.json, exactly as Gradescope would store it
+    logs/<id>.log           the grader's own output while grading it (pytest, warnings)
+    scores.csv, report.html, plots/*.png   rebuilt at the end of every run
+
+The autograder version is a sha256 over the files that go into the Gradescope zip
+(names and contents), so a fixed test or regenerated case changes it and a rerun
+regrades; a rerun with the same version skips what ``state.jsonl`` already holds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+GRADED = "graded"  # results.json written by the engine (whatever the score)
+GRADER_ERROR = "grader_error"  # the grader itself could not grade it (timeout of the outer guard, crash)
+
+
+def autograder_version(repo: Path | None = None) -> str:
+    """sha256 over the Gradescope zip's members (names and bytes): the autograder's identity."""
+    from autograder import build
+
+    repo = repo or build.REPO
+    digest = hashlib.sha256()
+    for name in build.zip_members(repo):
+        data = (repo / name).read_bytes()
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+@dataclass
+class Record:
+    """One line of state.jsonl."""
+
+    id: str
+    version: str
+    status: str
+    results: str  # path of the results.json, relative to OUTDIR
+    seconds: float  # wall-clock time to grade, as the batch saw it
+    error: str = ""  # why the grader could not grade it
+    log: str = ""  # path of the grader's log, relative to OUTDIR
+
+    @property
+    def graded(self) -> bool:
+        return self.status == GRADED
+
+
+def file_stem(submission_id: str) -> str:
+    """A safe file name for an id (ids of Gradescope exports are digits already)."""
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", submission_id).lstrip(".") or "_"
+    if stem != submission_id:
+        stem += "-" + hashlib.sha256(submission_id.encode()).hexdigest()[:8]
+    return stem
+
+
+def results_path(outdir: Path, submission_id: str) -> Path:
+    return outdir / "results" / f"{file_stem(submission_id)}.json"
+
+
+def log_path(outdir: Path, submission_id: str) -> Path:
+    return outdir / "logs" / f"{file_stem(submission_id)}.log"
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_json(path: Path, data: object) -> None:
+    atomic_write_text(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+def read_json(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def append_record(outdir: Path, record: Record) -> None:
+    """Append one line to state.jsonl and make it durable before returning."""
+    line = (json.dumps(asdict(record), sort_keys=True) + "\n").encode()
+    with open(outdir / "state.jsonl", "ab+") as f:
+        if f.seek(0, os.SEEK_END) > 0:
+            f.seek(-1, os.SEEK_END)
+            if f.read(1) != b"\n":  # a line cut short by an interruption: keep it apart
+                line = b"\n" + line
+        f.write(line)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def load_records(outdir: Path) -> dict[str, Record]:
+    """The latest record of each submission; a line cut short by an interruption is ignored."""
+    records: dict[str, Record] = {}
+    path = outdir / "state.jsonl"
+    if not path.exists():
+        return records
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            record = Record(**json.loads(line))
+        except (ValueError, TypeError):
+            continue
+        records[record.id] = record
+    return records
+
+
+def done_ids(outdir: Path, version: str) -> set[str]:
+    """Submissions already graded by this autograder version, whose results.json is on disk."""
+    return {
+        r.id
+        for r in load_records(outdir).values()
+        if r.graded and r.version == version and (outdir / r.results).is_file()
+    }
+
+
+@contextlib.contextmanager
+def locked(outdir: Path) -> Iterator[bool]:
+    """Hold OUTDIR's lock while grading; yields False when another batch holds it."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    with open(outdir / ".lock", "w") as f:
+        try:
+            import fcntl
+        except ImportError:  # not on Unix: no lock
+            yield True
+            return
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            yield False
+            return
+        try:
+            yield True
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def rewrite_records(outdir: Path, records: Iterable[Record]) -> None:
+    """Replace state.jsonl with exactly ``records`` (used by merge)."""
+    text = "".join(json.dumps(asdict(r), sort_keys=True) + "\n" for r in records)
+    atomic_write_text(outdir / "state.jsonl", text)

@@ -1,0 +1,310 @@
+"""Framing between the grader and the sandboxed worker: JSON headers plus raw .npy arrays.
+
+A frame is an 8-byte big-endian body length followed by the body::
+
+    body = u64 json_length | JSON header (utf-8) | zero padding to 64 | npy blob | padding | npy blob ...
+
+Each array is one ``.npy`` blob written by ``np.lib.format.write_array(allow_pickle=False)``
+and starts at a 64-byte boundary. Reading never unpickles and never evaluates anything:
+the JSON is parsed with strict hooks, each npy header is validated (real or bool dtype,
+declared size within the frame) *before* any allocation, and the array is a read-only
+view of the received bytes (``flags.writeable`` cannot be switched back on).
+
+Values travel as a tree (``encode``/``decode``) whose leaves point into the array list:
+``{"t": "array", "i": k}``, ``{"t": "num", "v": x}`` (nan/inf as strings), ``{"t": "bool", "v": b}``,
+``{"t": "none"}``, ``{"t": "str", "v": s}``, ``{"t": "tuple"|"list", "items": [...]}`` and
+``{"t": "ref", "kind": "layer"|"cache"|"handle", "id": n}``.
+
+This module is copied next to worker.py into the sandbox, so it imports only the
+standard library and numpy.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import struct
+import types
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+import numpy as np
+
+MAX_FRAME = 64 * 2**20  # bytes in one frame body
+MAX_HEADER = 4 * 2**20  # bytes of JSON in one frame
+MAX_DEPTH = 32  # nesting of tuples/lists in a value
+MAX_NODES = 100_000  # tree nodes in a value
+MAX_STR = 2**20  # characters in one string value
+ALIGN = 64
+REF_KINDS = ("layer", "cache", "handle")
+REAL_KINDS = "biuf"  # bool, signed int, unsigned int, float
+
+_PREFIX = struct.Struct(">Q")
+_NONFINITE = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+
+
+class ProtocolError(Exception):
+    """A frame or value tree is malformed, too large, or not allowed."""
+
+
+class ConnectionClosedError(ProtocolError):
+    """The peer closed the pipe at a frame boundary."""
+
+
+class EncodeError(ValueError):
+    """A value cannot be sent (wrong type, complex dtype, too large...); the message says why."""
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A reference to an object that lives on one side only (grader layer/cache, worker handle)."""
+
+    kind: str
+    id: int
+
+
+# ----------------------------------------------------------------------------
+# Frames
+# ----------------------------------------------------------------------------
+
+
+def pack_frame(header: dict, arrays: Sequence[np.ndarray] = ()) -> bytes:
+    """The bytes of one frame (length prefix included); raises EncodeError when too large."""
+    try:
+        text = json.dumps(header, allow_nan=False, separators=(",", ":")).encode()
+    except (TypeError, ValueError) as e:
+        raise EncodeError(f"header is not plain JSON: {e}") from None
+    if len(text) > MAX_HEADER:
+        raise EncodeError(f"header of {len(text)} bytes exceeds {MAX_HEADER}")
+    buf = io.BytesIO()
+    buf.write(_PREFIX.pack(len(text)))
+    buf.write(text)
+    for array in arrays:
+        _check_array(array, "array")
+        _pad(buf)
+        np.lib.format.write_array(buf, array, allow_pickle=False)
+        if buf.tell() > MAX_FRAME:
+            raise EncodeError(f"more than {MAX_FRAME // 2**20} MiB of array data")
+    body = buf.getvalue()
+    if len(body) > MAX_FRAME:
+        raise EncodeError(f"more than {MAX_FRAME // 2**20} MiB of array data")
+    return _PREFIX.pack(len(body)) + body
+
+
+def body_length(prefix: bytes, max_bytes: int = MAX_FRAME) -> int:
+    """The body length announced by an 8-byte frame prefix."""
+    if len(prefix) != _PREFIX.size:
+        raise ProtocolError("truncated frame prefix")
+    (length,) = _PREFIX.unpack(prefix)
+    if length < _PREFIX.size or length > max_bytes:
+        raise ProtocolError(f"frame length {length} outside 8..{max_bytes}")
+    return length
+
+
+def unpack_body(body: bytes) -> tuple[dict, list[np.ndarray]]:
+    """Parse a frame body into its header and read-only arrays; raises ProtocolError."""
+    body = bytes(body)
+    if len(body) < _PREFIX.size:
+        raise ProtocolError("truncated frame body")
+    (json_length,) = _PREFIX.unpack_from(body)
+    end = _PREFIX.size + json_length
+    if json_length > MAX_HEADER or end > len(body):
+        raise ProtocolError("bad header length")
+    header = _parse_json(body[_PREFIX.size : end])
+    arrays = []
+    offset = end
+    while offset < len(body):  # each blob starts at the next 64-byte boundary
+        array, offset = _read_npy(body, _align(offset))
+        arrays.append(array)
+    return header, arrays
+
+
+def write_frame(f: BinaryIO, header: dict, arrays: Sequence[np.ndarray] = ()) -> None:
+    """Write one frame and flush."""
+    f.write(pack_frame(header, arrays))
+    f.flush()
+
+
+def read_frame(f: BinaryIO, max_bytes: int = MAX_FRAME) -> tuple[dict, list[np.ndarray]]:
+    """Read one frame (blocking); ConnectionClosed at a clean end of stream, else ProtocolError."""
+    prefix = _read_exact(f, _PREFIX.size, allow_eof=True)
+    return unpack_body(_read_exact(f, body_length(prefix, max_bytes)))
+
+
+def _read_exact(f: BinaryIO, n: int, allow_eof: bool = False) -> bytes:
+    chunks, got = [], 0
+    while got < n:
+        chunk = f.read(n - got)
+        if not chunk:
+            if got == 0 and allow_eof:
+                raise ConnectionClosedError("the other side closed the pipe")
+            raise ProtocolError("the pipe closed in the middle of a frame")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def _parse_json(text: bytes) -> dict:
+    def reject_constant(name: str) -> None:
+        raise ProtocolError(f"JSON constant {name} not allowed")
+
+    def parse_int(digits: str) -> int:
+        if len(digits) > 20:  # keeps int() linear-time and the value within 64 bits
+            raise ProtocolError("integer too long")
+        return int(digits)
+
+    try:
+        header = json.loads(text.decode("utf-8"), parse_constant=reject_constant, parse_int=parse_int)
+    except ProtocolError:
+        raise
+    except (ValueError, RecursionError) as e:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        raise ProtocolError(f"bad JSON header: {type(e).__name__}") from None
+    if not isinstance(header, dict):
+        raise ProtocolError("header is not a JSON object")
+    return header
+
+
+def _read_npy(body: bytes, offset: int) -> tuple[np.ndarray, int]:
+    """Validate one npy blob at ``offset`` and return a read-only view of it and its end."""
+    fp = io.BytesIO(body)
+    fp.seek(offset)
+    try:
+        version = np.lib.format.read_magic(fp)
+        if version == (1, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fp)
+        elif version == (2, 0):
+            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fp)
+        else:
+            raise ProtocolError(f"npy version {version} not accepted")
+    except ProtocolError:
+        raise
+    except (ValueError, SyntaxError, TypeError, OverflowError) as e:
+        raise ProtocolError(f"bad npy header: {type(e).__name__}") from None
+    if dtype.kind not in REAL_KINDS or dtype.fields is not None or dtype.subdtype is not None:
+        raise ProtocolError(f"array dtype {dtype} not accepted")
+    if len(shape) > 32:
+        raise ProtocolError("array has too many dimensions")
+    count = math.prod(shape)
+    start = fp.tell()
+    end = start + count * dtype.itemsize
+    if end > len(body):
+        raise ProtocolError("array data extends past the frame")
+    flat = np.frombuffer(body, dtype=dtype, count=count, offset=start)  # read-only: body is bytes
+    return flat.reshape(shape, order="F" if fortran else "C"), end
+
+
+def _check_array(array: Any, where: str) -> None:
+    if not isinstance(array, np.ndarray):
+        raise EncodeError(f"{where} is {describe_type(array)}")
+    dtype = array.dtype
+    if dtype.kind not in REAL_KINDS or dtype.fields is not None or dtype.subdtype is not None:
+        raise EncodeError(f"{where} is a {dtype} array (only real numbers or booleans)")
+
+
+def _align(offset: int) -> int:
+    return -(-offset // ALIGN) * ALIGN
+
+
+def _pad(buf: io.BytesIO) -> None:
+    buf.write(b"\0" * (_align(buf.tell()) - buf.tell()))
+
+
+# ----------------------------------------------------------------------------
+# Values
+# ----------------------------------------------------------------------------
+
+
+def encode(value: Any, name: str = "the value") -> tuple[Any, list[np.ndarray]]:
+    """The tree and array list of ``value``.
+
+    Raises EncodeError naming the bad part, e.g. "item 1 of the result is a dict".
+    """
+    arrays: list[np.ndarray] = []
+    nodes = [0]
+
+    def walk(v: Any, where: str, depth: int) -> Any:
+        nodes[0] += 1
+        if nodes[0] > MAX_NODES or depth > MAX_DEPTH:
+            raise EncodeError(f"{where} is nested too deeply or has too many items")
+        if v is None:
+            return {"t": "none"}
+        if isinstance(v, (bool, np.bool_)):
+            return {"t": "bool", "v": bool(v)}
+        if isinstance(v, (int, np.integer)):
+            if not -(2**63) <= int(v) < 2**64:
+                raise EncodeError(f"{where} is an integer too large to send")
+            return {"t": "num", "v": int(v)}
+        if isinstance(v, (float, np.floating)):
+            x = float(v)
+            return {"t": "num", "v": x if math.isfinite(x) else repr(x)}
+        if isinstance(v, str):
+            if len(v) > MAX_STR:
+                raise EncodeError(f"{where} is a string that is too long")
+            return {"t": "str", "v": str(v)}
+        if isinstance(v, Ref):
+            return {"t": "ref", "kind": v.kind, "id": v.id}
+        if isinstance(v, np.ndarray):
+            _check_array(v, where)
+            arrays.append(np.asarray(v))
+            return {"t": "array", "i": len(arrays) - 1}
+        if type(v) in (tuple, list):
+            kind = "tuple" if type(v) is tuple else "list"
+            return {"t": kind, "items": [walk(x, f"item {i} of {where}", depth + 1) for i, x in enumerate(v)]}
+        raise EncodeError(f"{where} is {describe_type(v)}")
+
+    return walk(value, name, 0), arrays
+
+
+def decode(tree: Any, arrays: Sequence[np.ndarray], *, allow_refs: bool = True) -> Any:
+    """Rebuild a value from its tree; only tuples, lists, arrays, numbers, bools, None, str, Ref."""
+    nodes = [0]
+
+    def walk(node: Any, depth: int) -> Any:
+        nodes[0] += 1
+        if nodes[0] > MAX_NODES or depth > MAX_DEPTH:
+            raise ProtocolError("value nested too deeply or too large")
+        if not isinstance(node, dict):
+            raise ProtocolError("tree node is not an object")
+        t = node.get("t")
+        v = node.get("v")
+        if t == "array":
+            i = node.get("i")
+            if type(i) is not int or not 0 <= i < len(arrays):
+                raise ProtocolError("array index out of range")
+            return arrays[i]
+        if t == "num":
+            if type(v) in (int, float):
+                return v
+            if isinstance(v, str) and v in _NONFINITE:
+                return _NONFINITE[v]
+            raise ProtocolError("bad number")
+        if t == "bool" and type(v) is bool:
+            return v
+        if t == "none":
+            return None
+        if t == "str" and isinstance(v, str):
+            return v
+        if t in ("tuple", "list") and isinstance(node.get("items"), list):
+            items = [walk(x, depth + 1) for x in node["items"]]
+            return tuple(items) if t == "tuple" else items
+        if t == "ref" and allow_refs:
+            kind, ident = node.get("kind"), node.get("id")
+            if kind in REF_KINDS and type(ident) is int and ident >= 0:
+                return Ref(kind, ident)
+        raise ProtocolError(f"bad tree node of type {str(t)[:20]!r}")
+
+    return walk(tree, 0)
+
+
+def describe_type(value: Any) -> str:
+    """'a dict', 'a function', 'a complex128 array', ... for messages."""
+    if isinstance(value, np.ndarray):
+        return f"a {value.dtype} array"
+    if isinstance(value, type):
+        return "a class"
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+        return "a function"
+    name = type(value).__name__
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"

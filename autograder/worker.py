@@ -1,0 +1,407 @@
+"""The sandboxed side: run a student's Program, then serve the grader's requests.
+
+Started by sandbox.py as ``python -I -B -u worker.py READ_FD WRITE_FD``; self-contained
+(stdlib, numpy, protocol.py copied next to it). Nothing it sends is trusted: the grader
+re-validates every frame and kills a worker that misbehaves.
+
+1. Send ``ready``; receive ``load``. Execute each chunk statement by statement in one
+   module named ``attention`` (``if __name__ == "__main__":`` blocks do not run). A
+   statement that raises or runs too long (SIGALRM) becomes a note and the next one runs;
+   a chunk with a syntax error is skipped. A ``progress`` frame precedes each statement,
+   so one that kills the worker is skipped on the next start.
+2. Serve ``call`` / ``new`` / ``method`` / ``getattr`` / ``len``. Input arrays are
+   read-only; the grader's layer and cache arrive as proxies whose methods send
+   ``callback`` frames; results are checked before they are sent. Student stdout and
+   stderr (fds 1, 2) go to a grader-owned file, never protocol data.
+"""
+
+from __future__ import annotations
+import __future__
+
+import ast
+import builtins
+import contextlib
+import functools
+import importlib.abc
+import importlib.machinery
+import inspect
+import linecache
+import os
+import signal
+import sys
+import time
+import traceback
+import types
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+MESSAGE_LIMIT = 2000  # characters of an exception message
+TRACEBACK_LIMIT = 6000  # characters of a traceback
+MAX_HANDLES = 10_000
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
+
+
+def _import_protocol() -> types.ModuleType:
+    """protocol.py sits next to this file; -I keeps this folder off sys.path, so add it briefly."""
+    sys.path.insert(0, _HERE)
+    try:
+        import protocol
+    finally:
+        sys.path.remove(_HERE)
+    return protocol
+
+
+protocol = _import_protocol()
+OWN_FILES = {os.path.abspath(__file__), os.path.abspath(protocol.__file__)}
+
+
+class StatementTimeout(BaseException):
+    """Raised into student code when its time is up (`except Exception` does not catch it)."""
+
+
+class Alarm:
+    """SIGALRM that raises StatementTimeout, again every 0.2 s in case student code swallows it."""
+
+    def __init__(self) -> None:
+        self.armed = False
+        signal.signal(signal.SIGALRM, self._fire)
+
+    def _fire(self, signum: int, frame: Any) -> None:
+        if self.armed:
+            raise StatementTimeout
+
+    def arm(self, seconds: float) -> None:
+        self.armed = True
+        signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.01), 0.2)
+
+    def disarm(self) -> None:
+        self.armed = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+@contextlib.contextmanager
+def alarm_blocked() -> Iterator[None]:
+    """No SIGALRM while a frame is half-read or half-written; a pending one fires afterwards."""
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+class OnlyNumpyAndStdlib(importlib.abc.MetaPathFinder):
+    """Student imports get what Gradescope has for them: numpy and the standard library.
+
+    A module missing from ``sys.stdlib_module_names`` still loads from the standard
+    library's folder (``_sysconfigdata_*``, lib-dynload), so numpy's lazy imports work.
+    """
+
+    allowed = frozenset(sys.stdlib_module_names) | {"numpy", "attention"}
+    stdlib = os.path.dirname(os.__file__) + os.sep
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
+        if fullname.partition(".")[0] in self.allowed or fullname.partition(".")[0] in sys.modules:
+            return None
+        origin = str(getattr(importlib.machinery.PathFinder.find_spec(fullname, path), "origin", None) or "")
+        if origin.startswith(self.stdlib) and "-packages" not in origin:
+            return None
+        message = f"No module named {fullname!r} (only numpy and the Python standard library are available)"
+        raise ModuleNotFoundError(message, name=fullname)
+
+
+class Channel:
+    """The two protocol pipes; SIGALRM waits while a frame is in flight."""
+
+    def __init__(self, read_fd: int, write_fd: int) -> None:
+        self.rfile = open(read_fd, "rb")
+        self.wfile = open(write_fd, "wb")
+
+    def send(self, header: dict, arrays: Any = ()) -> None:
+        self.send_frame(protocol.pack_frame(header, arrays))
+
+    def send_frame(self, frame: bytes) -> None:
+        with alarm_blocked():
+            self.wfile.write(frame)
+            self.wfile.flush()
+
+    def receive(self) -> tuple[dict, list]:
+        with alarm_blocked():
+            return protocol.read_frame(self.rfile)
+
+
+class GraderObject:
+    """A proxy for the grader's layer or cache: every method is a callback to the grader."""
+
+    kind = ""
+
+    def __init__(self, server: Server, ident: int) -> None:
+        self._server, self._id = server, ident
+
+    def _call(self, method: str, *args: Any) -> Any:
+        return self._server.callback(self.kind, self._id, method, args)
+
+
+class LayerProxy(GraderObject):
+    """The grader's layer: query(x), key(x), value(x) are computed (and counted) by the grader."""
+
+    kind = "layer"
+    query = functools.partialmethod(GraderObject._call, "query")
+    key = functools.partialmethod(GraderObject._call, "key")
+    value = functools.partialmethod(GraderObject._call, "value")
+
+
+class CacheProxy(GraderObject):
+    """The grader's KV cache: append(k, v), keys, values and len() are answered by the grader."""
+
+    kind = "cache"
+    append = functools.partialmethod(GraderObject._call, "append")
+    __len__ = functools.partialmethod(GraderObject._call, "len")
+    keys = property(lambda self: self._call("keys"))
+    values = property(lambda self: self._call("values"))
+
+
+class Server:
+    """Loads the Program into the ``attention`` module, then answers requests."""
+
+    def __init__(self, channel: Channel) -> None:
+        self.channel = channel
+        self.alarm = Alarm()
+        self.module = types.ModuleType("attention")
+        self.module.__dict__["__builtins__"] = builtins
+        sys.modules["attention"] = self.module
+        self.labels: dict[str, str] = {}  # code filename -> label shown to the student
+        self.handles: dict[int, Any] = {}
+        self.handle_of: dict[int, int] = {}  # id(obj) -> handle
+        self.future_flags = 0
+
+    def serve(self) -> None:
+        while True:
+            try:
+                header, arrays = self.channel.receive()
+            except protocol.ConnectionClosedError:
+                return
+            try:
+                if header.get("op") == "load":
+                    frame = protocol.pack_frame(self.load(header))
+                else:
+                    frame = self.handle(header, arrays)
+            except BaseException as e:  # never let student code (or a bad request) end the loop
+                frame = protocol.pack_frame(self.error(e))
+            for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+                with contextlib.suppress(BaseException):
+                    stream.flush()
+            self.channel.send_frame(frame)
+
+    # -- loading ---------------------------------------------------------------
+
+    def load(self, request: dict) -> dict:
+        start = time.monotonic()
+        chunks, skip = request["chunks"], {tuple(x) for x in request.get("skip", [])}
+        timeout, budget = float(request["statement_timeout"]), float(request["load_budget"])
+        notes: list[dict] = []
+        for ci, chunk in enumerate(chunks):
+            unique = [c["filename"] for c in chunks].count(chunk["filename"]) == 1
+            name = chunk["filename"] if unique else chunk["label"]
+            name = name if name not in self.labels else f"{name} #{ci}"
+            self.labels[name] = label = chunk["label"]
+            first, lines = int(chunk["first_line"]), chunk["source"].splitlines(keepends=True)
+            linecache.cache[name] = (len(chunk["source"]), None, ["\n"] * (first - 1) + lines, name)
+            if (ci, -1) in skip:  # parsing it crashed an earlier worker (deeply nested code)
+                continue
+            self.channel.send({"op": "progress", "chunk": ci, "stmt": -1, "line": first})
+            try:
+                tree = ast.parse(chunk["source"], filename=name)
+            except (SyntaxError, ValueError) as e:
+                line = (getattr(e, "lineno", None) or 1) + first - 1
+                notes.append({"kind": "syntax", "label": label, "line": line, "message": getattr(e, "msg", str(e))})
+                continue
+            ast.increment_lineno(tree, first - 1)
+            for si, stmt in enumerate(tree.body):
+                if (ci, si) in skip:  # it stopped an earlier worker; the grader has noted that
+                    continue
+                code = lines[stmt.lineno - first].strip()[:100] if stmt.lineno - first < len(lines) else ""
+                entry = {"label": label, "line": stmt.lineno, "chunk": ci, "stmt": si, "code": code}
+                if time.monotonic() - start > budget and not isinstance(stmt, DEFINITIONS):
+                    notes.append(dict(entry, kind="skipped", message=f"loading already took {budget:g} s"))
+                    continue
+                self.channel.send({"op": "progress", "chunk": ci, "stmt": si, "line": stmt.lineno})
+                note = self.run_statement(stmt, name, timeout)
+                if note:
+                    notes.append(dict(entry, **note))
+        return {"op": "loaded", "notes": notes, "names": self.names(), "seconds": time.monotonic() - start}
+
+    def run_statement(self, stmt: ast.stmt, filename: str, timeout: float) -> dict | None:
+        """Execute one top-level statement; a note when it failed."""
+        try:
+            code = compile(ast.Module(body=[stmt], type_ignores=[]), filename, "exec",
+                           flags=self.future_flags, dont_inherit=True)
+            self.alarm.arm(timeout)
+            try:
+                exec(code, self.module.__dict__)
+            finally:
+                self.alarm.disarm()
+        except BaseException as e:
+            self.alarm.disarm()
+            error = self.error(e)
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)) and error["kind"] == "exception":
+                error["kind"] = "import"
+            return error
+        if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
+            for alias in stmt.names:
+                self.future_flags |= getattr(getattr(__future__, alias.name, None), "compiler_flag", 0)
+        return None
+
+    def names(self) -> dict[str, str]:
+        out = {}
+        for name, value in list(self.module.__dict__.items())[:5000]:
+            if not name.startswith("__") and not isinstance(value, types.ModuleType):
+                out[name] = "class" if isinstance(value, type) else "function" if callable(value) else "other"
+        return out
+
+    # -- requests --------------------------------------------------------------
+
+    def handle(self, header: dict, arrays: list) -> bytes:
+        """The reply frame to one request (student code runs under the alarm)."""
+        op, name = header.get("op"), header.get("name")
+        target: Callable[..., Any]
+        if op in ("call", "new"):
+            target = self.module.__dict__.get(name)
+            if not callable(target) or (op == "new") != isinstance(target, type):
+                found = "not defined" if name not in self.module.__dict__ else protocol.describe_type(target)
+                return protocol.pack_frame({"op": "error", "kind": "missing", "message": found})
+        elif op in ("method", "getattr", "len"):
+            obj = self.handles.get(header.get("handle"))
+            if obj is None:
+                return protocol.pack_frame({"op": "error", "kind": "missing", "message": "an unknown object"})
+            if op == "method":
+                def target(*args: Any, **kwargs: Any) -> Any:  # the lookup runs under the alarm too
+                    return getattr(obj, name)(*args, **kwargs)
+            else:
+                target = functools.partial(getattr, obj, name) if op == "getattr" else functools.partial(len, obj)
+        else:
+            raise ValueError(f"unknown request {op!r}")
+        args, kwvalues = self.incoming(protocol.decode(header["args"], arrays))
+        kwargs = dict(zip(header["kw"], kwvalues))
+        self.alarm.arm(float(header["timeout"]))
+        try:
+            result = target(*args, **kwargs)
+            if op == "new":
+                return protocol.pack_frame({"op": "result", "handle": self.register(result)})
+            tree, out_arrays = protocol.encode(self.outgoing(result), name="the result")
+            return protocol.pack_frame({"op": "result", "value": tree}, out_arrays)
+        except protocol.EncodeError as e:
+            self.alarm.disarm()
+            return protocol.pack_frame({"op": "error", "kind": "invalid_output", "message": str(e)})
+        except BaseException as e:
+            self.alarm.disarm()
+            return protocol.pack_frame(self.error(e, params=array_params(target, args, kwargs)))
+        finally:
+            self.alarm.disarm()
+
+    def incoming(self, value: Any) -> Any:
+        """Refs become proxies or handle objects; arrays stay read-only views."""
+        if isinstance(value, protocol.Ref):
+            if value.kind in ("layer", "cache"):
+                return (LayerProxy if value.kind == "layer" else CacheProxy)(self, value.id)
+            if value.id not in self.handles:
+                raise ValueError("unknown object handle")
+            return self.handles[value.id]
+        if isinstance(value, (tuple, list)):
+            return type(value)(self.incoming(x) for x in value)
+        return value
+
+    def outgoing(self, value: Any, depth: int = 0) -> Any:
+        """Lists of numbers become arrays (harmless); tuples stay tuples; handle objects become refs."""
+        if depth > protocol.MAX_DEPTH:
+            return value
+        if id(value) in self.handle_of and self.handles.get(self.handle_of[id(value)]) is value:
+            return protocol.Ref("handle", self.handle_of[id(value)])
+        if isinstance(value, list):
+            try:
+                array = np.array(value)
+                if array.dtype.kind in protocol.REAL_KINDS:
+                    return array
+            except (ValueError, TypeError, OverflowError):
+                pass
+            return [self.outgoing(x, depth + 1) for x in value]
+        if isinstance(value, tuple):
+            return tuple(self.outgoing(x, depth + 1) for x in value)
+        return value
+
+    def register(self, obj: Any) -> int:
+        if len(self.handles) >= MAX_HANDLES:
+            raise RuntimeError("too many objects created")
+        handle = len(self.handles) + 1
+        self.handles[handle], self.handle_of[id(obj)] = obj, handle
+        return handle
+
+    def callback(self, kind: str, ident: int, method: str, args: tuple) -> Any:
+        """Ask the grader to run ``method`` of its layer/cache ``ident``; raises like a local call would."""
+        try:
+            tree, arrays = protocol.encode(args, name=f"an argument of {kind}.{method}()")
+        except protocol.EncodeError as e:
+            raise TypeError(str(e)) from None
+        with alarm_blocked():
+            self.channel.send({"op": "callback", "kind": kind, "ref": ident, "method": method, "args": tree}, arrays)
+            header, arrays = self.channel.receive()
+        if header.get("op") == "reply":
+            return writable(protocol.decode(header.get("value"), arrays, allow_refs=False))
+        exc_type = {"TypeError": TypeError, "ValueError": ValueError}.get(header.get("type"), RuntimeError)
+        raise exc_type(str(header.get("message", "the grader refused this call"))[:MESSAGE_LIMIT])
+
+    def error(self, exc: BaseException, params: list[str] | None = None) -> dict:
+        """An error reply: kind, exception type and message, student location, trimmed traceback."""
+        try:
+            message = str(exc)
+        except BaseException:
+            message = "<the exception message could not be shown>"
+        kind = "exception"
+        if isinstance(exc, StatementTimeout):
+            kind = "timeout"
+        elif isinstance(exc, ValueError) and "read-only" in message:
+            kind = "modified_input"
+        elif isinstance(exc, SyntaxError) and exc.filename in self.labels:
+            kind, message = "syntax", str(exc.msg)
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename not in OWN_FILES]
+        mine = [f for f in frames if f.filename in self.labels]
+        where = f"{self.labels[mine[-1].filename]}, line {mine[-1].lineno}" if mine else ""
+        if len(frames) > 20:
+            frames = frames[:5] + frames[-12:]
+        text = "".join(traceback.format_list(frames)) + f"{type(exc).__name__}: {message}"
+        return {"op": "error", "kind": kind, "type": type(exc).__name__, "message": message[:MESSAGE_LIMIT],
+                "where": where, "traceback": text[-TRACEBACK_LIMIT:], "params": params or []}
+
+
+def array_params(target: Callable[..., Any], args: tuple, kwargs: dict) -> list[str]:
+    """Names of the parameters that received arrays (for 'modified its input `Z`')."""
+    try:
+        bound = inspect.signature(target).bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return []
+    return [k for k, v in bound.arguments.items() if isinstance(v, np.ndarray)][:10]
+
+
+def writable(value: Any) -> Any:
+    """Copies of received arrays that student code may modify (the grader keeps its own)."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, (tuple, list)):
+        return type(value)(writable(x) for x in value)
+    return value
+
+
+def main(argv: list[str]) -> int:
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past RLIMIT_FSIZE fails instead of killing
+    channel = Channel(int(argv[1]), int(argv[2]))
+    server = Server(channel)
+    sys.meta_path.insert(0, OnlyNumpyAndStdlib())
+    channel.send({"op": "ready", "pid": os.getpid(), "uid": os.getuid(), "numpy": np.__version__})
+    server.serve()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,91 @@
+"""Hostile and odd submissions for the sandbox tests, and helpers to run them.
+
+Each ``*.py`` here is a small submission (or notebook-cell material) that misbehaves
+in one way; tests load them with ``program(snippet("name"))``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import pwd
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+
+HERE = Path(__file__).resolve().parent
+REFERENCE = HERE.parents[1] / "reference" / "attention.py"
+TEST_USER = "agsbtest"  # not agsandbox: other suites on this machine keep their own processes
+
+
+def snippet(name: str) -> str:
+    """The source of ``tests/hostile/<name>.py``."""
+    return (HERE / f"{name}.py").read_text()
+
+
+def program(*sources: str, notes: tuple[str, ...] = ()) -> SimpleNamespace:
+    """A Program like intake's: one source is attention.py, several are notebook code cells."""
+    if len(sources) == 1:
+        chunks = [SimpleNamespace(label="attention.py", filename="attention.py", source=sources[0], first_line=1)]
+    else:
+        chunks = [
+            SimpleNamespace(label=f"code cell {i}", filename=f"attention.ipynb (code cell {i})", source=s, first_line=1)
+            for i, s in enumerate(sources, 1)
+        ]
+    return SimpleNamespace(chunks=chunks, notes=list(notes))
+
+
+@contextlib.contextmanager
+def sandbox_user() -> Iterator[str | None]:
+    """The test sandbox user, created if missing (root only; None otherwise).
+
+    The user must be able to run this interpreter: when an ancestor directory of it or
+    of numpy is closed to others (pyenv under a 0700 /root), it gets o+x (traverse
+    only, no listing) while any test session on this machine needs it; the last one
+    to finish restores the original modes (kept in a state file, under a lock).
+    """
+    if os.geteuid() != 0:
+        yield None
+        return
+    try:
+        pwd.getpwnam(TEST_USER)
+    except KeyError:
+        subprocess.run(["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", TEST_USER],
+                       check=True)
+    with _traverse_state() as state:
+        for folder in _closed_ancestors():
+            state["modes"].setdefault(str(folder), folder.stat().st_mode)
+            folder.chmod(folder.stat().st_mode | stat.S_IXOTH)
+        state["sessions"].append(os.getpid())
+    try:
+        yield TEST_USER
+    finally:
+        with _traverse_state() as state:
+            state["sessions"] = [p for p in state["sessions"] if p != os.getpid() and Path(f"/proc/{p}").exists()]
+            if not state["sessions"]:
+                for folder, mode in state.pop("modes").items():
+                    Path(folder).chmod(stat.S_IMODE(mode))
+                state["modes"] = {}
+
+
+def _closed_ancestors() -> list[Path]:
+    import numpy
+
+    targets = (Path(os.path.realpath(sys.executable)), Path(numpy.__file__).resolve(), Path(sys.prefix))
+    return sorted({f for t in targets for f in t.parents if not f.stat().st_mode & stat.S_IXOTH})
+
+
+@contextlib.contextmanager
+def _traverse_state() -> Iterator[dict]:
+    """{"modes": {folder: original st_mode}, "sessions": [pids]}, read and written under a lock."""
+    path = Path("/tmp/agsbtest-traverse.json")
+    with open("/tmp/agsbtest-traverse.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        state = json.loads(path.read_text()) if path.exists() else {"modes": {}, "sessions": []}
+        yield state
+        path.write_text(json.dumps(state))

@@ -1,0 +1,263 @@
+"""The graded suite's structure, its stored cases, and the feedback its helpers write.
+
+The suite is collected by pytest exactly as the runner collects it (same arguments, the
+results plugin), so names, numbers, tags, weights and visibilities are the ones
+Gradescope will show.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autograder import build, contract, feedback, plugin, regen, runner
+from autograder.cases import load_cases
+from autograder.graded import support
+from autograder.student import StudentError
+from reference import attention as ref
+from reference import mistakes
+
+REPO = Path(__file__).resolve().parent.parent
+CASES_NPZ = REPO / "autograder" / "cases" / "graded.npz"
+MANIFEST = REPO / "autograder" / "cases" / "manifest.json"
+GRADED_SET = next(s for s in regen.CASE_SETS if s.name == "graded")
+WORKSHEET = re.compile(r"\b(Dis 10 Q\d|Dis 11 Q\d|PS4 Q\d|Q&A)")
+
+
+@pytest.fixture(scope="module")
+def suite() -> list[dict]:
+    """Every graded test as results.json will list it (collected, not run)."""
+    collector = plugin.ResultsPlugin()
+    code = pytest.main([*runner._pytest_args(), "--collect-only"], plugins=[collector])
+    assert code == pytest.ExitCode.OK, collector.collection_errors
+    return [t.to_json() for t in collector.tests]
+
+
+# ----------------------------------------------------------------------------
+# Points, coverage, names
+# ----------------------------------------------------------------------------
+
+
+def test_the_total_is_100_and_each_function_gets_exactly_its_contract_points(suite: list[dict]) -> None:
+    assert sum(t["max_score"] for t in suite) == contract.TOTAL_POINTS == 100
+    by_function = Counter()
+    for t in suite:
+        by_function[t["tags"][0]] += t["max_score"]
+    assert dict(by_function) == {name: points for name, (_, points) in contract.FUNCTIONS.items()}
+    assert min(by_function.values()) >= 4
+
+
+def test_at_least_30_tests_and_every_function_has_visible_and_hidden_tests(suite: list[dict]) -> None:
+    assert len(suite) >= 30
+    for name in contract.FUNCTIONS:
+        visibilities = {t["visibility"] for t in suite if t["tags"] == [name]}
+        assert visibilities == {contract.VISIBLE, contract.HIDDEN}, name
+
+
+def test_every_test_is_named_by_a_sentence_numbered_by_part_and_tagged_with_one_function(suite: list[dict]) -> None:
+    numbers = [t["number"] for t in suite]
+    assert len(set(numbers)) == len(numbers)
+    for t in suite:
+        (tag,) = t["tags"]
+        assert tag in contract.FUNCTIONS
+        assert t["name"].startswith(f"{tag}: ") and len(t["name"]) > len(tag) + 15, t["name"]
+        part, index = t["number"].split(".")
+        assert part == contract.part_of(tag) and index.isdigit(), t["number"]
+        assert t["visibility"] in (contract.VISIBLE, contract.HIDDEN)
+
+
+def test_numbers_run_in_order_within_each_part(suite: list[dict]) -> None:
+    for part in contract.PARTS:
+        indices = [int(t["number"].split(".")[1]) for t in suite if t["number"].startswith(part + ".")]
+        assert indices == list(range(1, len(indices) + 1)), part
+
+
+def test_at_least_5_worksheet_tests_all_hidden(suite: list[dict]) -> None:
+    worksheet = [t for t in suite if WORKSHEET.search(t["name"])]
+    assert len(worksheet) >= 5
+    assert {t["visibility"] for t in worksheet} == {contract.HIDDEN}
+    for source in ("Dis 10 Q1", "PS4 Q3", "Dis 11 Q1", "Dis 11 Q2", "Dis 11 Q3", "Q&A"):
+        assert any(source in t["name"] for t in worksheet), source
+
+
+def test_hidden_visibility_is_set_in_one_place() -> None:
+    for path in sorted((REPO / "autograder" / "graded").glob("test_*.py")):
+        text = path.read_text()
+        assert "after_due_date" not in text and "@visibility" not in text, path.name
+    assert "after_due_date" not in (REPO / "autograder" / "graded" / "support.py").read_text()
+
+
+def test_graded_modules_stay_small_and_never_import_the_reference() -> None:
+    for path in sorted((REPO / "autograder" / "graded").glob("*.py")):
+        text = path.read_text()
+        assert len(text.splitlines()) < 400, path.name
+        imports = [n for n in ast.walk(ast.parse(text)) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        names = [getattr(n, "module", None) or n.names[0].name for n in imports]
+        assert not [n for n in names if n and n.split(".")[0] in ("reference", "tests")], path.name
+        assert not [n for n in names if n in ("autograder.regen", "autograder.graded_cases")], path.name
+
+
+# ----------------------------------------------------------------------------
+# Stored cases
+# ----------------------------------------------------------------------------
+
+
+def case_ids_in_tests() -> set[str]:
+    ids = set()
+    for path in (REPO / "autograder" / "graded").glob("test_*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"[a-z0-9]+-[\w-]+",
+                                                                                              node.value):
+                ids.add(node.value)
+    return ids
+
+
+def test_every_stored_case_is_used_and_every_used_case_is_stored() -> None:
+    assert case_ids_in_tests() == set(load_cases(CASES_NPZ))
+
+
+def test_regen_check_passes() -> None:
+    done = subprocess.run([sys.executable, "-m", "autograder", "regen", "--check"], cwd=REPO,
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_regen_is_byte_identical_across_runs_and_equals_the_stored_files() -> None:
+    code = ("import hashlib, sys; from autograder import regen; "
+            "s = next(c for c in regen.CASE_SETS if c.name == 'graded'); "
+            "print(*sorted(f'{p}:{hashlib.sha256(d).hexdigest()}' for p, d in regen.render(s).items()))")
+    runs = []
+    for seed in ("1", "2"):  # a fresh interpreter each time, with a different hash seed
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        done = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True,
+                              check=True)
+        runs.append(done.stdout.split())
+    assert runs[0] == runs[1]
+    stored = [f"{p}:{hashlib.sha256((REPO / p).read_bytes()).hexdigest()}" for p in (GRADED_SET.npz,
+                                                                                    GRADED_SET.manifest)]
+    assert runs[0] == sorted(stored)
+
+
+def test_the_manifest_records_seeds_shapes_numpy_and_the_sha256() -> None:
+    manifest = json.loads(MANIFEST.read_text())
+    assert manifest["sha256"] == hashlib.sha256(CASES_NPZ.read_bytes()).hexdigest()
+    assert manifest["numpy"] == np.__version__
+    assert set(manifest["functions"]) == set(contract.FUNCTIONS)
+    seeded = [c for c in manifest["cases"] if c["seed"] is not None]
+    assert len(seeded) >= 30 and all(c["inputs"] for c in manifest["cases"])
+
+
+def test_the_stored_cases_carry_data_only_and_the_zip_no_case_builder() -> None:
+    with zipfile.ZipFile(CASES_NPZ) as zf:
+        names = zf.namelist()
+        assert all(n.endswith(".npy") for n in names if n != "index.json")
+        for name in names:
+            data = zf.read(name)
+            assert b"BEGIN SOLUTION" not in data and b"def " not in data and b"import " not in data
+            if name.endswith(".npy"):
+                assert np.lib.format.read_array(io.BytesIO(data), allow_pickle=False).dtype.kind in "biuf"
+    members = build.zip_members()
+    assert "autograder/cases/graded.npz" in members and "autograder/graded_cases.py" not in members
+
+
+def test_the_hidden_cases_hold_the_worksheets_numbers_not_the_seeds_slips() -> None:
+    cases = load_cases(CASES_NPZ)
+    np.testing.assert_array_equal(cases["qkv-dis10"].expected[0][1], [-1, 0, -2])  # a handwritten seed says [-1, 0, 2]
+    np.testing.assert_array_equal(cases["scores-dis10"].expected[2], [2, 8, -20])
+    out, weights = cases["sdpa-dis10"].expected
+    np.testing.assert_allclose(weights[2], [0.00247, 0.99753, 6.90e-13], rtol=5e-3)
+    np.testing.assert_allclose(out[2], [-7.94, 0.067], atol=5e-3)
+    Q, K, V = cases["qkv-ps4"].expected
+    np.testing.assert_array_equal(V, [[2.5, -1.5], [-1, 3], [-2, -3]])
+    np.testing.assert_array_equal(Q, [[1, 3], [-2, 1], [3, -2]])  # the seed has [[1, 3], [-1, 1], [2.5, -2]]
+    np.testing.assert_array_equal(K, [[3, -0.5], [2, -1.5], [-2.5, 3.5]])
+    np.testing.assert_allclose(cases["sdpa-ps4"].expected[0][2], [1.5587, -0.2898], atol=1e-4)  # seed: [1.17, 0.21]
+    np.testing.assert_array_equal(cases["softmax-dis11-cold"].expected, np.eye(4))
+    np.testing.assert_allclose(cases["softmax-dis11-hot"].expected, 0.25, atol=1e-5)
+    np.testing.assert_array_equal(cases["mask-dis11-C"].expected, np.tril(np.ones((4, 4), bool)))
+    for case_id, n in (("naive-one", 1), ("naive-two", 2), ("naive-seven", 7)):
+        assert cases[case_id].expected["calls.key"] == n * (n + 1) // 2
+    assert cases["cached-previous-token"].expected["calls.key"] == 7
+    previous = cases["sdpa-previous-token"]
+    np.testing.assert_allclose(previous.expected[0][1:], previous.inputs["V"][:-1], atol=1e-12)
+
+
+# ----------------------------------------------------------------------------
+# Feedback written by support.check, with a stand-in for the sandboxed student
+# ----------------------------------------------------------------------------
+
+
+class LocalStudent:
+    """Runs given functions in this process (only for testing support.py's messages)."""
+
+    def __init__(self, **functions):
+        self.functions = functions
+
+    def call(self, name, *args):
+        return self.functions.get(name, getattr(ref, name))(*args)
+
+
+def failure(student: LocalStudent, *case_ids: str, **kwargs) -> str:
+    with pytest.raises(pytest.fail.Exception) as info:
+        support.check(student, *case_ids, **kwargs)
+    return str(info.value.msg)
+
+
+def test_check_passes_the_reference_on_every_stored_case() -> None:
+    student = LocalStudent()
+    for stored in load_cases(CASES_NPZ).values():
+        if stored.function != "KVCache":
+            assert support.run_case(student, stored) == (None, None), stored.id
+
+
+def test_a_mismatch_reports_shapes_errors_an_excerpt_a_heatmap_and_the_mistake() -> None:
+    text = failure(LocalStudent(scaled_dot_product_attention=mistakes.SDPA["no_scale"]), "sdpa-causal")
+    for part in ("**Case:**", "entries differ", "Largest absolute error", "expected", "yours", "Heatmap",
+                 f"{support.LIKELY} {feedback.MISTAKES['no_scale']}"):
+        assert part in text
+    text = failure(LocalStudent(attention_scores=mistakes.SCORES["transposed_scores"]), "scores-more-keys")
+    assert text.index("Shape: expected (3, 6)") < text.index(feedback.MISTAKES["transposed_scores"])
+
+
+def test_an_input_written_to_and_missing_batch_support_are_named() -> None:
+    def writes(*args):
+        raise StudentError("modified_input", "softmax modified its input `Z` in place; work on a copy")
+
+    assert feedback.MISTAKES["modified_input"] in failure(LocalStudent(softmax=writes), "softmax-rows")
+
+    def two_d_only(Q, K):
+        if Q.ndim != 2:
+            raise StudentError("exception", "attention_scores raised ValueError: matmul mismatch")
+        return Q @ K.T
+
+    text = failure(LocalStudent(attention_scores=two_d_only), "scores-batch", batched=True)
+    assert feedback.MISTAKES["no_batch_support"] in text
+
+
+def test_call_counts_name_a_cached_path_that_recomputes_and_a_naive_path_that_does_not() -> None:
+    recomputes = mistakes.VARIANTS["generate_cached"]["cache_recomputes"]
+    text = failure(LocalStudent(generate_cached=recomputes), "cached-six")
+    assert "| `layer.key` | 6 | 21 ✗ |" in text and feedback.MISTAKES["cache_recomputes"] in text
+    text = failure(LocalStudent(generate_naive=ref.generate_cached), "naive-seven")
+    assert "| `layer.key` | 28 | 7 ✗ |" in text and feedback.MISTAKES["naive_no_recompute"] in text
+
+
+def test_partial_credit_counts_the_cases_that_pass() -> None:
+    scores = []
+    broken = LocalStudent(softmax=lambda Z, axis=-1, temperature=1.0: np.zeros(Z.shape) if Z[0, 0] == 2.0
+                          else ref.softmax(Z, axis, temperature))  # wrong on matrix A only
+    with pytest.raises(pytest.fail.Exception):
+        support.check(broken, "softmax-dis11-A", "softmax-dis11-B", set_score=scores.append, points=2)
+    assert scores == [1.0]

@@ -1,0 +1,163 @@
+"""The sandbox process: who it runs as, its limits and surroundings, deadlines, death and cleanup."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from autograder import sandbox as sandbox_module
+from autograder.sandbox import Limits, Sandbox, WorkerDied, WorkerTimeout, describe_exit
+from autograder.student import Student, StudentError
+from tests.hostile import HERE, REFERENCE, TEST_USER, program, sandbox_user, snippet
+
+ROOT = os.geteuid() == 0
+REPO = HERE.parents[1]
+
+
+@pytest.fixture(scope="module")
+def user():
+    with sandbox_user() as name:
+        yield name
+
+
+@pytest.fixture(scope="module")
+def introspect(user):
+    with Student(program(snippet("introspect")), user=user) as s:
+        yield s
+
+
+def gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+def test_the_worker_runs_unprivileged_without_groups_in_its_own_session(introspect, user) -> None:
+    uid, euid, gid, groups, leader = introspect.call("identity")
+    if ROOT:
+        assert introspect.sandbox.account is not None
+        account = sandbox_module.pwd.getpwnam(user)
+        assert (uid, euid, gid, groups) == (account.pw_uid, account.pw_uid, account.pw_gid, 0)
+    else:
+        assert "the grader is not root" in introspect.isolation_note
+    assert leader is True
+
+
+def test_the_worker_has_the_documented_limits(introspect) -> None:
+    limits = Limits()
+    mb = 2**20
+    expected = (limits.memory_mb * mb, limits.file_mb * mb, 0, limits.cpu_seconds,
+                limits.processes if ROOT else None, limits.open_files)
+    got = introspect.call("limits")
+    assert got[:4] == expected[:4] and got[5] == expected[5]
+    if ROOT:
+        assert got[4] == limits.processes
+    assert introspect.call("threads") == 1  # one BLAS thread
+
+
+def test_the_worker_sees_a_clean_environment_and_only_its_pipes(introspect) -> None:
+    introspect.call("surroundings")
+    lines = dict(line.split(" ", 1) for line in introspect.output.splitlines())
+    env = dict(eval(lines["ENV"]))  # our own test's print of a list of pairs
+    assert sorted(env) == ["HOME", "LANG", "LC_ALL", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
+                           "PATH", "TMPDIR"]
+    assert env["HOME"] == lines["CWD"] == env["TMPDIR"] and env["OPENBLAS_NUM_THREADS"] == "1"
+    assert len(eval(lines["FDS"])) == 6  # stdin, stdout, stderr, two pipes, and the listing itself
+    assert lines["STDIN"] == "/dev/null"
+    assert not any("ag-run-" in p or "ag-home-" in p for p in eval(lines["PATH"]))
+
+
+@pytest.mark.skipif(not ROOT, reason="the user switch needs root")
+def test_the_sandbox_user_cannot_change_the_worker_code(user) -> None:
+    source = "import os, sys\n\ndef tamper():\n    open(os.path.join(os.path.dirname(sys.argv[0]), 'x.py'), 'w')\n"
+    with Student(program(source), user=user) as s:
+        with pytest.raises(StudentError, match="raised PermissionError"):
+            s.call("tamper")
+
+
+def test_a_silent_worker_times_out_and_is_killed(user) -> None:
+    with Sandbox(user=user) as box:
+        box.start()
+        pid = box.pid
+        began = time.monotonic()
+        with pytest.raises(WorkerTimeout):
+            box.receive(time.monotonic() + 0.3)  # it is waiting for us: nothing will come
+        assert 0.3 <= time.monotonic() - began < 1.0
+        assert not box.running and gone(pid)
+
+
+def test_a_worker_killed_from_outside_is_reported_with_its_signal(user) -> None:
+    with Sandbox(user=user) as box:
+        box.start()
+        os.kill(box.pid, signal.SIGKILL)
+        with pytest.raises(WorkerDied, match="killed by signal 9: probably out of memory, limit 512 MB"):
+            box.receive(time.monotonic() + 5)
+        assert not box.running
+        box.start()  # and a fresh one starts
+        assert box.running
+
+
+def test_exit_statuses_are_described_for_students() -> None:
+    assert describe_exit(3, 512) == "exited with status 3: os._exit() or exit() in native code"
+    assert describe_exit(-11, 512).startswith("killed by signal 11: a crash in native code")
+    assert describe_exit(-24, 512) == "killed by signal 24: it used up its CPU time limit"
+    assert describe_exit(-15, 512) == "killed by signal 15: SIGTERM"
+
+
+def test_output_is_truncated_then_reset(user) -> None:
+    with Sandbox(user=user) as box:
+        os.write(os.open(box._out_path, os.O_WRONLY | os.O_APPEND), b"x" * 10_000)
+        text = box.take_output(limit=100)
+        assert text.startswith("x" * 100) and text.endswith("[... 9900 more bytes of output not shown]")
+        assert box.take_output() == ""
+
+
+def test_isolation_is_reported_as_reduced_when_it_is(user) -> None:
+    with Sandbox(switch_user=False) as box:
+        assert "the user switch is disabled" in box.isolation_note
+    if ROOT:
+        with Sandbox(user="no_such_user_ag") as box:
+            assert "`no_such_user_ag` does not exist" in box.isolation_note and box.account is None
+        with Sandbox(user=user) as box:  # this checkout is world-readable, unlike a prepared /autograder
+            assert "can read the grader's files" in box.isolation_note and box.account is not None
+
+
+def test_a_crash_in_one_sandbox_spares_the_other_live_sandboxes(user) -> None:
+    with Student(program(REFERENCE.read_text()), user=user) as a, Student(program(snippet("crashes")), user=user) as b:
+        pid = a.sandbox.pid or (a.start() or a.sandbox.pid)
+        with pytest.raises(StudentError, match="exited with status 3"):
+            b.call("os_exit", 1)
+        assert a.sandbox.pid == pid and not gone(pid)
+        np.testing.assert_allclose(a.call("softmax", np.zeros(2)), [0.5, 0.5])
+
+
+@pytest.mark.skipif(not ROOT, reason="runs the grader as an unprivileged user, which needs root to arrange")
+def test_a_grader_that_is_not_root_still_kills_a_daemon_on_close(user) -> None:
+    script = f"""
+import json, os, sys
+sys.path.insert(0, {str(REPO)!r})
+from autograder.student import Student
+from tests.hostile import program, snippet
+s = Student(program(snippet("processes")))
+pid = s.call("daemon")
+before = os.path.exists(f"/proc/{{pid}}")
+s.close()
+after = open(f"/proc/{{pid}}/stat").read().rsplit(")", 1)[1].split()[0] if os.path.exists(f"/proc/{{pid}}") else "gone"
+print(json.dumps([s.isolation_note, before, after]))
+"""
+    result = subprocess.run([sys.executable, "-c", script], user=TEST_USER, group=TEST_USER, extra_groups=[],
+                            cwd="/tmp", capture_output=True,
+                            env={"PATH": "/usr/bin:/bin", "HOME": "/tmp"}, timeout=60, check=False, text=True)
+    assert result.returncode == 0, result.stderr
+    note, before, after = json.loads(result.stdout)
+    assert "the grader is not root" in note
+    assert before is True and after == "gone"

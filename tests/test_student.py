@@ -1,0 +1,403 @@
+"""Student, Remote, Layer, Cache against real worker processes running real (and hostile) code."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autograder import student as student_module
+from autograder.student import Cache, Layer, Student, StudentError
+from tests.hostile import HERE, REFERENCE, program, sandbox_user, snippet
+
+RNG = np.random.default_rng(189)
+ROOT = os.geteuid() == 0
+
+
+@pytest.fixture(scope="module")
+def user():
+    with sandbox_user() as name:
+        yield name
+
+
+def make(user, *sources, **options) -> Student:
+    return Student(program(*sources), user=user, **options)
+
+
+@pytest.fixture(scope="module")
+def reference(user):
+    with make(user, REFERENCE.read_text()) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def ref():
+    spec = importlib.util.spec_from_file_location("reference_attention", REFERENCE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def raises(kind: str, fn, *args, **kwargs) -> StudentError:
+    with pytest.raises(StudentError) as info:
+        fn(*args, **kwargs)
+    assert info.value.kind == kind, str(info.value)
+    return info.value
+
+
+# ----------------------------------------------------------------------------
+# Correct code
+# ----------------------------------------------------------------------------
+
+
+def test_reference_code_returns_the_reference_arrays(reference, ref) -> None:
+    X, W = RNG.normal(size=(2, 5, 4)), RNG.normal(size=(4, 6))
+    Z = RNG.normal(size=(3, 5)) * 100
+    for got, want in [
+        (reference.call("qkv_project", X, W, W, W[:, :2]), ref.qkv_project(X, W, W, W[:, :2])),
+        (reference.call("softmax", Z, axis=0, temperature=2.0), ref.softmax(Z, axis=0, temperature=2.0)),
+        (reference.call("causal_mask", 3, 5), ref.causal_mask(3, 5)),
+        (reference.call("scaled_dot_product_attention", X, X, X, mask=ref.causal_mask(5)),
+         ref.scaled_dot_product_attention(X, X, X, mask=ref.causal_mask(5))),
+        (reference.call("multi_head_attention", X, W, W, W, W.T, 2), ref.multi_head_attention(X, W, W, W, W.T, 2)),
+        (reference.call("rope", X, np.arange(5.0)), ref.rope(X, np.arange(5.0))),
+    ]:
+        for g, w in zip(got if isinstance(got, tuple) else (got,), want if isinstance(want, tuple) else (want,)):
+            assert g.dtype == w.dtype and g.shape == w.shape
+            np.testing.assert_allclose(g, w, rtol=0, atol=0)
+    assert reference.has("KVCache") and reference.has("softmax") and not reference.has("nonexistent")
+    assert reference.notes == []
+
+
+def test_results_are_writable_copies_owned_by_the_grader(reference) -> None:
+    out = reference.call("softmax", np.zeros((2, 2)))
+    out[0, 0] = 5.0  # would raise if it were the read-only view of the received bytes
+    assert out.flags.owndata
+
+
+def test_float32_results_pass_through_and_lists_become_arrays(user) -> None:
+    with make(user, snippet("outputs")) as s:
+        Z = RNG.normal(size=(3, 4))
+        assert s.call("float32", Z).dtype == np.float32
+        rows = s.call("list_of_rows", Z)
+        assert isinstance(rows, np.ndarray) and rows.shape == (3, 4)
+        pair = s.call("pair", Z)
+        assert isinstance(pair, tuple) and pair[1].dtype == bool
+
+
+def test_callbacks_are_counted_in_the_grader_and_the_worker_never_gets_the_weights(reference, ref) -> None:
+    W_Q, W_K, W_V = RNG.normal(size=(4, 4)), RNG.normal(size=(4, 4)), RNG.normal(size=(4, 2))
+    X = RNG.normal(size=(5, 4))
+    sent: list[bytes] = []
+    real_send = reference.sandbox.send
+
+    def spy(header, arrays=(), *, deadline):
+        sent.append(b"".join(np.ascontiguousarray(a).tobytes() for a in arrays) + str(header).encode())
+        return real_send(header, arrays, deadline=deadline)
+
+    reference.sandbox.send = spy
+    try:
+        naive = Layer(W_Q, W_K, W_V)
+        got = reference.call("generate_naive", naive, X, rope_base=100.0)
+        cached = Layer(W_Q, W_K, W_V)
+        got_cached = reference.call("generate_cached", cached, X)
+    finally:
+        del reference.sandbox.send
+    assert naive.counts == {"query": 5, "key": 15, "value": 15}
+    assert cached.counts == {"query": 5, "key": 5, "value": 5}
+    np.testing.assert_allclose(got, ref.generate_naive(ref.AttentionLayer(W_Q, W_K, W_V), X, rope_base=100.0))
+    np.testing.assert_allclose(got_cached, ref.generate_cached(ref.AttentionLayer(W_Q, W_K, W_V), X))
+    everything = b"".join(sent)
+    for W in (W_Q, W_K, W_V):
+        for column in W.T:
+            assert column.tobytes() not in everything and W.tobytes() not in everything
+
+
+def test_decode_step_appends_to_the_grader_cache(reference, ref) -> None:
+    W_Q, W_K, W_V = RNG.normal(size=(3, 4, 2))
+    keys, values = RNG.normal(size=(2, 3, 2))
+    layer, cache = Layer(W_Q, W_K, W_V), Cache(keys, values)
+    x = RNG.normal(size=4)
+    got = reference.call("decode_step", layer, x, cache)
+    mirror = ref.KVCache()
+    mirror.append(keys, values)
+    np.testing.assert_allclose(got, ref.decode_step(ref.AttentionLayer(W_Q, W_K, W_V), x, mirror))
+    assert cache.appends == 1 and len(cache) == 4 and layer.counts == {"query": 1, "key": 1, "value": 1}
+
+
+def test_a_bad_projection_call_raises_inside_student_code(user) -> None:
+    source = "def batched(layer, X):\n    return layer.key(X)\n"
+    with make(user, source) as s:
+        error = raises("exception", s.call, "batched", Layer(*np.ones((3, 4, 2))), np.ones((3, 4)))
+        assert "ONE token" in str(error) and "(attention.py, line 2)" in str(error)
+
+
+def test_a_student_kvcache_is_used_through_new_and_remote(reference, ref) -> None:
+    cache = reference.new("KVCache")
+    assert cache.len() == 0
+    cache.call("append", np.ones(3), np.zeros(3))
+    cache.call("append", np.full((2, 3), 2.0), np.ones((2, 3)))
+    assert cache.len() == 3
+    np.testing.assert_array_equal(cache.get("keys"), [[1, 1, 1], [2, 2, 2], [2, 2, 2]])
+    layer = Layer(*RNG.normal(size=(3, 3, 3)))
+    out = reference.call("decode_step", layer, np.ones(3), cache)  # the student's cache, inside the worker
+    assert out.shape == (3,) and cache.len() == 4
+
+
+# ----------------------------------------------------------------------------
+# Errors in student code
+# ----------------------------------------------------------------------------
+
+
+def test_exceptions_are_reported_with_the_students_line(user) -> None:
+    with make(user, snippet("errors")) as s:
+        error = raises("exception", s.call, "softmax", np.ones(2))
+        assert error.message == "softmax raised ZeroDivisionError: integer division or modulo by zero " \
+                                "(attention.py, line 9)"
+        assert 'File "attention.py", line 9, in softmax' in str(error) and "scale = 1 // 0" in str(error)
+        assert "worker.py" not in str(error)
+        error = raises("exception", s.call, "helper_fails", np.ones(2))
+        assert "IndexError" in error.message and "(attention.py, line 34)" in error.message
+        assert "line 30, in helper_fails" in error.traceback
+        assert "raised NotImplementedError: Dis 10 Q1(c)" in raises("exception", s.call, "not_implemented", 1).message
+        pid = s.sandbox.pid
+        assert "raised SystemExit: bye" in raises("exception", s.call, "quits", 1).message
+        assert "raised KeyboardInterrupt" in raises("exception", s.call, "interrupted", 1).message
+        assert "infinite recursion" in raises("exception", s.call, "recurse", 0).message
+        assert s.sandbox.pid == pid  # none of that ended the worker
+
+
+def test_a_missing_function_or_class_is_reported(reference) -> None:
+    assert raises("missing", reference.call, "attention").message == "attention is not defined in your submission"
+    assert "a class" in raises("missing", reference.call, "KVCache").message
+    assert "a function" in raises("missing", reference.new, "softmax").message
+
+
+def test_modifying_an_input_in_place_is_reported_as_such(user) -> None:
+    with make(user, snippet("outputs")) as s:
+        error = raises("modified_input", s.call, "in_place", np.ones((2, 3)))
+        assert error.message == "in_place modified its input `Z` in place; work on a copy (attention.py, line 51)"
+        assert "one of its input arrays" in raises("modified_input", s.call, "in_place_two", np.ones((2, 2)),
+                                                   np.ones((2, 2))).message
+
+
+@pytest.mark.parametrize(("name", "says"), [
+    ("an_object", "the result is an object"),
+    ("a_function", "the result is a function"),
+    ("a_dict", "the result is a dict"),
+    ("complex_array", "complex128 array"),
+    ("nested_bad", "item 1 of the result is a dict"),
+    ("a_string", "returned a str"),
+    ("nothing", "returned None"),
+    ("huge", "MiB"),
+])
+def test_unusable_results_are_invalid_output(user, name, says) -> None:
+    with make(user, snippet("outputs")) as s:
+        assert says in raises("invalid_output", s.call, name, np.ones(3)).message
+
+
+def test_printed_output_is_captured_truncated_and_reset(user) -> None:
+    with make(user, "print('hello from load')\n" + snippet("outputs")) as s:
+        s.start()
+        assert s.output == "hello from load\n"
+        s.call("spam", np.ones(2))
+        assert s.output.startswith("line 0 of debugging output\n")
+        assert len(s.output) < 5000 and "more bytes of output not shown" in s.output
+        s.call("float32", np.ones(2))
+        assert s.output == ""
+
+
+# ----------------------------------------------------------------------------
+# Timeouts, crashes, budget
+# ----------------------------------------------------------------------------
+
+
+def test_an_infinite_loop_times_out_then_the_next_call_works(user) -> None:
+    with make(user, snippet("loops"), call_timeout=1.0) as s:
+        error = raises("timeout", s.call, "spin", 1)
+        assert error.message.startswith("spin did not return within 1 s (infinite loop?)")
+        assert error.message.endswith("it was stopped at attention.py, line 7")
+        np.testing.assert_array_equal(s.call("fine", np.ones(2)), [2, 2])
+        began = time.monotonic()
+        assert "was not run again" in raises("timeout", s.call, "spin", 1).message
+        assert time.monotonic() - began < 0.1
+
+
+def test_a_loop_that_swallows_the_alarm_is_killed_and_a_fresh_worker_takes_over(user) -> None:
+    with make(user, snippet("loops"), call_timeout=0.5) as s:
+        s.start()
+        first = s.sandbox.pid
+        began = time.monotonic()
+        raises("timeout", s.call, "stubborn", 1)
+        assert time.monotonic() - began < 0.5 + student_module.GRACE + 1
+        np.testing.assert_array_equal(s.call("fine", np.ones(2)), [2, 2])
+        assert s.sandbox.pid != first
+
+
+@pytest.mark.parametrize(("name", "says"), [
+    ("os_exit", "exited with status 3"),
+    ("segfault", "killed by signal 11"),
+    ("kill_self", "killed by signal 9: probably out of memory, limit 512 MB"),
+])
+def test_a_crash_is_reported_and_grading_continues(user, name, says) -> None:
+    with make(user, snippet("crashes")) as s:
+        error = raises("crash", s.call, name, 1)
+        assert error.message.startswith("the worker process died") and says in error.message
+        np.testing.assert_array_equal(s.call("fine", np.ones(2)), [2, 2])
+
+
+def test_a_memory_bomb_fails_and_the_grader_survives(user) -> None:
+    with make(user, snippet("crashes")) as s:
+        for name in ("memory_bomb", "list_bomb"):
+            with pytest.raises(StudentError) as info:
+                s.call(name, 1)
+            assert info.value.kind in ("exception", "crash")
+            assert "MemoryError" in str(info.value) or "signal" in str(info.value)
+        np.testing.assert_array_equal(s.call("fine", np.ones(2)), [2, 2])
+
+
+def test_a_function_that_keeps_crashing_is_not_run_again(user) -> None:
+    with make(user, snippet("crashes")) as s:
+        for _ in range(student_module.MAX_CRASHES):
+            raises("crash", s.call, "os_exit", 1)
+        assert "not run again" in raises("crash", s.call, "os_exit", 1).message
+
+
+def test_once_the_budget_is_spent_every_call_fails_fast(user) -> None:
+    with make(user, snippet("loops"), call_timeout=1.0, budget=1.0) as s:
+        raises("timeout", s.call, "spin", 1)
+        began = time.monotonic()
+        assert "time budget (1 s) is used up" in raises("budget", s.call, "fine", 1).message
+        assert time.monotonic() - began < 0.1
+
+
+def test_a_remote_object_does_not_survive_a_worker_restart(user) -> None:
+    with make(user, REFERENCE.read_text() + "\n\ndef die():\n    import os\n    os._exit(1)\n") as s:
+        cache = s.new("KVCache")
+        raises("crash", s.call, "die")
+        assert "was lost" in raises("crash", cache.len).message
+
+
+# ----------------------------------------------------------------------------
+# Processes and the grader's integrity
+# ----------------------------------------------------------------------------
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("switch", [True, False], ids=["sandbox-user", "no-user-switch"])
+def test_a_detached_double_forked_process_is_killed_by_close(user, switch) -> None:
+    s = make(user, snippet("processes"), switch_user=switch)
+    daemon = s.call("daemon")
+    assert alive(daemon)
+    s.close()
+    assert not alive(daemon)
+
+
+@pytest.mark.skipif(not ROOT, reason="the process limit applies to the sandbox user, which needs root")
+def test_a_fork_bomb_is_limited_and_cleaned_up(user) -> None:
+    with make(user, snippet("processes")) as s:
+        assert s.sandbox.account is not None  # the user switch is on
+        made = s.call("fork_bomb")
+        assert 0 < made < s.sandbox.limits.processes
+        session = s.sandbox.pid
+        assert len(in_session(session)) == made + 1
+    assert in_session(session) == []
+
+
+def in_session(sid: int) -> list[int]:
+    """Live processes of session ``sid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[3]) == sid and fields[0] != "Z":
+            found.append(int(entry))
+    return found
+
+
+@pytest.mark.skipif(not ROOT, reason="needs root to make a root-only file")
+def test_student_code_cannot_read_a_file_only_root_can_read(user, tmp_path: Path) -> None:
+    secret = tmp_path / "expected_outputs.npz"
+    secret.write_bytes(b"the answers")
+    secret.chmod(0o600)
+    with make(user, snippet("tricks")) as s:
+        assert s.sandbox.account is not None  # the user switch is on
+        assert "raised PermissionError" in raises("exception", s.call, "read_file", str(secret)).message
+
+
+def test_patching_numpy_in_the_worker_does_not_reach_the_grader(user) -> None:
+    with make(user, snippet("tricks")) as s:
+        Z = np.ones(3)
+        got = s.call("wrong_but_patched", Z)
+        assert not np.allclose(got, Z) and not np.array_equal(got, Z)
+        with pytest.raises(AssertionError):
+            np.testing.assert_allclose(got, Z)
+
+
+@pytest.mark.parametrize("name", ["garbage", "huge_frame"])
+def test_garbage_on_the_protocol_pipe_fails_the_call_cleanly_and_the_next_call_works(user, name) -> None:
+    with make(user, snippet("tricks")) as s:
+        assert "sent malformed data" in raises("crash", s.call, name, np.ones(2)).message
+        np.testing.assert_array_equal(s.call("fine", np.ones(2)), [0, 0])
+
+
+# ----------------------------------------------------------------------------
+# Loading notebooks
+# ----------------------------------------------------------------------------
+
+
+def notebook() -> list[str]:
+    return [cell.strip() + "\n" for cell in (HERE / "notebook_cells.txt").read_text().split("# %% cell")[1:]]
+
+
+def test_a_notebook_loads_around_bad_cells_and_notes_them(user) -> None:
+    with make(user, *notebook(), statement_timeout=0.5) as s:
+        np.testing.assert_allclose(s.call("softmax", np.zeros(4)), np.full(4, 0.25))
+        np.testing.assert_array_equal(s.call("double", np.ones(2)), [2, 2])
+        np.testing.assert_array_equal(s.call("first"), [0, 1])
+        notes = "\n".join(s.notes)
+        assert "code cell 1, line 1: `import numpy as np, matplotlib.pyplot as plt` failed (ModuleNotFound" in notes
+        assert "(only numpy and the Python standard library are available)); the rest" in notes
+        assert "code cell 3, line 3: `time.sleep(100) # a slow experiment` was stopped after 0.5 s" in notes
+        assert "code cell 4, line 1: `print(undefined_name)` raised NameError" in notes
+        assert "main block" not in notes and len(s.notes) == 3
+        s.sandbox.kill()  # a fresh worker does not wait for the slow cell again
+        began = time.monotonic()
+        s.call("double", np.ones(2))
+        assert time.monotonic() - began < 0.4
+        assert len(s.notes) == 3
+
+
+def test_a_statement_that_kills_the_worker_while_loading_is_skipped(user) -> None:
+    cells = ["import os\n", "def before():\n    return 1\n", "os._exit(7)\n", "def after():\n    return 2\n"]
+    with make(user, *cells) as s:
+        assert s.call("before") == 1 and s.call("after") == 2
+        assert s.notes == ["code cell 3, line 1: this statement stopped the worker process (exited with status 7: "
+                           "os._exit() or exit() in native code); it was skipped and the rest of the code was loaded."]
+
+
+def test_a_syntax_error_skips_only_its_chunk(user) -> None:
+    with make(user, "def broken(:\n    pass\n", "def fine():\n    return 3\n") as s:
+        assert s.call("fine") == 3
+        assert len(s.notes) == 1 and s.notes[0].startswith("code cell 1, line 1: syntax error (")
+
+
+def test_an_unloadable_submission_fails_every_call_with_its_message(user) -> None:
+    with Student.unloaded("Your `attention.py` has a syntax error on line 3.", user=user) as s:
+        s.start()
+        assert not s.has("softmax") and s.sandbox.pid is None
+        assert raises("not_loaded", s.call, "softmax", 1).message == "Your `attention.py` has a syntax error on line 3."
