@@ -34,6 +34,17 @@ FUNCTIONS: dict[str, tuple[str, int]] = {
 
 TOTAL_POINTS = 100
 
+# Who usually calls whom (the reference's call graph; students mostly follow it). When a
+# callee fails its own tests, a failing test of its caller says to fix the callee first.
+CALLS: dict[str, tuple[str, ...]] = {
+    "scaled_dot_product_attention": ("attention_scores", "softmax"),
+    "multi_head_attention": ("qkv_project", "scaled_dot_product_attention"),
+    "rope": ("rotation_matrix",),
+    "decode_step": ("rope", "scaled_dot_product_attention"),
+    "generate_cached": ("KVCache", "decode_step"),
+    "generate_naive": ("rope", "scaled_dot_product_attention"),
+}
+
 # Visibility of the hidden tests, set in one place. Gradescope's options: "hidden",
 # "after_due_date", "after_published", "visible".
 HIDDEN = "after_due_date"
@@ -45,6 +56,18 @@ def part_of(name: str) -> str:
     return FUNCTIONS[name][0]
 
 
+def callees(name: str) -> list[str]:
+    """Every contract function ``name`` usually calls, directly or not, nearest first."""
+    found: list[str] = []
+    queue = list(CALLS.get(name, ()))
+    while queue:
+        callee = queue.pop(0)
+        if callee not in found:
+            found.append(callee)
+            queue += CALLS.get(callee, ())
+    return found
+
+
 def points_by_part() -> dict[str, int]:
     """Total points of each part, in part order."""
     totals = dict.fromkeys(PARTS, 0)
@@ -54,3 +77,4 @@ def points_by_part() -> dict[str, int]:
 
 
 assert sum(points for _, points in FUNCTIONS.values()) == TOTAL_POINTS
+assert all({name, *called} <= set(FUNCTIONS) for name, called in CALLS.items())

@@ -377,16 +377,33 @@ def extra_variants() -> dict[str, dict[str, Callable]]:
         weights = ref.softmax(scores if mask is None else scores + np.where(mask, 0.0, -1e9), axis=-1)
         return weights @ V, weights
 
+    def softmax_global_max_guarded(Z, axis=-1, temperature=1.0):  # 0/0 guarded: far-below slices become zeros
+        Z = np.asarray(Z) / temperature
+        E = np.exp(Z - np.max(Z))
+        total = np.sum(E, axis=axis, keepdims=True)
+        return E / np.where(total == 0.0, 1.0, total)
+
+    class RowsNewestFirst(ref.KVCache):  # every row reversed, also within a block
+        def append(self, k, v):
+            self._keys.insert(0, np.atleast_2d(np.array(k, dtype=float))[::-1])
+            self._values.insert(0, np.atleast_2d(np.array(v, dtype=float))[::-1])
+
     k_only = mistakes.decode_variant(rotate_q=False)
     return {
-        "qkv_project": {"qkv_transposed.T": lambda X, W_Q, W_K, W_V: tuple((X @ W).T for W in (W_Q, W_K, W_V))},
-        "softmax": {"softmax_no_keepdims.max": softmax_max_without_keepdims},
+        "qkv_project": {
+            "qkv_transposed.T": lambda X, W_Q, W_K, W_V: tuple((X @ W).T for W in (W_Q, W_K, W_V)),
+            "qkv_order.kqv": lambda X, W_Q, W_K, W_V: (X @ W_K, X @ W_Q, X @ W_V),
+            "qkv_order.vkq": lambda X, W_Q, W_K, W_V: (X @ W_V, X @ W_K, X @ W_Q),
+        },
+        "softmax": {"softmax_no_keepdims.max": softmax_max_without_keepdims,
+                    "softmax_global_max.guarded": softmax_global_max_guarded},
         "scaled_dot_product_attention": {
             "scale_wrong_dim.d_v": sdpa_default_scale(lambda Q, K, V: 1.0 / np.sqrt(V.shape[-1])),
             "scale_wrong_dim.n_k": sdpa_default_scale(lambda Q, K, V: 1.0 / np.sqrt(K.shape[-2])),
             "mask_finite_fill.additive": sdpa_additive_mask,
         },
         "multi_head_attention": {"scale_d_model.heads_times_d_k": mha_scaled_by_full_width},
+        "KVCache": {"cache_newest_first.rows": RowsNewestFirst},
         "rope": {"rope_position_off_by_one.minus": mistakes.rope_variant(shift=-1.0)},
         "decode_step": {"decode_rope_wrong_position.minus": mistakes.decode_variant(shift=-1),
                         "rope_one_side.k": k_only},

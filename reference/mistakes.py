@@ -31,6 +31,10 @@ NOT_BY_VALUE: dict[str, str] = {
     "modified_input": "writes to an input array: the grader passes read-only inputs, so the write raises",
     "cache_recomputes": "call counts: more than N key/value projections in generate_cached",
     "naive_no_recompute": "call counts: fewer than N(N+1)/2 key/value projections in generate_naive",
+    "extra_projections": "call counts: the new token projected more than once in decode_step or generate_cached",
+    "shared_state": "state kept between caches or calls: a new KVCache() is not empty, or a repeated call differs",
+    "mha_value_width": "a shape error in multi_head_attention on a case whose d_v differs from d_k",
+    "returned_list": "the type of the result: a Python list where the contract asks for a numpy array",
 }
 
 
@@ -41,6 +45,7 @@ QKV: dict[str, Callable] = {
     "qkv_transposed": lambda X, W_Q, W_K, W_V: tuple(np.swapaxes(X @ W, -1, -2) for W in (W_Q, W_K, W_V)),
     "qkv_weights_transposed": lambda X, W_Q, W_K, W_V: (X @ W_Q.T, X @ W_K.T, X @ W_V.T),  # square W only
     "qkv_wrong_weight": lambda X, W_Q, W_K, W_V: (X @ W_Q, X @ W_Q, X @ W_V),
+    "qkv_order": lambda X, W_Q, W_K, W_V: (X @ W_Q, X @ W_V, X @ W_K),
 }
 
 
@@ -117,6 +122,7 @@ def _offset(n_q, n_k):
 
 CAUSAL_MASK: dict[str, Callable] = {
     "causal_strict": lambda n_q, n_k=None: _tril(n_q, n_k, _offset(n_q, n_k) - 1),
+    "causal_off_by_one": lambda n_q, n_k=None: _tril(n_q, n_k, _offset(n_q, n_k) + 1),
     "causal_top_left": lambda n_q, n_k=None: _tril(n_q, n_k, 0),
     "causal_offset_sign": lambda n_q, n_k=None: _tril(n_q, n_k, -_offset(n_q, n_k)),
     "causal_upper": lambda n_q, n_k=None: np.triu(np.ones_like(ref.causal_mask(n_q, n_k)), k=_offset(n_q, n_k)),
@@ -262,17 +268,19 @@ def _theta(base, d):
     return base ** (-np.arange(0, d, 2) / d)
 
 
-def rope_variant(*, theta=_theta, half=False, sign=1.0, shift=0.0, own_positions=False) -> Callable:
+def rope_variant(*, theta=_theta, half=False, sign=1.0, shift=0.0, own_positions=False, integer=False) -> Callable:
     """A rope with the contract's signature and one part replaced.
 
     ``theta(base, d)`` the frequencies; ``half`` pairs i with i + d/2; ``sign=-1`` rotates
-    clockwise; ``shift`` is added to every position; ``own_positions`` uses 0..N-1.
+    clockwise; ``shift`` is added to every position; ``own_positions`` uses 0..N-1;
+    ``integer`` truncates the positions to integers.
     """
 
     def variant(x, positions, base=10000.0):
         x = np.asarray(x)
         d = x.shape[-1]
         pos = np.arange(x.shape[-2], dtype=float) if own_positions else np.asarray(positions, dtype=float)
+        pos = pos.astype(int).astype(float) if integer else pos
         angles = sign * (pos[:, None] + shift) * theta(base, d)
         cos, sin = np.cos(angles), np.sin(angles)
         first, second = (slice(0, d // 2), slice(d // 2, d)) if half else (slice(0, d, 2), slice(1, d, 2))
@@ -296,6 +304,8 @@ ROPE: dict[str, Callable] = {
     "rope_wrong_freq": rope_variant(theta=lambda base, d: base ** (-np.arange(d // 2) / d)),
     "rope_freq_off_by_one": rope_variant(theta=lambda base, d: base ** (-np.arange(2, d + 2, 2) / d)),
     "rope_single_freq": rope_variant(theta=lambda base, d: np.ones(d // 2)),
+    "rope_freq_sign": rope_variant(theta=lambda base, d: base ** (np.arange(0, d, 2) / d)),
+    "rope_integer_positions": rope_variant(integer=True),
     "rope_ignores_positions": rope_variant(own_positions=True),
     "rope_position_off_by_one": rope_variant(shift=1.0),
     "modified_input": _rope_in_place,
@@ -315,6 +325,14 @@ class OverwritingCache(ref.KVCache):
     def append(self, k, v):
         self._keys, self._values = [], []
         super().append(k, v)
+
+
+class NewestFirstCache(ref.KVCache):
+    """cache_newest_first: append puts the new rows before the cached ones."""
+
+    def append(self, k, v):
+        self._keys.insert(0, np.atleast_2d(np.array(k, dtype=float)))
+        self._values.insert(0, np.atleast_2d(np.array(v, dtype=float)))
 
 
 class PerCallCache(ref.KVCache):
@@ -390,9 +408,11 @@ def _cached_recomputes(layer, X, rope_base=None):  # right values, N(N+1)/2 key 
 def naive_variant(*, scale=True, rope=True, q_position=True, rotate_k=True, visible=None) -> Callable:
     """generate_naive with one part changed.
 
-    ``rope=False`` ignores rope_base; ``q_position=False`` rotates q at position 0;
-    ``rotate_k=False`` leaves the keys unrotated; ``visible(n, N)`` is how many tokens
-    step n uses (the reference uses n + 1).
+    ``rope=False`` ignores rope_base; ``q_position=False`` rotates q at position 0, which
+    is not rotating it at all; ``rotate_k=False`` leaves the keys unrotated;
+    ``visible(n, N)`` is how many tokens step n uses (the reference uses n + 1).
+    (Rotating every key at the query's position n gives the output of ``rope=False``:
+    rotating q and k by the same angle leaves q . k unchanged.)
     """
 
     def variant(layer, X, rope_base=None):
@@ -411,12 +431,18 @@ def naive_variant(*, scale=True, rope=True, q_position=True, rotate_k=True, visi
     return variant
 
 
+def _decode_key_twice(layer, x, cache, rope_base=None):  # right values, two key projections
+    layer.key(x)
+    return ref.decode_step(layer, x, cache, rope_base=rope_base)
+
+
 DECODE: dict[str, Callable] = {
     "decode_no_scale": decode_variant(scale=False),
     "decode_rope_wrong_position": decode_variant(shift=1),
     "decode_rope_ignored": decode_variant(rotate_q=False, rotate_k=False),
     "rope_one_side": decode_variant(rotate_k=False),
     "decode_excludes_self": decode_variant(include_self=False),
+    "extra_projections": _decode_key_twice,
 }
 
 VARIANTS: dict[str, dict[str, Callable]] = {
@@ -428,7 +454,8 @@ VARIANTS: dict[str, dict[str, Callable]] = {
     "multi_head_attention": MULTI_HEAD,
     "rotation_matrix": ROTATION,
     "rope": ROPE,
-    "KVCache": {"cache_overwrites": OverwritingCache, "cache_multi_token": PerCallCache},
+    "KVCache": {"cache_overwrites": OverwritingCache, "cache_multi_token": PerCallCache,
+                "cache_newest_first": NewestFirstCache},
     "decode_step": DECODE,
     "generate_cached": {
         "cache_overwrites": cached_variant(cache_class=OverwritingCache),
@@ -437,11 +464,12 @@ VARIANTS: dict[str, dict[str, Callable]] = {
         "rope_one_side": cached_variant(decode=DECODE["rope_one_side"]),
         "not_causal": _cached_not_causal,
         "cache_recomputes": _cached_recomputes,
+        "extra_projections": cached_variant(decode=_decode_key_twice),
     },
     "generate_naive": {
         "decode_no_scale": naive_variant(scale=False),
-        "decode_rope_wrong_position": naive_variant(q_position=False),
-        "decode_rope_ignored": naive_variant(rope=False),
+        "naive_query_not_rotated": naive_variant(q_position=False),
+        "naive_rope_ignored": naive_variant(rope=False),
         "rope_one_side": naive_variant(rotate_k=False),
         "not_causal": naive_variant(visible=lambda n, N: N),
         "naive_no_recompute": cached_variant(),

@@ -46,6 +46,8 @@ MISTAKES: dict[str, str] = {
     "W_Q (Dis 10 Q1a).",
     "qkv_wrong_weight": "One projection used another projection's weights (e.g. K = X @ W_Q): check that Q, K and V "
     "use W_Q, W_K and W_V respectively (Dis 10 Q1a).",
+    "qkv_order": "You returned the projections in the wrong order (e.g. Q, V, K): return (Q, K, V) with K = X @ W_K "
+    "and V = X @ W_V (Dis 10 Q1a).",
     "transposed_scores": "Your scores are transposed (K Q^T): Z[i, j] must be q_i · k_j, with one row per query and "
     "one column per key (Dis 10 Q1b,e).",
     "scores_not_transposed": "You computed Q @ K without transposing K: the scores are Q K^T, i.e. Q @ np.swapaxes(K, "
@@ -72,11 +74,15 @@ MISTAKES: dict[str, str] = {
     "temperature_multiplied": "You multiplied the logits by the temperature: divide them, softmax(z / T), so that "
     "large T flattens the weights (Dis 11 Q2c).",
     "temperature_ignored": "Your softmax ignores the temperature: compute exp(z / T) (Dis 11 Q2c).",
+    "returned_list": "You returned a Python list where the contract asks for a numpy array: return np.array(...) of "
+    "it, or build the result with numpy operations (np.stack, @, ...).",
     "modified_input": "Your function changed its input array in place (e.g. Z -= ..., x[...] = ..., Q *= ...): compute "
     "into new arrays and leave the inputs untouched.",
     # Part C: masks and scaled dot-product attention
     "causal_strict": "Your causal mask hides the diagonal (j < i): a token may attend to itself, so use j <= i "
     "(np.tril with k=0 for a square mask) (Dis 11 Q2, matrix C).",
+    "causal_off_by_one": "Your causal mask is off by one: each query also sees the next key. Query i may see key j iff "
+    "j <= i + (n_k - n_q), i.e. np.tril(..., k=n_k - n_q) (Dis 11 Q2, matrix C).",
     "causal_top_left": "Your causal mask ignores n_k - n_q: when there are more keys than queries the last query is "
     "the newest token and must see every key, so allow j <= i + (n_k - n_q) (np.tril(..., k=n_k - n_q)).",
     "causal_offset_sign": "Your causal mask shifts the diagonal the wrong way: query i may see key j iff j <= i + (n_k "
@@ -112,6 +118,8 @@ MISTAKES: dict[str, str] = {
     # Part D: multi-head attention
     "scale_d_model": "You scaled by 1/sqrt(D) (the model width): each head is scaled by 1/sqrt(d_k), the per-head "
     "width D/H (PS4 Q2c).",
+    "mha_value_width": "Your code fails when d_v differs from d_k: W_V has H*d_v columns, so split V into heads of "
+    "width d_v = W_V.shape[-1] // num_heads (and merge them back with d_v), not d_k (PS4 Q2c).",
     "head_split_wrong": "Your heads took interleaved columns (reshape to (N, d_k, H)): head h is the contiguous block "
     "of columns [h*d_k, (h+1)*d_k), i.e. reshape to (..., N, H, d_k) then swap axes (PS4 Q2c).",
     "head_split_reshape": "You reshaped (..., N, H*d_k) straight to (..., H, N, d_k), which mixes tokens and heads: "
@@ -137,6 +145,10 @@ MISTAKES: dict[str, str] = {
     "has theta_0 = 1, theta_i = base**(-2i/d) (Dis 11 Q1d).",
     "rope_single_freq": "You rotated every pair by the same angle: pair i uses its own frequency theta_i = "
     "base**(-2i/d), angle positions[n] * theta_i (Dis 11 Q1d).",
+    "rope_freq_sign": "Your RoPE frequencies grow with i (base**(+2i/d)): they must shrink, theta_i = base**(-2i/d), "
+    "so the first pair turns fastest (Dis 11 Q1d).",
+    "rope_integer_positions": "You turned the positions into integers: positions can be any real numbers (e.g. 0.5), "
+    "so use them as floats, np.asarray(positions, dtype=float) (Dis 11 Q1c).",
     "rope_ignores_positions": "You ignored `positions` (using 0..N-1): row n is rotated by positions[n] * theta_i, and "
     "positions can be any real numbers (Dis 11 Q1c).",
     "rope_position_off_by_one": "Your positions are off by one (counting from 1): rotate row n by positions[n] * "
@@ -146,11 +158,22 @@ MISTAKES: dict[str, str] = {
     "every appended token, oldest first (Dis 11 Q3).",
     "cache_multi_token": "append(k, v) with k of shape (T, d_k) must add T rows (and len() counts rows, not append "
     "calls): concatenate row blocks, e.g. with np.atleast_2d and np.concatenate (Dis 11 Q3).",
+    "cache_newest_first": "Your KVCache puts new rows before the old ones: keys and values are kept oldest first, "
+    "each append adds its rows at the end (Dis 11 Q3).",
+    "shared_state": "State leaks between caches or calls (a new KVCache() is not empty, or a repeated call differs): "
+    "create the lists in __init__, not as class attributes, and a fresh KVCache() in each call, not as a default.",
+    "extra_projections": "You projected the new token more than once (e.g. layer.key(x) twice): call layer.query, "
+    "layer.key and layer.value once per token and reuse the results; the cache keeps the keys and values (Dis 11 Q3).",
     "decode_no_scale": "Your decoding attention did not scale the scores by 1/sqrt(d_k) (Dis 10 Q2c).",
     "decode_rope_wrong_position": "You rotated the new token's query/key at the wrong position: both use its absolute "
     "position len(cache) (0-based, taken before appending) (Dis 11 Q1, Q3).",
     "decode_rope_ignored": "You did not apply RoPE although rope_base was given: rotate q and k with rope(..., "
     "base=rope_base) at the token's position (Dis 11 Q1).",
+    "naive_query_not_rotated": "You did not rotate the query (or rotated it at position 0): at step n, rotate q of "
+    "token n at position n, and each key k_j at its own position j (Dis 11 Q1, Q3).",
+    "naive_rope_ignored": "Your output is attention without RoPE: either rope_base was not used, or every key was "
+    "rotated at the query's position n (rotating q and k by the same angle cancels out). Rotate q at position n and "
+    "each k_j at its own position j (Dis 11 Q1c).",
     "rope_one_side": "You rotated only one of q and k: RoPE rotates both, so that q_m · k_n depends only on m - n (Dis "
     "11 Q1c).",
     "decode_excludes_self": "The new token did not attend to itself: append its k and v to the cache first, then "

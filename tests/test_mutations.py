@@ -15,6 +15,7 @@ float32, einsum, the independent loops oracle, and the student-style solution th
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,11 @@ def test_a_mutant_loses_points_only_where_it_should_and_is_named(mutant: Mutant,
     assert not elsewhere, f"{mutant.name} lost points outside {sorted(allowed)}: {describe(elsewhere)}"
     own = [t for t in lost if mutant.function in t["tags"]]
     assert own, f"{mutant.name} lost no points on {mutant.function}'s tests"
+    hidden_numbers = {t["number"] for t in data["tests"] if t["visibility"] != contract.VISIBLE}
+    for t in lost:
+        cited = set(re.findall(r"\b[A-F]\.\d+\b", t["output"].split("**Check first:**")[-1].split("\n\n")[0]))
+        if "**Check first:**" in t["output"] and t["visibility"] == contract.VISIBLE:
+            assert not cited & hidden_numbers, f"{t['name']} cites hidden tests {sorted(cited & hidden_numbers)}"
     if mutant.mistake is not None:
         sentence = feedback.MISTAKES[mutant.mistake]
         shown = [t for t in own if t["visibility"] == contract.VISIBLE] or own
@@ -87,6 +93,21 @@ def test_a_mutant_loses_points_only_where_it_should_and_is_named(mutant: Mutant,
             f"{mutant.name}: no failing test of {mutant.function} names {mutant.mistake!r}:\n"
             + "\n\n".join(f"{t['name']}:\n{t['output']}" for t in shown)
         )
+
+
+def test_a_failing_callee_is_named_first_in_its_callers_feedback(tmp_path: Path) -> None:
+    mutant = next(m for m in MUTANTS if m.name == "scores_scaled")  # SDPA then double-scales: not its own bug
+    data = grade_source(mutant.source(), tmp_path / "submission")
+    scores_failed = [t["number"] for t in lost_points(data) if t["tags"] == ["attention_scores"]
+                     and t["visibility"] == contract.VISIBLE]
+    sdpa = [t for t in lost_points(data) if t["tags"] == ["scaled_dot_product_attention"]
+            and t["visibility"] == contract.VISIBLE]
+    assert scores_failed and sdpa
+    for t in sdpa:
+        assert "**Check first:** your `attention_scores` fails its own test" in t["output"], t["output"]
+        assert all(number in t["output"] for number in scores_failed)
+    untouched = [t for t in data["tests"] if t["tags"] == ["softmax"]]
+    assert all(t["status"] == "passed" for t in untouched)
 
 
 def test_a_mistake_only_hidden_tests_see_stays_hidden_until_their_visibility_allows(tmp_path: Path) -> None:

@@ -14,15 +14,21 @@ mismatch fails the test with feedback: the case and the call, shape/dtype proble
 how many entries differ, the largest errors and where, an excerpt (and a heatmap for
 attention weights), then the likely mistake when the output matches a stored
 known-wrong variant, the call counts say so (Part F), an input was written to, or the
-code works on each 2-D slice but not with batch axes.
+code works on each 2-D slice but not with batch axes. When a function this one usually
+calls (``contract.CALLS``) failed its own tests earlier in the session, the feedback says
+to fix that one first.
+
+Part F's stateful cases live in ``stateful.py``; how a call is described, in ``calls.py``.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
+import weakref
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
@@ -30,7 +36,9 @@ from gradescope_utils.autograder_utils.decorators import number, partial_credit,
 
 from autograder import contract, feedback
 from autograder.cases import Case, call_arguments, load_cases
-from autograder.student import Cache, Layer, StudentError
+from autograder.graded import stateful
+from autograder.graded.calls import case_header, describe_call, error_mistake, error_text, type_mistake
+from autograder.student import StudentError
 
 CASES_FILE = Path(__file__).resolve().parent.parent / "cases" / "graded.npz"
 LIKELY = "**Likely mistake:**"
@@ -46,16 +54,64 @@ HEATMAPS: dict[str, bool | Collection[str]] = {"softmax": True, "scaled_dot_prod
 def graded(test_number: str, function: str, points: float, *, hidden: bool = False, partial: bool = False) -> Callable:
     """gradescope-utils' decorators in one: number, weight (or partial credit), the function's tag, visibility.
 
-    Hidden tests get ``contract.HIDDEN`` (one place for the instructor to change it).
+    Hidden tests get ``contract.HIDDEN`` (one place for the instructor to change it). A
+    failing test is remembered for the session (see ``callee_note``).
     """
     if function not in contract.FUNCTIONS:
         raise ValueError(f"unknown contract function {function!r}")
+    shown = contract.HIDDEN if hidden else contract.VISIBLE
 
     def decorate(test: Callable) -> Callable:
-        test = number(test_number)(tags(function)(visibility(contract.HIDDEN if hidden else contract.VISIBLE)(test)))
-        return partial_credit(points)(test) if partial else weight(points)(test)
+        @functools.wraps(test)
+        def remembered(student: Any, *args: Any, **kwargs: Any) -> None:
+            token = _current.set(Failed(function, test_number, shown))
+            try:
+                test(student, *args, **kwargs)
+            except BaseException:
+                _failed.setdefault(student, []).append(Failed(function, test_number, shown))
+                raise
+            finally:
+                _current.reset(token)
+
+        marked = number(test_number)(tags(function)(visibility(shown)(remembered)))
+        return partial_credit(points)(marked) if partial else weight(points)(marked)
 
     return decorate
+
+
+class Failed(NamedTuple):
+    """A graded test: the contract function it tags, its number, its visibility."""
+
+    function: str
+    number: str
+    shown: str
+
+
+# The test running now, and the tests that failed so far, per Student (one grading session each).
+_current: contextvars.ContextVar[Failed | None] = contextvars.ContextVar("current_graded_test", default=None)
+_failed: weakref.WeakKeyDictionary[Any, list[Failed]] = weakref.WeakKeyDictionary()
+
+
+def callee_note(student: Any, function: str) -> str | None:
+    """Fix-this-first advice when functions that ``function`` usually calls failed their own tests.
+
+    Only failures the student may already see are cited: visible tests, or tests shown
+    at the same time as the current one.
+    """
+    current = _current.get()
+    shown_now = current[2] if current else contract.VISIBLE
+    failing: dict[str, list[str]] = {}
+    for callee, test_number, shown in _failed.get(student, []):
+        if callee in contract.callees(function) and shown in (contract.VISIBLE, shown_now):
+            failing.setdefault(callee, [])
+            if test_number not in failing[callee]:
+                failing[callee].append(test_number)
+    if not failing:
+        return None
+    said = [f"`{name}` fails its own test{'s' if len(ns) > 1 else ''} {', '.join(ns)}" for name, ns in failing.items()]
+    them = "it" if len(failing) == 1 else "them"
+    return (f"**Check first:** your {' and your '.join(said)}. `{function}` usually calls {them}, so that bug "
+            f"shows here too: fix {them} first, then look at this test again.")
 
 
 @functools.lru_cache(maxsize=1)
@@ -96,14 +152,22 @@ def check(
     if set_score is not None:
         set_score(points * (len(case_ids) - len(failures)) / len(case_ids))
     if failures:
-        pytest.fail(failure_message(failures, len(case_ids)), pytrace=False)
+        note = callee_note(student, failures[0][0].function)
+        if note:  # a guess from an error alone is likelier the callee's fault
+            failures = [(c, text, None if m in GUESSES_FROM_ERRORS else m) for c, text, m in failures]
+        pytest.fail(failure_message(failures, len(case_ids), note), pytrace=False)
 
 
-def failure_message(failures: Sequence[tuple[Case, str, str | None]], total: int) -> str:
-    """The first failing case in full, the likely mistake, then the other failing cases by name."""
+GUESSES_FROM_ERRORS = ("mha_value_width",)
+
+
+def failure_message(failures: Sequence[tuple[Case, str, str | None]], total: int, note: str | None = None) -> str:
+    """The first failing case in full, fix-first advice, the likely mistake, then the other failing cases by name."""
     _, text, mistake = failures[0]
     mistake = mistake or next((m for _, _, m in failures if m), None)
     parts = [text]
+    if note:
+        parts.append(note)
     if mistake:
         parts.append(f"{LIKELY} {sentence(mistake)}")
     if len(failures) > 1:
@@ -121,23 +185,19 @@ def sentence(mistake_id: str) -> str:
 def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str | None, str | None]:
     """(None, None) when the student's code reproduces the case, else (feedback, mistake id or None)."""
     if stored.function == "KVCache":
-        return _run_kv_cache(student, stored)
+        return stateful.run_kv_cache(student, stored)
     if isinstance(stored.expected, Mapping):
-        return _run_with_layer(student, stored)
+        return stateful.run_with_layer(student, stored)
     return _run_plain(student, stored, batched=batched)
-
-
-def _header(stored: Case, call: str) -> str:
-    return f"**Case:** {stored.description}.  \n**Call:** {call}"
 
 
 def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None, str | None]:
     args = [value for _, value in call_arguments(stored.inputs)]
-    header = _header(stored, describe_call(stored.function, stored.inputs))
+    header = case_header(stored, describe_call(stored.function, stored.inputs))
     try:
         actual = student.call(stored.function, *args)
     except StudentError as error:
-        mistake = error_mistake(error)
+        mistake = error_mistake(error) or _shape_error_mistake(stored, error)
         if mistake is None and batched and _works_on_a_slice(student, stored, args):
             mistake = "no_batch_support"
         return f"{header}\n\n{error_text(stored.function, error)}", mistake
@@ -147,7 +207,7 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
     )
     if text is None:
         return None, None
-    mistake = diagnose(actual, stored.mistakes, stored.expected)
+    mistake = type_mistake(stored.expected, actual) or diagnose(actual, stored.mistakes, stored.expected)
     if mistake is None and stored.function == "softmax":
         mistake = softmax_mistake(actual, stored)
     if mistake is None and batched and _works_on_a_slice(student, stored, args):
@@ -212,182 +272,9 @@ def _works_on_a_slice(student: Any, stored: Case, args: list[Any]) -> bool:
     return True
 
 
-def error_mistake(error: StudentError) -> str | None:
-    """The mistake an error itself names: writing to a (read-only) input."""
-    return "modified_input" if error.kind == "modified_input" else None
-
-
-def error_text(function: str, error: StudentError) -> str:
-    """The student-facing text of a StudentError, with a plain word for NotImplementedError."""
-    text = str(error).strip()
-    if error.kind == "exception" and "NotImplementedError" in text:
-        text = f"`{function}` is not implemented yet: it raised NotImplementedError.\n\n{text}"
-    return text
-
-
-# ----------------------------------------------------------------------------
-# Part F: the grader's Layer and Cache, call counts, the student's KVCache
-# ----------------------------------------------------------------------------
-
-
-COUNT_WORDS = {"query": "layer.query", "key": "layer.key", "value": "layer.value"}
-
-
-def _run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
-    """decode_step / generate_*: outputs, the cache afterwards, and the number of projections."""
-    args, layer, cache = [], None, None
-    for name, value in call_arguments(stored.inputs):
-        if name == "layer":
-            layer = Layer(value["W_Q"], value["W_K"], value["W_V"])
-            args.append(layer)
-        elif name == "cache":
-            cache = Cache(value["keys"], value["values"]) if len(value["keys"]) else Cache()
-            args.append(cache)
-        else:
-            args.append(value)
-    assert layer is not None, f"case {stored.id} has no layer"
-    header = _header(stored, describe_call(stored.function, stored.inputs))
-    try:
-        out = student.call(stored.function, *args)
-    except StudentError as error:
-        return f"{header}\n\n{error_text(stored.function, error)}", error_mistake(error)
-    expected = stored.expected
-    observed: dict[str, Any] = {"out": out}
-    if cache is not None:
-        observed.update({"cache.keys": cache.keys, "cache.values": cache.values})
-    observed.update({f"calls.{kind}": count for kind, count in layer.counts.items()})
-    problems = []
-    text = feedback.compare(f"{stored.function}(...)", expected["out"], out)
-    if text:
-        problems.append(text)
-    if cache is not None and text is None:
-        problems += [t for t in (
-            feedback.compare("cache.keys afterwards (the earlier keys, then the new token's key)",
-                             expected["cache.keys"], observed["cache.keys"]),
-            feedback.compare("cache.values afterwards (the earlier values, then the new token's value)",
-                             expected["cache.values"], observed["cache.values"]),
-        ) if t]
-    counts = {kind: observed[f"calls.{kind}"] for kind in COUNT_WORDS}
-    wanted = {kind: int(expected[f"calls.{kind}"]) for kind in COUNT_WORDS}
-    if counts != wanted:
-        problems.append(count_text(stored.function, counts, wanted))
-    if not problems:
-        return None, None
-    mistake = diagnose_named(observed, expected, stored.mistakes) or count_mistake(stored.function, counts, wanted)
-    return f"{header}\n\n" + "\n\n".join(problems), mistake
-
-
-def count_text(function: str, counts: Mapping[str, int], wanted: Mapping[str, int]) -> str:
-    """What the call counts should be and what they were."""
-    rows = "\n".join(
-        f"| `{COUNT_WORDS[kind]}` | {wanted[kind]} | {counts[kind]}{'' if counts[kind] == wanted[kind] else ' ✗'} |"
-        for kind in COUNT_WORDS
-    )
-    table = f"| call | expected | yours |\n| --- | --- | --- |\n{rows}"
-    return f"**{function}** made the wrong number of projections:\n\n{table}"
-
-
-def count_mistake(function: str, counts: Mapping[str, int], wanted: Mapping[str, int]) -> str | None:
-    """The mistake call counts alone reveal: a cached path that recomputes, a naive path that does not."""
-    kv = ("key", "value")
-    if function == "generate_cached" and any(counts[k] > wanted[k] for k in kv):
-        return "cache_recomputes"
-    if function == "generate_naive" and any(counts[k] < wanted[k] for k in kv):
-        return "naive_no_recompute"
-    return None
-
-
-def diagnose_named(observed: Mapping[str, Any], expected: Mapping[str, Any], mistakes: Mapping[str, Any]) -> str | None:
-    """The stored mistake whose named outputs all match the observed ones; failing that, whose ``out`` does."""
-    for keys in (list(expected), ["out"]):
-        for mistake_id, output in mistakes.items():
-            if not isinstance(output, Mapping) or not all(k in output and k in observed for k in keys):
-                continue
-            if keys == ["out"] and same(output["out"], expected["out"]):
-                continue
-            if all(same(observed[k], output[k]) for k in keys):
-                return mistake_id
-    return None
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equal within feedback's tolerance (NaN equals NaN)."""
-    return feedback.diagnose(a, {"it": b}) == "it"
-
-
-def _run_kv_cache(student: Any, stored: Case) -> tuple[str | None, str | None]:
-    """``KVCache()`` then each append; after every append the keys, values and len are checked."""
-    expected, ks, vs = stored.expected, stored.inputs["k"], stored.inputs["v"]
-    steps = ", ".join(f"append(k {np.shape(k)}, v {np.shape(v)})" for k, v in zip(ks, vs))
-    header = _header(stored, f"`cache = KVCache()`, then {steps}")
-    lengths: list[int] = []
-    try:
-        cache = student.new("KVCache")
-        for i, (k, v) in enumerate(zip(ks, vs)):
-            cache.call("append", k, v)
-            lengths.append(cache.len())
-            n = int(expected["lengths"][i])
-            for attr in ("keys", "values"):
-                text = feedback.compare(f"cache.{attr} after append number {i + 1}", expected[attr][:n],
-                                        cache.get(attr))
-                if text:
-                    return f"{header}\n\n{text}", _kv_mistake(stored, cache, lengths, i)
-        if lengths != [int(n) for n in expected["lengths"]]:
-            wanted = ", ".join(str(int(n)) for n in expected["lengths"])
-            text = f"**len(cache)** after each append: expected {wanted}; yours {', '.join(map(str, lengths))}."
-            return f"{header}\n\n{text}", _kv_mistake(stored, cache, lengths, len(ks) - 1)
-    except StudentError as error:
-        return f"{header}\n\n{error_text('KVCache', error)}", error_mistake(error)
-    return None, None
-
-
-def _kv_mistake(stored: Case, cache: Any, lengths: list[int], step: int) -> str | None:
-    """Name a KVCache mistake: a stored variant's state at this step, or len() counting append calls."""
-    if lengths == list(range(1, len(lengths) + 1)) and lengths != [int(n) for n in stored.expected["lengths"]]:
-        return "cache_multi_token"
-    try:
-        keys, values = cache.get("keys"), cache.get("values")
-    except StudentError:
+def _shape_error_mistake(stored: Case, error: StudentError) -> str | None:
+    """A shape error in multi-head attention on a case where d_v != d_k: V was split with d_k."""
+    if stored.function != "multi_head_attention" or error.kind != "exception" or "NotImplementedError" in str(error):
         return None
-    for mistake_id, output in stored.mistakes.items():
-        if step == len(stored.inputs["k"]) - 1 and same(keys, output["keys"]) and same(values, output["values"]):
-            return mistake_id
-    last = np.atleast_2d(stored.inputs["k"][step])
-    return "cache_overwrites" if step > 0 and same(keys, last) else None
-
-
-# ----------------------------------------------------------------------------
-# Describing a call
-# ----------------------------------------------------------------------------
-
-
-KEYWORDS = {"axis", "temperature", "n_k", "mask", "scale", "num_heads", "base", "rope_base"}
-
-
-def describe_call(function: str, inputs: Mapping[str, Any]) -> str:
-    """E.g. "`softmax(Z, axis=1, temperature=1)` with Z of shape (3, 4, 5)"."""
-    shown, shapes, keyword = [], [], False
-    for name, value in call_arguments(inputs):
-        keyword = keyword or name in KEYWORDS
-        if isinstance(value, Mapping):  # the grader's layer or cache
-            shapes.append(_describe_object(name, value))
-        elif isinstance(value, np.ndarray) and name == "positions" and value.size <= 8:
-            shapes.append(f"positions = [{', '.join(f'{p:g}' for p in value)}]")
-        elif isinstance(value, np.ndarray):
-            kind = "boolean array" if value.dtype.kind == "b" else "shape"
-            shapes.append(f"{name} of {kind} {value.shape}")
-        text = name if isinstance(value, (Mapping, np.ndarray)) else _number(value)
-        shown.append(f"{name}={text}" if keyword else text)
-    call = f"`{function}({', '.join(shown)})`"
-    return f"{call} with {', '.join(shapes)}" if shapes else call
-
-
-def _describe_object(name: str, parts: Mapping[str, Any]) -> str:
-    if name == "layer":
-        D, d_k = np.shape(parts["W_Q"])
-        return f"layer projecting D = {D} to d_k = {d_k}, d_v = {np.shape(parts['W_V'])[1]} (counted by the grader)"
-    return f"cache holding {len(parts['keys'])} earlier tokens (the grader's correct cache)"
-
-
-def _number(value: Any) -> str:
-    return "np.pi / 2" if isinstance(value, float) and value == np.pi / 2 else repr(value)
+    widths = {np.shape(stored.inputs[name])[-1] for name in ("W_Q", "W_V")}
+    return "mha_value_width" if len(widths) > 1 else None
