@@ -25,6 +25,7 @@ DEV_ONLY = {
     "autograder/checkzip.py",
     "autograder/demo.py",
     "autograder/grade.py",
+    "autograder/case_variants.py",
     "autograder/graded_cases.py",
     "autograder/public_cases.py",
     "autograder/regen.py",

@@ -61,6 +61,7 @@ class ResultsPlugin:
         self.expected_points = dict(expected_points or {})
         self.collection_errors: list[str] = []
         self._items: dict[str, pytest.Item] = {}
+        self._order: list[str] = []
         self._numbers: dict[str, str] = {}
         self._phases: dict[str, list[_Phase]] = {}
         self._scores: dict[str, float] = {}
@@ -76,10 +77,23 @@ class ResultsPlugin:
             self.collection_errors.append(text)
             print(text, file=sys.stderr)
 
+    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
+                                      items: list[pytest.Item]) -> None:
+        """Run every visible test before any hidden one (results keep collection order).
+
+        The student's process lives through the whole session, so a hidden test's inputs
+        reach it only after every visible test's feedback has been written: a submission
+        cannot echo them in a visible test's output.
+        """
+        self._order = [item.nodeid for item in items]
+        items.sort(key=lambda item: _visibility(item) != "visible")
+
     def pytest_collection_finish(self, session: pytest.Session) -> None:
-        self._items = {item.nodeid: item for item in session.items}
+        by_id = {item.nodeid: item for item in session.items}
+        order = [nodeid for nodeid in self._order if nodeid in by_id] if self._order else list(by_id)
+        self._items = {nodeid: by_id[nodeid] for nodeid in order + [n for n in by_id if n not in order]}
         position: Counter[tuple[str, str]] = Counter()
-        for item in session.items:
+        for item in self._items.values():
             number = str(_attribute(item, "__number__", "") or "")
             if number and hasattr(item, "callspec"):
                 key = (item.parent.nodeid if item.parent else "", getattr(item, "originalname", item.name))

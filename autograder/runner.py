@@ -15,15 +15,20 @@ Whatever goes wrong, a valid results.json is written: a broken submission gets
 from __future__ import annotations
 
 import argparse
+import functools
 import os
+import re
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from autograder import contract, results
 
 GRADED_DIR = Path(__file__).resolve().parent / "graded"
+NOT_GRADED = "Not graded: see the message at the top"  # each test's output when the submission cannot be read
 
 
 def main(argv: list[str]) -> int:
@@ -63,27 +68,72 @@ def grade_folder(submission: Path) -> dict:
     from autograder import intake, plugin, student
 
     started = time.monotonic()
-    notes: list[str] = []
+    program = None
     try:
         program = intake.intake(submission)
-        notes += program.notes
+        first = list(program.notes)
         grader = student.Student(program)
     except intake.IntakeError as error:
-        notes.append(str(error))
-        grader = student.Student.unloaded(str(error))
+        first = [str(error)]  # in full at the top; each test only points there
+        grader = student.Student.unloaded(not_graded(str(error)))
     collector = plugin.ResultsPlugin(expected_points={name: pts for name, (_, pts) in contract.FUNCTIONS.items()})
     fixtures = _student_fixture(pytest, grader)
     try:
         grader.start()
-        notes += grader.notes
+        note = none_defined_note(grader, program) if program is not None else ""
+        first += [note] if note else []
         pytest.main(_pytest_args(), plugins=[collector, fixtures])
     finally:
         grader.close()  # every student process is gone before results are written
-    if grader.isolation_note:
+    place = functools.partial(note_place, path=program.path if program is not None else "")
+    notes = ordered_notes(_unique(first), [n for n in _unique(grader.notes) if n not in first], place)
+    data = results.build_results(collector.tests, execution_time=time.monotonic() - started, notes=notes)
+    if grader.isolation_note:  # not for students (extra_data is not shown to them); `grade` prints it
         print(grader.isolation_note, file=sys.stderr)
-    return results.build_results(
-        collector.tests, execution_time=time.monotonic() - started, notes=_unique(notes + grader.notes)
-    )
+        data["extra_data"]["isolation"] = grader.isolation_note
+    return data
+
+
+def not_graded(message: str) -> str:
+    """What each test says when the submission could not be read: a pointer to the full message at the top."""
+    line = message.strip().split("\n", 1)[0].strip()
+    return f"{NOT_GRADED}: {line}" if len(line) <= 300 else f"{NOT_GRADED}."
+
+
+def none_defined_note(grader: Any, program: Any) -> str:
+    """A note when the loaded code defines none of the graded names ("" otherwise): wrong file, or all hidden away."""
+    if not grader.sandbox.running or any(grader.has(name) for name in contract.FUNCTIONS):
+        return ""
+    from autograder.markdown import code_span
+
+    defined = getattr(grader, "_names", {})  # top-level name -> "function" | "class" | "other", from the worker
+    found = [code_span(n, 60) for n, kind in defined.items() if kind in ("function", "class")]
+    if found:
+        more = f" and {len(found) - 12} more" if len(found) > 12 else ""
+        found_text = f"Top-level functions and classes found: {', '.join(found[:12])}{more}."
+    else:
+        found_text = "It defines no top-level function or class at all."
+    graded = ", ".join(f"`{name}`" for name in contract.FUNCTIONS)
+    top = "of a code cell" if program.kind == "ipynb" else "of the file"
+    return (f"{code_span(program.path)} defines none of the graded functions ({graded}). {found_text} "
+            f"Did you upload the right file? Functions must be defined at the top level {top}, not inside "
+            '`if __name__ == "__main__":`, a class or another function.')
+
+
+def note_place(note: str, path: str = "") -> tuple[int, int] | None:
+    """(code cell, line) a note starts with ("code cell 3, line 2: ...", "attention.py, lines 4, 9: ..."), else None."""
+    from autograder.markdown import plain
+
+    files = "|".join(re.escape(p) for p in {path, plain(path)} if p) or "(?!)"
+    match = re.match(rf"(?:code cell (\d+)|{files}), lines? (\d+)\b", note)
+    return (int(match[1] or 0), int(match[2])) if match else None
+
+
+def ordered_notes(first: list[str], later: list[str], place: Callable[[str], Any]) -> list[str]:
+    """Notes in reading order: general notes from intake first, then every note about a place in the code
+    by cell and line (intake's and the worker's together), then the worker's general notes."""
+    located = sorted((n for n in first + later if place(n) is not None), key=place)
+    return [n for n in first if place(n) is None] + located + [n for n in later if place(n) is None]
 
 
 def _pytest_args() -> list[str]:

@@ -15,7 +15,6 @@ a fresh one, re-running the Program (minus statements that stopped it).
 
 from __future__ import annotations
 
-import functools
 import time
 from collections import Counter
 from typing import Any
@@ -23,6 +22,8 @@ from typing import Any
 import numpy as np
 
 from autograder import protocol
+from autograder.callbacks import Cache, Layer
+from autograder.markdown import code_span, fenced, plain
 from autograder.sandbox import Limits, Sandbox, SandboxError, WorkerDied, WorkerTimeout
 
 CALL_TIMEOUT = 10.0  # seconds per call, callbacks included
@@ -37,7 +38,7 @@ MAX_NOTES = 20  # notes about top-level statements, at most
 SHOWN = 500  # characters of student-controlled text in one message
 KINDS = ("exception", "timeout", "crash", "invalid_output", "modified_input", "missing", "not_loaded", "budget")
 
-__all__ = ["Cache", "Layer", "Remote", "SandboxError", "Student", "StudentError"]
+__all__ = ["Cache", "Layer", "Remote", "SandboxError", "Student", "StudentError"]  # Layer, Cache: callbacks.py
 
 
 class StudentError(Exception):
@@ -48,82 +49,7 @@ class StudentError(Exception):
         self.kind, self.message, self.traceback = kind, message, traceback
 
     def __str__(self) -> str:
-        if not self.traceback:
-            return self.message
-        fenced = self.traceback.replace("```", "'''")
-        return f"{self.message}\n\n```\n{fenced}\n```"
-
-
-class Layer:
-    """Projections of one token at a time, computed and counted here; the worker never sees W."""
-
-    def __init__(self, W_Q: Any, W_K: Any, W_V: Any) -> None:
-        self._W = {name: np.array(W, dtype=float) for name, W in (("query", W_Q), ("key", W_K), ("value", W_V))}
-        self.D = self._W["query"].shape[0]
-        self.counts: dict[str, int] = {"query": 0, "key": 0, "value": 0}
-
-    def _project(self, method: str, x: Any) -> np.ndarray:
-        x = _real_array(x, f"layer.{method}(x)")
-        if x.shape != (self.D,):
-            raise ValueError(f"layer.{method}(x) projects ONE token: x must have shape ({self.D},), got {x.shape}")
-        self.counts[method] += 1
-        return x @ self._W[method]
-
-    query = functools.partialmethod(_project, "query")  # x (D,) -> (d_k,), counted
-    key = functools.partialmethod(_project, "key")
-    value = functools.partialmethod(_project, "value")
-
-    def serve(self, method: str, args: tuple) -> Any:
-        if method not in self.counts or len(args) != 1:
-            raise TypeError(f"layer.{method}() is not available; use layer.query(x), layer.key(x), layer.value(x)")
-        return self._project(method, args[0])
-
-
-class Cache:
-    """A correct KV cache with the contract's interface, passed to the student's decode_step."""
-
-    def __init__(self, keys: Any = None, values: Any = None) -> None:
-        self._keys = np.zeros((0, 0)) if keys is None else np.array(keys, dtype=float).reshape(len(keys), -1)
-        self._values = np.zeros((0, 0)) if values is None else np.array(values, dtype=float).reshape(len(values), -1)
-        if len(self._keys) != len(self._values):
-            raise ValueError("keys and values must have the same number of rows")
-        self.appends = 0
-
-    keys = property(lambda self: self._keys.copy(), doc="(len, d_k) every cached key, oldest first")
-    values = property(lambda self: self._values.copy(), doc="(len, d_v) every cached value, oldest first")
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def append(self, k: Any, v: Any) -> None:
-        k, v = _real_array(k, "cache.append(k, v): k"), _real_array(v, "cache.append(k, v): v")
-        if k.ndim not in (1, 2) or v.ndim != k.ndim or (k.ndim == 2 and len(k) != len(v)):
-            raise ValueError(f"cache.append(k, v) takes k (d_k,) and v (d_v,), or (T, d_k) and (T, d_v); "
-                             f"got {k.shape} and {v.shape}")
-        k, v = np.atleast_2d(k), np.atleast_2d(v)
-        for name, old, new in (("k", self._keys, k), ("v", self._values, v)):
-            if len(old) and old.shape[1] != new.shape[1]:
-                raise ValueError(f"cache.append: {name} has width {new.shape[1]}, the cache holds {old.shape[1]}")
-        self._keys = np.concatenate([self._keys.reshape(-1, k.shape[1]), k])
-        self._values = np.concatenate([self._values.reshape(-1, v.shape[1]), v])
-        self.appends += 1
-
-    def serve(self, method: str, args: tuple) -> Any:
-        if method == "append" and len(args) == 2:
-            return self.append(*args)
-        if method in ("keys", "values", "len") and not args:
-            return len(self) if method == "len" else getattr(self, method)
-        raise TypeError(f"cache.{method}() is not available; use append(k, v), keys, values, len(cache)")
-
-
-def _real_array(x: Any, what: str) -> np.ndarray:
-    try:
-        array = np.array(x, dtype=float) if isinstance(x, (list, tuple, int, float)) else np.array(x)
-    except (TypeError, ValueError):
-        array = np.array(None)
-    if array.dtype.kind not in "iuf":
-        raise TypeError(f"{what} must be an array of real numbers")
-    return array
+        return f"{self.message}\n\n{fenced(self.traceback)}" if self.traceback else self.message
 
 
 class Remote:
@@ -382,16 +308,15 @@ class Student:
                                 f"it was stopped{' at ' + text['where'] if text['where'] else ''}", traceback)
         if kind == "modified_input":
             params = [str(p) for p in reply.get("params", [])][:10] if isinstance(reply.get("params"), list) else []
-            name = f"`{_plain(params[0])}`" if len(params) == 1 else "one of its input arrays"
+            name = code_span(params[0]) if len(params) == 1 else "one of its input arrays"
             return StudentError(kind, f"{what} modified its input {name} in place; work on a copy{where}", traceback)
         hint = _hint(text["type"], text["message"], self.sandbox.limits)
         return StudentError("exception", f"{what} raised {text['type']}: {text['message']}{where}{hint}", traceback)
 
 
 def _plain(value: Any) -> str:
-    """Student-controlled text for one markdown line: capped, without HTML, links or images."""
-    text = " ".join(str(value).split())[:SHOWN]
-    return text.replace("<", "&lt;").replace(">", "&gt;").replace("[", "\\[").replace("]", "\\]")
+    """Student-controlled text for one markdown line, outside code spans: capped, no HTML, links or code."""
+    return plain(value, SHOWN)
 
 
 def _hint(exc_type: str, message: str, limits: Limits) -> str:
@@ -403,9 +328,13 @@ def _hint(exc_type: str, message: str, limits: Limits) -> str:
 
 
 def _load_note(note: dict, statement_timeout: float) -> str:
-    """A student-facing note about one top-level statement that did not run cleanly."""
-    text = {k: _plain(note.get(k, "")) for k in ("label", "line", "code", "type", "message")}
-    where, code = f"{text['label']}, line {text['line']}", f"`{text['code']}`" if text["code"] else "this statement"
+    """A student-facing note about one top-level statement that did not run cleanly ("code cell 3, line 2: ...")."""
+    text = {k: _plain(note.get(k, "")) for k in ("label", "line", "type", "message")}
+    where = f"{text['label']}, line {text['line']}"
+    code = code_span(note.get("code"), SHOWN) if str(note.get("code") or "").strip() else "this statement"
+    # in a .py file, `import attention` (the student's own tests) stops there; the worker runs the rest anyway
+    stops = (" Python itself stops importing your file at this line (your own tests would fail): remove or fix it."
+             if str(note.get("label", "")).lower().endswith(".py") else "")
     return {
         "import": f"{where}: {code} failed ({text['type']}: {text['message']}); the rest of the code was loaded.",
         "timeout": f"{where}: {code} was stopped after {statement_timeout:g} s and is skipped when grading (put "
@@ -413,7 +342,7 @@ def _load_note(note: dict, statement_timeout: float) -> str:
         "skipped": f"{where}: {code} was skipped: {text['message']}.",
         "syntax": f"{where}: syntax error ({text['message']}); this part was skipped.",
     }.get(str(note.get("kind")), f"{where}: {code} raised {text['type']}: {text['message']}; the rest of the code "
-                                 "was loaded.")
+                                 f"was loaded.{stops}")
 
 
 def _chunk(chunk: Any) -> dict:

@@ -388,3 +388,20 @@ def test_a_stopped_batch_cleans_up_and_says_what_is_left(tmp_path: Path) -> None
     for pid in pids:  # killed, not left running
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def test_each_parallel_slot_runs_its_students_as_its_own_user(monkeypatch: pytest.MonkeyPatch) -> None:
+    from autograder.batch import isolation
+
+    monkeypatch.delenv(isolation.USERS_ENV, raising=False)
+    environments, notes = isolation.slot_environments(3)
+    if os.geteuid() != 0:
+        assert environments is None and "Not root" in notes[0]
+        return
+    import pwd
+
+    users = [env["AUTOGRADER_SANDBOX_USER"] for env in environments]
+    assert users == isolation.slot_users(3) and len(set(users)) == 3
+    uids = {pwd.getpwnam(name).pw_uid for name in users}  # created when missing
+    assert len(uids) == 3 and 0 not in uids
+    assert os.environ[isolation.USERS_ENV] == ",".join(users)

@@ -208,6 +208,9 @@ class LocalStudent:
     def call(self, name, *args):
         return self.functions.get(name, getattr(ref, name))(*args)
 
+    def has(self, name):
+        return name in self.functions or hasattr(ref, name)
+
 
 def failure(student: LocalStudent, *case_ids: str, **kwargs) -> str:
     with pytest.raises(pytest.fail.Exception) as info:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbformat import v3, v4
 
-from autograder import intake
+from autograder import intake, markdown
 from autograder.intake import IntakeError
 
 GOOD = "import numpy as np\n\n\ndef softmax(Z, axis=-1, temperature=1.0):\n    return Z\n"
@@ -76,6 +77,14 @@ FIND_CASES = {
         [],
     ),
     "case-insensitive name": ({"Attention.PY": GOOD}, "Attention.PY", ["named `Attention.PY`"]),
+    "exact name beats a renamed copy": ({"attention (1).py": GOOD, "attention.py": GOOD}, "attention.py", []),
+    "notebook beats a renamed .py copy": ({"attention (1).py": GOOD, "attention.ipynb": "{}"}, "attention.ipynb", []),
+    "several renamed copies": (
+        {"attention (1).py": GOOD, "attention (2).py": GOOD},
+        "attention (1).py",
+        ["named `attention (1).py`", "Several copies of `attention.py` were found; graded `attention (1).py`, "
+         "ignored `attention (2).py`."],
+    ),
 }
 
 
@@ -90,8 +99,40 @@ def test_find_submission(tmp_path: Path, files: dict, chosen: str, note_parts: l
         assert part in note
 
 
+@pytest.mark.parametrize(
+    "name, graded_as",
+    [
+        ("attention (1).py", "attention.py"),
+        ("attention(2).ipynb", "attention.ipynb"),
+        ("attention-1.py", "attention.py"),
+        ("attention_3.py", "attention.py"),
+        ("Attention (12).PY", "attention.py"),
+        ("hw4/attention (1).ipynb", "attention.ipynb"),
+    ],
+)
+def test_browser_renamed_copy_is_graded_with_a_note(tmp_path: Path, name: str, graded_as: str) -> None:
+    write(tmp_path, name, GOOD)
+    write(tmp_path, "notes.txt", "x")
+    path, notes = intake.find_submission(tmp_path)
+    assert path == tmp_path / name
+    shown = Path(name).name
+    assert notes == [f"Your file is named `{shown}`; it was graded as `{graded_as}`. Please name it `{graded_as}`."]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["attention_feedback.py", "test_attention.py", "attention copy.py", "attention_v2.py", "attention (1).py.txt",
+     "my attention (1).py", "attention (1)(2).py", "attention1x.py"],
+)
+def test_other_names_are_not_taken_for_a_renamed_copy(tmp_path: Path, name: str) -> None:
+    write(tmp_path, name, GOOD)
+    with pytest.raises(IntakeError, match=r"No `attention\.py` or `attention\.ipynb` in your submission"):
+        intake.find_submission(tmp_path)
+
+
 MISSING_CASES = {
-    "wrong names": ({"hw.py": GOOD, "notes.txt": "hi"}, ["found: hw.py, notes.txt", "Name your file `attention.py`"]),
+    "wrong names": ({"hw.py": GOOD, "notes.txt": "x"}, ["found: `hw.py`, `notes.txt`", "Name your file `attention"]),
+    "markdown in names": ({"[x](y).py": GOOD, "a`b.py": GOOD}, ["found: `[x](y).py`, ``a`b.py``)"]),
     "empty folder": ({}, ["empty"]),
     "only junk": ({"__MACOSX/attention.py": "x", ".hidden/attention.py": "x"}, ["empty"]),
     "zip uploaded": ({"hw4.zip": b"PK\x03\x04"}, ["hw4.zip", "rather than a zip"]),
@@ -220,8 +261,10 @@ def test_py_exported_from_colab_drops_ipython_lines(tmp_path: Path) -> None:
     program = load_py(tmp_path, source)
     lines = program.chunks[0].source.split("\n")
     assert lines[:3] == ["", "", "import numpy as np"]
-    assert "line 1 `!pip install numpy`" in program.notes[0]
-    assert "line 2 `%matplotlib inline`" in program.notes[0]
+    assert program.notes == [
+        "attention.py, lines 1, 2: IPython-only code ignored (`!pip install numpy`, `%matplotlib inline`); it is not "
+        "Python, so it does nothing here."
+    ]
 
 
 def test_py_syntax_error_reported_as_python_says(tmp_path: Path) -> None:
@@ -287,18 +330,20 @@ def test_notebook_valid_python_never_rewritten(tmp_path: Path) -> None:
 
 
 def test_notebook_other_cell_magics_skipped(tmp_path: Path) -> None:
-    program = load_nb(tmp_path, code("%%bash\nls -l"), code("x = 1"), code("%%writefile a.py\ny = 2"))
+    program = load_nb(tmp_path, code("%%bash\nls -l"), code("x = 1"), code("\n%%writefile a.py\ny = 2"))
     assert [c.label for c in program.chunks] == ["code cell 2"]
-    assert "code cell 1 of `attention.ipynb` is a `%%bash` cell" in program.notes[0]
-    assert "`%%writefile` cell" in program.notes[1]
+    assert program.notes == [
+        "code cell 1, line 1: this is a `%%bash` cell, not Python; it was skipped.",
+        "code cell 3, line 2: this is a `%%writefile` cell, not Python; it was skipped.",
+    ]
 
 
 def test_notebook_cell_with_syntax_error_dropped(tmp_path: Path) -> None:
     program = load_nb(tmp_path, code("x = 1"), code("%matplotlib inline\ndef f(:\n    pass"), code("y = 2"))
     assert [c.label for c in program.chunks] == ["code cell 1", "code cell 3"]
     (note,) = program.notes
-    assert note.startswith("code cell 2 of `attention.ipynb` has a syntax error on line 2: ")
-    assert "It was skipped; the other cells were loaded." in note
+    assert note.startswith("code cell 2, line 2: syntax error (")
+    assert "this cell was skipped, the other cells were loaded." in note
     assert "```\ndef f(:\n" in note
 
 
@@ -322,6 +367,11 @@ def test_notebook_version_3_converted(tmp_path: Path) -> None:
     nb = v3.new_notebook(worksheets=[v3.new_worksheet(cells=cells)])
     program = intake.load_program(write(tmp_path, "attention.ipynb", v3.writes_json(nb)))
     assert [(c.label, c.source) for c in program.chunks] == [("code cell 1", "x = 1\n")]
+    assert program.notes[0] == "`attention.ipynb` uses notebook format 3; it was converted to format 4 to be graded."
+
+
+def test_notebook_version_4_has_no_conversion_note(tmp_path: Path) -> None:
+    assert load_nb(tmp_path, code("x = 1")).notes == []
 
 
 def test_notebook_version_1_and_2(tmp_path: Path) -> None:
@@ -398,3 +448,68 @@ def test_notebook_rejected(tmp_path: Path, content: str | bytes, parts: list[str
 
 def test_intake_error_is_student_facing() -> None:
     assert IntakeError.student_facing is True
+
+
+# ----------------------------------------------------------------------------- student text in markdown
+
+
+def read_code_span(span: str) -> str:
+    """What CommonMark shows for ``span``, checked to be exactly one code span (spec 6.1)."""
+    n = len(span) - len(span.lstrip("`"))
+    assert n and span.endswith("`" * n) and not span.endswith("`" * (n + 1)) and len(span) > 2 * n
+    inner = span[n:-n]
+    assert all(len(run) != n for run in re.findall(r"`+", inner)), "a run inside would close the span early"
+    if inner.startswith(" ") and inner.endswith(" ") and inner.strip(" "):
+        inner = inner[1:-1]
+    return inner
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["plt.plot([1, 2, 3])", "assert p[0] < 0.3, 'p <= 0.3'", "<b>&lt;</b>", "x = `a`", "a ``` b", "`", "``x",
+     "spaced  out\n\tcode", "*not* _emphasis_ [link](http://x) ![img](y)"],
+)
+def test_code_span_shows_student_text_literally(text: str) -> None:
+    span = markdown.code_span(text)
+    assert read_code_span(span) == " ".join(text.split())  # nothing escaped inside: shown as typed
+
+
+def test_code_span_is_capped() -> None:
+    assert read_code_span(markdown.code_span("x" * 1000, 60)) == "x" * 57 + "..."
+
+
+@pytest.mark.parametrize("text", ["x = 1", "```\nescape\n```", "a ```` b\n`````", "~~~\n<b>"])
+def test_fenced_block_cannot_be_closed_by_its_content(text: str) -> None:
+    block = markdown.fenced(text)
+    fence = block.split("\n", 1)[0]
+    assert set(fence) == {"`"} and len(fence) >= 3 and block.endswith("\n" + fence)
+    inner = block[len(fence) + 1 : -len(fence) - 1]
+    assert inner == text and not any(line.strip().startswith(fence) for line in inner.split("\n"))
+
+
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ("[click](http://evil)", "\\[click\\](http://evil)"),
+        ("![img](x)", "!\\[img\\](x)"),
+        ("<script>", "&lt;script&gt;"),
+        ("a `span", "a \\`span"),
+        ("two\nlines", "two lines"),
+        ("\\[x](y)", "\\\\\\[x\\](y)"),
+    ],
+)
+def test_plain_text_outside_code_is_defused(text: str, shown: str) -> None:
+    assert markdown.plain(text) == shown
+
+
+def test_notes_about_cells_all_start_with_the_cell_and_line(tmp_path: Path) -> None:
+    program = load_nb(
+        tmp_path,
+        code("%matplotlib inline\nimport numpy as np\n!ls\n%time f()\n?np\nx = 1\n!pwd"),
+        code("\n\n%%bash\nls"),
+        code("x = 1\ndef f(:\n    pass"),
+    )
+    assert [note.split(":")[0] for note in program.notes] == [
+        "code cell 1, lines 1, 3, 4 and 2 more", "code cell 2, line 3", "code cell 3, line 2"
+    ]
+    assert "(`%matplotlib inline`, `!ls`, `%time f()` and 2 more)" in program.notes[0]

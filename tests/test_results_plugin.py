@@ -569,3 +569,38 @@ def test_summary_text(tmp_path: Path) -> None:
     assert "hidden tests worth" not in full
     passing = results.build_results([GradedTest("ok", 1, 1, "passed")], execution_time=0, notes=[])
     assert results.summary_text(passing).endswith("All shown tests passed.")
+
+
+def test_visible_tests_run_before_hidden_ones_and_results_keep_collection_order(tmp_path: Path) -> None:
+    log = tmp_path / "order.txt"
+    body = f"""
+    LOG = {str(log)!r}
+
+    def record(name):
+        with open(LOG, "a") as f:
+            f.write(name + "\\n")
+
+    @weight(1)
+    @visibility("after_due_date")
+    def test_hidden_first():
+        record("hidden_first")
+
+    @weight(1)
+    def test_visible_second():
+        record("visible_second")
+
+    @weight(1)
+    @visibility("hidden")
+    def test_hidden_third():
+        record("hidden_third")
+
+    @weight(1)
+    @visibility("visible")
+    def test_visible_fourth():
+        record("visible_fourth")
+    """
+    data, code = run_suite(tmp_path, body)
+    assert code == 0
+    assert log.read_text().split() == ["visible_second", "visible_fourth", "hidden_first", "hidden_third"]
+    assert [t["name"].split()[-1] for t in data["tests"]] == [
+        "test_hidden_first", "test_visible_second", "test_hidden_third", "test_visible_fourth"]

@@ -79,12 +79,12 @@ def test_results_are_writable_copies_owned_by_the_grader(reference) -> None:
     assert out.flags.owndata
 
 
-def test_float32_results_pass_through_and_lists_become_arrays(user) -> None:
+def test_float32_results_pass_through_and_lists_stay_lists(user) -> None:
     with make(user, snippet("outputs")) as s:
         Z = RNG.normal(size=(3, 4))
         assert s.call("float32", Z).dtype == np.float32
-        rows = s.call("list_of_rows", Z)
-        assert isinstance(rows, np.ndarray) and rows.shape == (3, 4)
+        rows = s.call("list_of_rows", Z)  # the grader sees a list where an array is due, and says so
+        assert isinstance(rows, list) and len(rows) == 3 and all(isinstance(r, list) and len(r) == 4 for r in rows)
         pair = s.call("pair", Z)
         assert isinstance(pair, tuple) and pair[1].dtype == bool
 
@@ -401,3 +401,46 @@ def test_an_unloadable_submission_fails_every_call_with_its_message(user) -> Non
         s.start()
         assert not s.has("softmax") and s.sandbox.pid is None
         assert raises("not_loaded", s.call, "softmax", 1).message == "Your `attention.py` has a syntax error on line 3."
+
+
+# ----------------------------------------------------------------------------
+# Notes and messages: markdown
+# ----------------------------------------------------------------------------
+
+STOPS = " Python itself stops importing your file at this line (your own tests would fail): remove or fix it."
+
+
+@pytest.mark.parametrize(("sources", "note"), [
+    (["import numpy as np\nraise RuntimeError('not finished')\ndef f():\n    return 1\n"],
+     "attention.py, line 2: `raise RuntimeError('not finished')` raised RuntimeError: not finished; the rest of the "
+     "code was loaded." + STOPS),
+    (["import numpy as np\n", "raise RuntimeError('not finished')\n", "def f():\n    return 1\n"],
+     "code cell 2, line 1: `raise RuntimeError('not finished')` raised RuntimeError: not finished; the rest of the "
+     "code was loaded."),
+    (["import not_a_module_ag\ndef f():\n    return 1\n"],
+     "attention.py, line 1: `import not_a_module_ag` failed (ModuleNotFoundError: No module named 'not_a_module_ag' "
+     "(only numpy and the Python standard library are available)); the rest of the code was loaded."),
+], ids=["py file: says Python would stop", "notebook cell: scratch work is normal", "failed import"])
+def test_a_statement_that_raises_while_loading_is_noted_and_the_rest_loads(user, sources, note) -> None:
+    with make(user, *sources) as s:
+        assert s.call("f") == 1
+        assert s.notes == [note]
+
+
+def test_student_code_in_a_note_is_shown_literally_and_the_message_is_defused(user) -> None:
+    source = 'import numpy as np\nassert np.zeros(3)[0] > 0.3, "p[0] <= 0.3 `x`"\n'
+    with make(user, source) as s:
+        s.start()
+        (note,) = s.notes
+        assert note.startswith("attention.py, line 2: ``assert np.zeros(3)[0] > 0.3, \"p[0] <= 0.3 `x`\"`` raised "
+                               "AssertionError: p\\[0\\] &lt;= 0.3 \\`x\\`; the rest")
+
+
+@pytest.mark.parametrize("traceback", ["  File \"attention.py\", line 2\nValueError: ```", "x = '````'", "plain"])
+def test_a_traceback_cannot_break_out_of_its_code_block(traceback) -> None:
+    text = str(StudentError("exception", "f raised ValueError", traceback))
+    message, block = text.split("\n\n", 1)
+    fence = block.split("\n", 1)[0]
+    assert message == "f raised ValueError" and set(fence) == {"`"} and len(fence) >= 3
+    assert block == f"{fence}\n{traceback}\n{fence}"
+    assert not any(line.startswith(fence) for line in traceback.split("\n"))

@@ -34,8 +34,8 @@ import threading
 import time
 from pathlib import Path
 
+from autograder.batch import isolation, pool, progress, report, state
 from autograder.batch import merge as merging
-from autograder.batch import pool, progress, report, state
 from autograder.batch.export import Export, ExportError, Submission, open_export
 from autograder.batch.table import Summary
 
@@ -165,6 +165,9 @@ def _run(
         f"{len(chosen) - len(todo)} already graded by autograder {version[:12]}; "
         f"{jobs} warm graders, outer limit {timeout:g} s each"
     )
+    environments, isolation_notes = isolation.slot_environments(jobs) if todo else (None, [])
+    for note in isolation_notes:
+        print(f"batch: {note}", file=sys.stderr)
     bar = progress.Progress(len(chosen), done=len(chosen) - len(todo), plain=plain)
     if bar.note:
         print(f"batch: {bar.note}")
@@ -174,7 +177,7 @@ def _run(
     if main_thread:  # a job scheduler's stop (SIGTERM) cleans up like Ctrl-C
         previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
-        _grade(todo, outdir, version, bar, jobs=jobs, timeout=timeout, target=target)
+        _grade(todo, outdir, version, bar, jobs=jobs, timeout=timeout, target=target, environments=environments)
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -186,7 +189,8 @@ def _run(
     if interrupted:
         print(f"\nbatch: interrupted after {bar.graded_now} submissions; rerun the same command to resume")
     summary, notes = report.write_outputs(
-        outdir, chosen, version, title=_title(export_path, shard), notes=export.notes + ([bar.note] if bar.note else [])
+        outdir, chosen, version, title=_title(export_path, shard),
+        notes=export.notes + isolation_notes + ([bar.note] if bar.note else []),
     )
     _print_summary(outdir, summary, notes, bar.graded_now, elapsed)
     if interrupted:

@@ -11,6 +11,8 @@ from autograder import feedback
 from autograder.cases import Case, call_arguments
 from autograder.student import StudentError
 
+NOT_IMPLEMENTED = "is not implemented yet"
+
 
 def case_header(stored: Case, call: str) -> str:
     return f"**Case:** {stored.description}.  \n**Call:** {call}"
@@ -25,7 +27,7 @@ def error_text(function: str, error: StudentError) -> str:
     """The student-facing text of a StudentError, with a plain word for NotImplementedError."""
     text = str(error).strip()
     if error.kind == "exception" and "NotImplementedError" in text:
-        text = f"`{function}` is not implemented yet: it raised NotImplementedError.\n\n{text}"
+        text = f"`{function}` {NOT_IMPLEMENTED}: it raised NotImplementedError.\n\n{text}"
     return text
 
 

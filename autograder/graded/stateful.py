@@ -63,6 +63,8 @@ def run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
     wanted = {kind: int(expected[f"calls.{kind}"]) for kind in COUNT_WORDS}
     if counts != wanted:
         problems.append(count_text(stored.function, counts, wanted))
+    elif (wrong_tokens := token_text(stored, layer)) is not None:
+        problems.append(wrong_tokens)
     if not problems:
         return None, None
     mistake = (type_mistake(expected["out"], out) or diagnose_named(observed, expected, stored.mistakes)
@@ -87,6 +89,52 @@ def count_text(function: str, counts: Mapping[str, int], wanted: Mapping[str, in
     )
     table = f"| call | expected | yours |\n| --- | --- | --- |\n{rows}"
     return f"**{function}** made the wrong number of projections:\n\n{table}"
+
+
+def tokens_of(stored: Case) -> np.ndarray:
+    """(N, D): the tokens the call projects (X, or decode_step's single x)."""
+    inputs = stored.inputs
+    return np.atleast_2d(np.asarray(inputs["X"] if "X" in inputs else inputs["x"], dtype=float))
+
+
+def wanted_per_token(function: str, n: int) -> dict[str, list[int]]:
+    """How often each token must be projected: once each, except generate_naive's keys and values
+    (token j is recomputed at steps j..N-1, N - j times)."""
+    once = [1] * n
+    if function == "generate_naive":
+        return {"query": once, "key": [n - j for j in range(n)], "value": [n - j for j in range(n)]}
+    return {"query": once, "key": once, "value": once}
+
+
+def token_text(stored: Case, layer: Layer) -> str | None:
+    """None when every projection was of the right token the right number of times (the totals already
+    match), else a table of what was projected: right totals can hide projections of made-up inputs.
+    Equal tokens (a sequence may repeat one) are counted together, under the first of them."""
+    tokens = tokens_of(stored)
+    first = [next(i for i in range(j + 1) if np.array_equal(tokens[i], tokens[j])) for j in range(len(tokens))]
+    rows = []
+    for kind, word in COUNT_WORDS.items():
+        wanted, seen, strangers = [0] * len(tokens), [0] * len(tokens), 0
+        for j, count in enumerate(wanted_per_token(stored.function, len(tokens))[kind]):
+            wanted[first[j]] += count
+        for x in layer.inputs[kind]:
+            match = [j for j, token in enumerate(tokens) if np.allclose(x, token, rtol=1e-6, atol=1e-9)]
+            if match:
+                seen[first[match[0]]] += 1
+            else:
+                strangers += 1
+        if seen != wanted or strangers:
+            extra = f"; {strangers} of other inputs" if strangers else ""
+            rows.append(f"| `{word}` | {_counts(wanted)} | {_counts(seen)}{extra} ✗ |")
+    if not rows:
+        return None
+    table = "| call | per token 0, 1, ... expected | yours |\n| --- | --- | --- |\n" + "\n".join(rows)
+    return (f"**{stored.function}** made the right number of projections, but not of the right tokens "
+            f"(each projection must be of a token of the input, one token per call):\n\n{table}")
+
+
+def _counts(values: list[int]) -> str:
+    return ", ".join(map(str, values))
 
 
 def count_mistake(function: str, counts: Mapping[str, int], wanted: Mapping[str, int]) -> str | None:

@@ -268,6 +268,15 @@ MUTANTS: list[Mutant] = [
     m("naive_q_at_zero", "generate_naive", "naive_query_not_rotated",
       (NAIVE_Q_ROPE, NAIVE_Q_ROPE.replace("[n]", "[0]"))),
     m("naive_rope_q_only", "generate_naive", "rope_one_side", (NAIVE_K_ROPE, "")),
+    m("naive_pads_counts_with_other_inputs", "generate_naive", None,  # a cache, then made-up projections
+      ("    outputs = []\n    for n in range(len(X)):\n", "    outputs = []\n    for n in range(len(X)):\n"
+       "        for _ in range(n):\n            layer.key(0 * X[0]), layer.value(0 * X[0])\n"),
+      (NAIVE_KV, "        K = np.stack([layer.key(X[n])]) if n == 0 else np.vstack([K, layer.key(X[n])])\n"
+                 "        V = np.stack([layer.value(X[n])]) if n == 0 else np.vstack([V, layer.value(X[n])])"),
+      (NAIVE_K_ROPE, "            K_rot = rope(K, np.arange(n + 1, dtype=float), base=rope_base)\n"),
+      ("        out, _ = scaled_dot_product_attention(q, K, V)\n        outputs.append",
+       "        out, _ = scaled_dot_product_attention(q, K_rot if rope_base is not None else K, V)\n"
+       "        outputs.append")),
     m("naive_keys_at_query_position", "generate_naive", "naive_rope_ignored",
       (NAIVE_K_ROPE, NAIVE_K_ROPE.replace("np.arange(n + 1, dtype=float)", "np.full(n + 1, float(n))"))),
     m("naive_rope_ignored", "generate_naive", "naive_rope_ignored",

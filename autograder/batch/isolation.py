@@ -1,0 +1,67 @@
+"""Who student code runs as during a batch, one sandbox user per parallel slot.
+
+On Gradescope one container grades one submission. A batch grades several at once on
+one machine, so two workers under one uid could signal or inspect each other. As root,
+slot i (from 1) runs its students as its own user: ``agsandbox`` for slot 1, then
+``agsandbox2``, ``agsandbox3``, ... (the base name follows ``$AUTOGRADER_SANDBOX_USER``),
+created here like setup.sh creates the first one. Not as root, every worker runs as
+the TA's own user, and the batch says so.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+
+from autograder import sandbox
+
+USERS_ENV = "AUTOGRADER_BATCH_USERS"  # comma-separated, read by the warm grader to check them once
+
+
+def slot_users(jobs: int) -> list[str]:
+    """The sandbox user of each of ``jobs`` parallel slots."""
+    base = os.environ.get(sandbox.USER_ENV) or sandbox.DEFAULT_USER
+    return [base] + [f"{base}{i}" for i in range(2, jobs + 1)]
+
+
+def slot_environments(jobs: int) -> tuple[list[dict[str, str]] | None, list[str]]:
+    """Environment of each slot's grading processes (None: no user switch) and notes for the TA."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return None, [
+            f"Not root: student code runs as your own user (uid {os.getuid()}), each submission in its own "
+            "session and time/memory limits, but submissions graded at the same time are not isolated from "
+            "each other or from your files. Run the batch as root (with sandbox users) for full isolation."
+        ]
+    users = slot_users(jobs)
+    missing = [name for name in users if not _ensure_user(name)]
+    if missing:
+        return None, [f"Could not create the sandbox users {', '.join(missing)}: student code runs as root."]
+    os.environ[USERS_ENV] = ",".join(users)  # the warm grader (started after this) checks each once
+    problem = sandbox._probe(sys.executable, pwd.getpwnam(users[0]))
+    notes = [] if problem in ("", "readable") else [
+        f"The sandbox users cannot run {sys.executable} ({problem}): student code runs as root. Use a Python "
+        "they can read and execute (e.g. a venv made from /usr/bin/python3 outside /root)."]
+    return [{sandbox.USER_ENV: name} for name in users], notes
+
+
+def _ensure_user(name: str) -> bool:
+    """The system user ``name`` exists (created like setup.sh's when missing)."""
+    try:
+        pwd.getpwnam(name)
+        return True
+    except KeyError:
+        pass
+    useradd = shutil.which("useradd")
+    if useradd is None:
+        return False
+    done = subprocess.run(
+        [useradd, "--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", name],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
+    )
+    if done.returncode != 0:
+        print(f"batch: useradd {name} failed: {done.stderr.strip()}", file=sys.stderr)
+        return False
+    return True
