@@ -52,6 +52,11 @@ def extra_variants() -> dict[str, dict[str, Callable]]:
             self._keys.insert(0, np.atleast_2d(np.array(k, dtype=float))[::-1])
             self._values.insert(0, np.atleast_2d(np.array(v, dtype=float))[::-1])
 
+    def softmax_unstable_guarded(Z, axis=-1, temperature=1.0):  # no max subtracted, 0/0 guarded
+        E = np.exp(np.asarray(Z) / temperature)
+        total = np.sum(E, axis=axis, keepdims=True)
+        return E / np.where(total == 0.0, 1.0, total)
+
     k_only = mistakes.decode_variant(rotate_q=False)
     return {
         "qkv_project": {
@@ -60,7 +65,8 @@ def extra_variants() -> dict[str, dict[str, Callable]]:
             "qkv_order.vkq": lambda X, W_Q, W_K, W_V: (X @ W_V, X @ W_K, X @ W_Q),
         },
         "softmax": {"softmax_no_keepdims.max": softmax_max_without_keepdims,
-                    "softmax_global_max.guarded": softmax_global_max_guarded},
+                    "softmax_global_max.guarded": softmax_global_max_guarded,
+                    "softmax_unstable.guarded": softmax_unstable_guarded},
         "scaled_dot_product_attention": {
             "scale_wrong_dim.d_v": sdpa_default_scale(lambda Q, K, V: 1.0 / np.sqrt(V.shape[-1])),
             "scale_wrong_dim.n_k": sdpa_default_scale(lambda Q, K, V: 1.0 / np.sqrt(K.shape[-2])),

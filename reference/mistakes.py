@@ -104,6 +104,8 @@ SOFTMAX: dict[str, Callable] = {
     "softmax_unstable": _softmax_unstable,
     "softmax_global_max": _softmax_minus(lambda Z, axis: np.max(Z)),
     "softmax_nan_fully_masked": _softmax_nan_fully_masked,
+    "softmax_neginf_finite": lambda Z, axis=-1, temperature=1.0: ref.softmax(
+        np.where(np.isneginf(Z), -1e30, Z), axis=axis, temperature=temperature),
     "temperature_multiplied": lambda Z, axis=-1, temperature=1.0: ref.softmax(Z, axis, 1.0 / temperature),
     "temperature_ignored": lambda Z, axis=-1, temperature=1.0: ref.softmax(Z, axis),
     "modified_input": _softmax_in_place,

@@ -71,6 +71,8 @@ MISTAKES: dict[str, str] = {
     "subtract each slice's own max (keepdims=True) (Dis 10 Q1c).",
     "softmax_nan_fully_masked": "A slice whose entries are all -inf gave NaN (-inf - (-inf), then 0/0): such a slice "
     "must become all zeros (Dis 11 Q2).",
+    "softmax_neginf_finite": "You replaced -inf by a large finite number, so a slice whose entries are all -inf "
+    "became uniform: keep -inf (weight exp(-inf) = 0) and make an all -inf slice all zeros (Dis 11 Q2).",
     "temperature_multiplied": "You multiplied the logits by the temperature: divide them, softmax(z / T), so that "
     "large T flattens the weights (Dis 11 Q2c).",
     "temperature_ignored": "Your softmax ignores the temperature: compute exp(z / T) (Dis 11 Q2c).",

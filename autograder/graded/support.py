@@ -199,9 +199,10 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
     try:
         actual = student.call(stored.function, *args)
     except StudentError as error:
-        mistake = error_mistake(error) or _shape_error_mistake(stored, error)
+        mistake = error_mistake(error)
         if mistake is None and batched and _works_on_a_slice(student, stored, args):
             mistake = "no_batch_support"
+        mistake = mistake or _shape_error_mistake(stored, error)
         return f"{header}\n\n{error_text(stored.function, error)}", mistake
     text = feedback.compare(
         f"{stored.function}(...)", stored.expected, actual,
