@@ -1,6 +1,9 @@
 # Two commands do everything on a fresh machine: `make demo` and `make test`.
 # Both bootstrap .venv/ from the pinned requirements.
-PYTHON ?= python3
+# The venv's Python must be one the sandbox user can run (not under /root, e.g. pyenv's), or
+# student code cannot switch users when grading as root: prefer the system's python3.
+PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
+	$$p -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))' 2>/dev/null && { echo $$p; break; }; done)
 VENV := .venv
 PY := $(VENV)/bin/python
 

@@ -7,8 +7,9 @@ A frame is an 8-byte big-endian body length followed by the body::
 Each array is one ``.npy`` blob written by ``np.lib.format.write_array(allow_pickle=False)``
 and starts at a 64-byte boundary. Reading never unpickles and never evaluates anything:
 the JSON is parsed with strict hooks, each npy header is validated (real or bool dtype,
-declared size within the frame) *before* any allocation, and the array is a read-only
-view of the received bytes (``flags.writeable`` cannot be switched back on).
+at most 32 non-negative dimensions, declared size within the frame) *before* any
+allocation, and the array is a read-only view of the received bytes (``flags.writeable``
+cannot be switched back on). Whatever goes wrong while parsing a frame is a ProtocolError.
 
 Values travel as a tree (``encode``/``decode``) whose leaves point into the array list:
 ``{"t": "array", "i": k}``, ``{"t": "num", "v": x}`` (nan/inf as strings), ``{"t": "bool", "v": b}``,
@@ -35,6 +36,7 @@ import numpy as np
 MAX_FRAME = 64 * 2**20  # bytes in one frame body
 MAX_HEADER = 4 * 2**20  # bytes of JSON in one frame
 MAX_DEPTH = 32  # nesting of tuples/lists in a value
+MAX_NDIM = 32  # dimensions of one array (numpy's own limit is 64)
 MAX_NODES = 100_000  # tree nodes in a value
 MAX_STR = 2**20  # characters in one string value
 ALIGN = 64
@@ -104,8 +106,16 @@ def body_length(prefix: bytes, max_bytes: int = MAX_FRAME) -> int:
 
 
 def unpack_body(body: bytes) -> tuple[dict, list[np.ndarray]]:
-    """Parse a frame body into its header and read-only arrays; raises ProtocolError."""
-    body = bytes(body)
+    """Parse a frame body into its header and read-only arrays; anything malformed is a ProtocolError."""
+    try:
+        return _unpack_body(bytes(body))
+    except ProtocolError:
+        raise
+    except Exception as e:  # the body comes from student code: no other exception may escape
+        raise ProtocolError(f"malformed frame: {type(e).__name__}") from None
+
+
+def _unpack_body(body: bytes) -> tuple[dict, list[np.ndarray]]:
     if len(body) < _PREFIX.size:
         raise ProtocolError("truncated frame body")
     (json_length,) = _PREFIX.unpack_from(body)
@@ -180,16 +190,18 @@ def _read_npy(body: bytes, offset: int) -> tuple[np.ndarray, int]:
             raise ProtocolError(f"npy version {version} not accepted")
     except ProtocolError:
         raise
-    except (ValueError, SyntaxError, TypeError, OverflowError) as e:
+    except Exception as e:  # ValueError, SyntaxError, RecursionError, MemoryError... from a crafted header
         raise ProtocolError(f"bad npy header: {type(e).__name__}") from None
     if dtype.kind not in REAL_KINDS or dtype.fields is not None or dtype.subdtype is not None:
         raise ProtocolError(f"array dtype {dtype} not accepted")
-    if len(shape) > 32:
+    if not isinstance(shape, tuple) or len(shape) > MAX_NDIM:
         raise ProtocolError("array has too many dimensions")
+    if any(type(n) is not int or n < 0 for n in shape):
+        raise ProtocolError(f"array shape {str(shape)[:80]} not accepted")
     count = math.prod(shape)
     start = fp.tell()
     end = start + count * dtype.itemsize
-    if end > len(body):
+    if end > len(body) or math.prod(max(n, 1) for n in shape) > MAX_FRAME:  # (2**40, 0) would overflow numpy
         raise ProtocolError("array data extends past the frame")
     flat = np.frombuffer(body, dtype=dtype, count=count, offset=start)  # read-only: body is bytes
     return flat.reshape(shape, order="F" if fortran else "C"), end

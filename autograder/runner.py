@@ -63,9 +63,7 @@ def run(root: Path) -> dict:
 
 def grade_folder(submission: Path) -> dict:
     """Intake, sandbox, graded suite; returns Gradescope's results dict (not yet written)."""
-    import pytest
-
-    from autograder import intake, plugin, student
+    from autograder import intake, student
 
     started = time.monotonic()
     program = None
@@ -76,9 +74,14 @@ def grade_folder(submission: Path) -> dict:
     except intake.IntakeError as error:
         first = [str(error)]  # in full at the top; each test only points there
         grader = student.Student.unloaded(not_graded(str(error)))
-    collector = plugin.ResultsPlugin(expected_points={name: pts for name, (_, pts) in contract.FUNCTIONS.items()})
-    fixtures = _student_fixture(pytest, grader)
     try:
+        grader.launch()  # the worker imports numpy while this process imports pytest
+        import pytest
+
+        from autograder import plugin
+
+        collector = plugin.ResultsPlugin(expected_points={name: pts for name, (_, pts) in contract.FUNCTIONS.items()})
+        fixtures = _student_fixture(pytest, grader)
         grader.start()
         note = none_defined_note(grader, program) if program is not None else ""
         first += [note] if note else []
@@ -149,6 +152,8 @@ def _pytest_args() -> list[str]:
         "-q",
         "--no-header",
         "-rN",
+        "--assert=plain",  # the graded tests fail with pytest.fail(feedback): no assertion rewriting to pay for
+        *("-p", "no:doctest", "-p", "no:junitxml", "-p", "no:pastebin", "-p", "no:stepwise"),
     ]
 
 

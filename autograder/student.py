@@ -15,6 +15,7 @@ a fresh one, re-running the Program (minus statements that stopped it).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import Counter
 from typing import Any
@@ -134,6 +135,12 @@ class Student:
         return Remote(self, handle, self.generation, class_name)
 
     # -- loading ---------------------------------------------------------------
+
+    def launch(self) -> None:
+        """Start the worker process now without waiting for it (``start`` waits, then loads)."""
+        if self._not_loaded is None and not self.sandbox.running:
+            with contextlib.suppress(SandboxError):  # start() tries again and reports it
+                self.sandbox.launch()
 
     def start(self) -> None:
         """Start the worker and load the Program unless running; a statement that stops the worker

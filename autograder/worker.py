@@ -2,7 +2,8 @@
 
 Started by sandbox.py as ``python -I -B -u worker.py READ_FD WRITE_FD``; self-contained
 (stdlib, numpy, protocol.py copied next to it). Nothing it sends is trusted: the grader
-re-validates every frame and kills a worker that misbehaves.
+re-validates every frame and kills a worker that misbehaves. First of all it makes itself not
+dumpable: other processes of its user cannot ptrace it or read its /proc/PID/mem or environ.
 
 1. Send ``ready``; receive ``load``. Execute each chunk statement by statement in one
    module named ``attention`` (``if __name__ == "__main__":`` blocks do not run). A
@@ -21,6 +22,7 @@ import __future__
 import ast
 import builtins
 import contextlib
+import ctypes
 import functools
 import importlib.abc
 import importlib.machinery
@@ -37,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0, before any student code (see the docstring)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 MESSAGE_LIMIT = 2000  # characters of an exception message
 TRACEBACK_LIMIT = 6000  # characters of a traceback

@@ -127,6 +127,50 @@ def test_a_huge_declared_shape_is_refused_before_allocating() -> None:
         protocol.read_frame(io.BytesIO(frame(b"{}", buf.getvalue() + b"\0" * 8)))
 
 
+def npy_header(shape, descr: str = "<f8", version=(1, 0)) -> bytes:
+    """An npy header declaring any shape, even one numpy would never write."""
+    buf = io.BytesIO()
+    np.lib.format._write_array_header(buf, {"descr": descr, "fortran_order": False, "shape": shape}, version)
+    return buf.getvalue()
+
+
+CRAFTED_HEADERS = {  # id: (npy blob, what the ProtocolError says)
+    "negative-shape": (npy_header((-1, -1)) + b"\0" * 8, "shape"),  # red-team 17a: became the fallback result
+    "negative-1d": (npy_header((-1,)), "shape"),
+    "huge-empty": (npy_header((2**62, 2**62, 0)), "past the frame"),  # red-team 17b: an "internal error"
+    "dim-past-int64": (npy_header((0, 2**63)), "past the frame"),
+    "dim-past-uint64": (npy_header((2**64, 0)), "past the frame"),
+    "33-dims": (npy_header((1,) * 33) + b"\0" * 8, "too many dimensions"),
+    "65-dims": (npy_header((1,) * 65) + b"\0" * 8, "too many dimensions"),
+    "v2-short-data": (npy_header((2, 3), version=(2, 0)) + b"\0" * 47, "past the frame"),
+    "bad-descr": (npy_header((1,), descr="<f8" * 3000), "npy header"),
+    "unclosed-dict": (b"\x93NUMPY\x01\x00" + struct.pack("<H", 64) + b"{" + b"(" * 62 + b"\n", "npy header"),
+    "deep-parens": (b"\x93NUMPY\x01\x00" + struct.pack("<H", 4000) + b"(" * 3999 + b"\n", "npy header"),
+    "version-3": (b"\x93NUMPY\x03\x00" + b"\0" * 60, "npy"),
+}
+
+
+@pytest.mark.parametrize(("blob", "says"), list(CRAFTED_HEADERS.values()), ids=list(CRAFTED_HEADERS))
+def test_a_crafted_npy_header_is_a_protocol_error(blob, says) -> None:
+    with pytest.raises(ProtocolError, match=says):
+        protocol.read_frame(io.BytesIO(frame(b'{"op": "result"}', blob)))
+
+
+def test_any_failure_while_parsing_a_body_is_a_protocol_error(monkeypatch) -> None:
+    def broken(*args, **kwargs):
+        raise OverflowError("something numpy did not expect")
+
+    monkeypatch.setattr(np, "frombuffer", broken)
+    with pytest.raises(ProtocolError, match="OverflowError"):
+        protocol.unpack_body(frame(b"{}", npy(np.ones(2)))[8:])
+
+
+def test_empty_and_zero_sized_arrays_still_round_trip() -> None:
+    for shape in [(0,), (3, 0), (0, 2**20), ()]:
+        got = roundtrip(np.zeros(shape))
+        assert got.shape == shape
+
+
 def test_a_pickle_payload_is_never_unpickled(tmp_path: Path) -> None:
     marker = tmp_path / "pwned"
 

@@ -56,7 +56,8 @@ def main(argv: list[str]) -> int:
         return 2
     timeout = args.timeout or pool.default_timeout()
     return run(
-        args.export, args.output, jobs=args.jobs, shard=shard, timeout=timeout, force=args.force, plain=args.plain
+        args.export, args.output, jobs=args.jobs, shard=shard, timeout=timeout, force=args.force, plain=args.plain,
+        allow_root=args.allow_root_students,
     )
 
 
@@ -84,6 +85,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true", help="regrade everything, even what is already graded")
     parser.add_argument("--merge", nargs="+", type=Path, metavar="OUTDIR", help="merge these batch outputs into -o")
     parser.add_argument("--plain", action="store_true", help="plain-text progress lines even if tqdm is installed")
+    parser.add_argument("--allow-root-students", action="store_true",
+                        help="as root, grade even if student code would run as root (no usable sandbox user)")
     return parser
 
 
@@ -118,13 +121,15 @@ def run(
     target: str = pool.GRADE_FUNCTION,
     version: str | None = None,
     stats: dict | None = None,
+    allow_root: bool = False,
 ) -> int:
     """Grade the export into ``outdir``; the exit status of the command.
 
     ``timeout`` is the outer limit per submission (default: ``pool.default_timeout()``);
     ``target`` the grading function ("module:function", called with the submission
     folder); ``version`` overrides the autograder version (tests); ``stats``, if
-    given, receives ``graded`` and ``seconds`` of the grading phase (benchmarks).
+    given, receives ``graded`` and ``seconds`` of the grading phase (benchmarks); ``allow_root``
+    lets student code run as root when no sandbox user can run it (see batch/isolation.py).
     """
     timeout = timeout or pool.default_timeout()
     stats = {} if stats is None else stats
@@ -132,7 +137,7 @@ def run(
         if not mine:
             print(f"batch: another batch is running in {outdir}; wait for it or choose another -o", file=sys.stderr)
             return 2
-        return _run(export_path, outdir, jobs, shard, timeout, force, plain, target, version, stats)
+        return _run(export_path, outdir, jobs, shard, timeout, force, plain, target, version, stats, allow_root)
 
 
 def _run(
@@ -146,6 +151,7 @@ def _run(
     target: str,
     version: str | None,
     stats: dict,
+    allow_root: bool,
 ) -> int:
     version = version or state.autograder_version()
     try:
@@ -165,7 +171,11 @@ def _run(
         f"{len(chosen) - len(todo)} already graded by autograder {version[:12]}; "
         f"{jobs} warm graders, outer limit {timeout:g} s each"
     )
-    environments, isolation_notes = isolation.slot_environments(jobs) if todo else (None, [])
+    try:
+        environments, isolation_notes = isolation.slot_environments(jobs, allow_root=allow_root) if todo else (None, [])
+    except isolation.RootStudentsError as error:
+        print(f"batch: {error}", file=sys.stderr)
+        return 2
     for note in isolation_notes:
         print(f"batch: {note}", file=sys.stderr)
     bar = progress.Progress(len(chosen), done=len(chosen) - len(todo), plain=plain)

@@ -27,8 +27,16 @@ def slot_users(jobs: int) -> list[str]:
     return [base] + [f"{base}{i}" for i in range(2, jobs + 1)]
 
 
-def slot_environments(jobs: int) -> tuple[list[dict[str, str]] | None, list[str]]:
-    """Environment of each slot's grading processes (None: no user switch) and notes for the TA."""
+class RootStudentsError(RuntimeError):
+    """As root, student code would run as root: refused unless the TA allows it."""
+
+
+def slot_environments(jobs: int, *, allow_root: bool = False) -> tuple[list[dict[str, str]] | None, list[str]]:
+    """Environment of each slot's grading processes (None: no user switch) and notes for the TA.
+
+    Raises RootStudentsError, as root, when the sandbox users cannot be made or cannot run this
+    Python (student code would run as root), unless ``allow_root``.
+    """
     if not hasattr(os, "geteuid") or os.geteuid() != 0:
         return None, [
             f"Not root: student code runs as your own user (uid {os.getuid()}), each submission in its own "
@@ -38,13 +46,21 @@ def slot_environments(jobs: int) -> tuple[list[dict[str, str]] | None, list[str]
     users = slot_users(jobs)
     missing = [name for name in users if not _ensure_user(name)]
     if missing:
-        return None, [f"Could not create the sandbox users {', '.join(missing)}: student code runs as root."]
+        return None, _as_root(f"Could not create the sandbox users {', '.join(missing)}", allow_root)
     os.environ[USERS_ENV] = ",".join(users)  # the warm grader (started after this) checks each once
-    problem = sandbox._probe(sys.executable, pwd.getpwnam(users[0]))
-    notes = [] if problem in ("", "readable") else [
-        f"The sandbox users cannot run {sys.executable} ({problem}): student code runs as root. Use a Python "
-        "they can read and execute (e.g. a venv made from /usr/bin/python3 outside /root)."]
-    return [{sandbox.USER_ENV: name} for name in users], notes
+    problem = sandbox.user_can_run(sys.executable, pwd.getpwnam(users[0]))
+    if problem not in ("", "readable"):
+        return None, _as_root(
+            f"The sandbox users cannot run {sys.executable} ({problem}); use a Python they can read and execute "
+            "(a venv made from /usr/bin/python3, outside /root)", allow_root)
+    return [{sandbox.USER_ENV: name} for name in users], []
+
+
+def _as_root(problem: str, allow_root: bool) -> list[str]:
+    if not allow_root:
+        raise RootStudentsError(f"{problem}. Student code would run as root, so nothing was graded; rerun with "
+                           "--allow-root-students only if you trust every submission.")
+    return [f"{problem}: student code ran as root (--allow-root-students)."]
 
 
 def _ensure_user(name: str) -> bool:

@@ -100,7 +100,7 @@ def probe_sandbox_user() -> bool:
     permissions during a batch.
     """
     sandbox = sys.modules.get("autograder.sandbox")
-    probe = getattr(sandbox, "_probe", None)
+    probe = getattr(sandbox, "user_can_run", None)
     if not callable(probe) or not hasattr(os, "geteuid") or os.geteuid() != 0:
         return False
     import pwd

@@ -1,0 +1,174 @@
+"""Finding, freezing and killing the processes student code leaves behind, and removing its files.
+
+Used by ``sandbox.Sandbox``. Processes are read straight from /proc (newest first) and
+signalled through a pidfd after their start time is checked, so a recycled pid is never
+hit. Files are removed without following symlinks, within a deadline.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import stat
+import time
+from pathlib import Path
+from typing import Any
+
+KILL_DEADLINE = 5.0  # seconds spent at most killing leftovers
+CLEAN_DEADLINE = 5.0  # seconds spent at most removing the sandbox user's files
+SHARED_DIRS = ("/tmp", "/var/tmp", "/dev/shm")  # world-writable: what the sandbox user leaves there is removed
+
+def process_table(eager: Any = None) -> dict[int, dict]:
+    """pid -> {ppid, sid, uids, state, start} for every process in /proc, newest first (uids from status: the
+    owner of /proc/PID is root for a non-dumpable process), calling ``eager(pid, info)`` on each as it is read."""
+    table = {}
+    for entry in sorted(filter(str.isdigit, os.listdir("/proc")), key=int, reverse=True):
+        try:
+            uids = read_proc(f"/proc/{entry}/status").split(b"\nUid:", 1)[1].split(b"\n", 1)[0].split()
+            fields = read_proc(f"/proc/{entry}/stat").rsplit(b")", 1)[1].split()
+            info = table[int(entry)] = {"ppid": int(fields[1]), "sid": int(fields[3]), "state": fields[0].decode(),
+                                        "uids": set(map(int, uids)), "start": int(fields[19])}
+        except (OSError, ValueError, IndexError):
+            continue  # it just exited
+        if eager:
+            eager(int(entry), info)
+    return table
+
+
+def read_proc(path: str) -> bytes:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        return os.read(fd, 8192)
+    finally:
+        os.close(fd)
+
+
+def start_time(pid: int) -> int:
+    """When ``pid`` started (clock ticks after boot), or -1 when it is gone."""
+    try:
+        return int(read_proc(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()[19])
+    except (OSError, ValueError, IndexError):
+        return -1
+
+
+def send_signal(pid: int, start: int, sig: int) -> None:
+    """Send ``sig`` to ``pid`` if it is still the process that started at ``start``."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return
+    except OSError:  # no pidfds (Linux < 5.3): a pid recycled between the check and the kill is hit
+        if start_time(pid) == start:
+            with contextlib.suppress(OSError):
+                os.kill(pid, sig)
+        return
+    try:
+        if start_time(pid) == start:  # the pidfd pins the process it was opened for
+            signal.pidfd_send_signal(fd, sig)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def descendants(table: dict[int, dict], root: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for pid, info in table.items():
+        children.setdefault(info["ppid"], []).append(pid)
+    found, todo = set(), [root]
+    while todo:
+        fresh = [c for c in children.get(todo.pop(), []) if c not in found]
+        found.update(fresh)
+        todo += fresh
+    return found
+
+
+def owner(table: dict[int, dict], pid: int, uid: int) -> int:
+    """The first ancestor of ``pid`` not running as ``uid``: this grader, init (1), another (or 0: gone)."""
+    for _ in range(len(table)):
+        pid = table[pid]["ppid"]
+        if pid not in table or uid not in table[pid]["uids"]:
+            return pid if pid in table else 0
+    return 0
+
+
+def remove_user_files(uid: int, dirs: tuple[str, ...] = SHARED_DIRS, seconds: float = CLEAN_DEADLINE) -> None:
+    """Remove every entry owned by ``uid`` directly under ``dirs`` (symlinks themselves, never their targets)."""
+    deadline = time.monotonic() + seconds
+    for top in dirs:
+        try:
+            top_fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError:
+            continue
+        try:
+            with os.scandir(top_fd) as listing:
+                names = [entry.name for entry in listing]
+            for name in names:
+                with contextlib.suppress(OSError):
+                    if os.stat(name, dir_fd=top_fd, follow_symlinks=False).st_uid == uid:
+                        _remove_at(top_fd, name, deadline)
+        except OSError:
+            pass
+        finally:
+            os.close(top_fd)
+
+
+def remove_tree(path: Path, seconds: float = CLEAN_DEADLINE) -> None:
+    with contextlib.suppress(OSError):
+        parent = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            _remove_at(parent, path.name, time.monotonic() + seconds)
+        finally:
+            os.close(parent)
+
+
+def _remove_at(parent: int, name: str, deadline: float) -> None:
+    """Remove ``name`` in the directory ``parent`` (an fd) and all under it, until ``deadline``.
+
+    Iterative with two fds, whatever the depth: the entries of each subdirectory are moved up
+    into the directory being removed, then the emptied subdirectory goes. Nothing is followed.
+    """
+    with contextlib.suppress(OSError):
+        if not stat.S_ISDIR(os.stat(name, dir_fd=parent, follow_symlinks=False).st_mode):
+            os.unlink(name, dir_fd=parent)
+            return
+        fd = _open_dir(name, parent)
+        try:
+            moved = 0
+            while time.monotonic() < deadline:
+                with os.scandir(fd) as listing:
+                    entries = [(e.name, e.is_dir(follow_symlinks=False)) for e in listing]
+                if not entries:
+                    break
+                for entry, is_dir in entries:
+                    with contextlib.suppress(OSError):
+                        if not is_dir:
+                            os.unlink(entry, dir_fd=fd)
+                            continue
+                        sub = _open_dir(entry, fd)
+                        try:
+                            with os.scandir(sub) as listing:
+                                inner = [e.name for e in listing]
+                            for item in inner:
+                                moved += 1
+                                os.rename(item, f".ag-{os.getpid()}-{moved}", src_dir_fd=sub, dst_dir_fd=fd)
+                        finally:
+                            os.close(sub)
+                        os.rmdir(entry, dir_fd=fd)
+        finally:
+            os.close(fd)
+        os.rmdir(name, dir_fd=parent)
+
+
+def _open_dir(name: str, parent: int) -> int:
+    """An fd of the directory ``name`` in ``parent``, made readable and writable by us first if needed."""
+    flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+    try:
+        fd = os.open(name, flags, dir_fd=parent)
+    except PermissionError:  # not root: the student's chmod 000 on its own directory
+        os.chmod(name, 0o700, dir_fd=parent)
+        fd = os.open(name, flags, dir_fd=parent)
+    with contextlib.suppress(OSError):
+        os.fchmod(fd, stat.S_IMODE(os.fstat(fd).st_mode) | 0o700)
+    return fd

@@ -1,0 +1,280 @@
+"""Red-team findings about the sandbox, each fixed and kept fixed: crafted frames, memory outside
+RLIMIT_AS, fork storms, other processes of the sandbox user, the network, files left behind."""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import errno
+import json
+import os
+import socket
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autograder import reaper
+from autograder import sandbox as sandbox_module
+from autograder.sandbox import Limits, Sandbox
+from autograder.student import Student, StudentError
+from tests.hostile import TEST_USER, program, sandbox_user, snippet
+from tests.test_sandbox import REPO, ROOT
+
+
+@pytest.fixture(scope="module")
+def user():
+    with sandbox_user() as name:
+        yield name
+
+
+def test_a_crafted_frame_is_a_crash_of_that_submission_not_of_the_grader(user) -> None:
+    source = snippet("frames") + "\nnegative_shape(None)  # at load time too\n"
+    with Student(program(source), user=user) as s:
+        np.testing.assert_array_equal(s.call("fine", np.zeros(2)), [1.0, 1.0])
+        assert any("this statement sent malformed data; it was skipped" in note for note in s.notes), s.notes
+        for name in ("negative_shape", "huge_empty_shape"):
+            for _ in range(2):
+                with pytest.raises(StudentError, match="sent malformed data") as info:
+                    s.call(name, np.zeros(2))
+                assert info.value.kind == "crash"
+            with pytest.raises(StudentError, match="was not run again: it crashed the worker process 2 times"):
+                s.call(name, np.zeros(2))
+        np.testing.assert_array_equal(s.call("fine", np.ones(1)), [2.0])
+
+
+def proc_field(pid: int, name: str) -> str:
+    with open(f"/proc/{pid}/{name}") as f:
+        return f.read().strip()
+
+
+def can_lower_oom_score() -> bool:
+    """CAP_SYS_RESOURCE: without it (Docker's default set, this container) nobody may lower a score."""
+    capabilities = int(proc_field(os.getpid(), "status").split("CapEff:")[1].split()[0], 16)
+    return bool(capabilities & (1 << 24))
+
+
+def test_the_oom_killer_takes_the_worker_and_all_it_forks_before_the_grader(user) -> None:
+    with Student(program(snippet("resources")), user=user) as s:
+        worker, child, refused = s.call("oom_score")
+        assert (worker, child) == (1000, 1000) == (int(proc_field(s.sandbox.pid, "oom_score_adj")),) * 2
+        if ROOT:  # the worker is not dumpable, so its /proc files are root's: it cannot lower its score
+            assert refused
+        if ROOT and can_lower_oom_score():
+            assert int(proc_field(os.getpid(), "oom_score_adj")) <= -900
+
+
+@pytest.mark.skipif(not ROOT, reason="the process limit applies to the sandbox user, which needs root")
+def test_processes_and_memfds_of_the_sandbox_user_are_limited(user) -> None:
+    limits = Limits()
+    with Student(program(snippet("resources")), user=user) as s:
+        made = s.call("fork_until_refused", 100, 8, 20.0)  # children holding 8 MB each
+        assert 0 < made < limits.processes
+        count, held, past = s.call("memfds", 2**16)
+        assert count < limits.open_files and held == count * 2**16
+        assert past == errno.EFBIG  # no memfd grows past RLIMIT_FSIZE
+        session = s.sandbox.pid
+    assert [p for p, fields in process_stats() if int(fields[3]) == session] == []
+
+
+def process_stats() -> list[tuple[int, list[str]]]:
+    """(pid, the fields of /proc/PID/stat after the command name) of every process."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        with contextlib.suppress(OSError, IndexError):
+            found.append((int(entry), proc_field(int(entry), "stat").rsplit(")", 1)[1].split()))
+    return found
+
+
+def memory_cgroup(limit: int) -> Path | None:
+    """A fresh cgroup v1 memory group limited to ``limit`` bytes, if this machine lets us make one."""
+    parent = Path("/sys/fs/cgroup/memory")
+    group = parent / f"agsbtest-{os.getpid()}"
+    try:
+        group.mkdir()
+        (group / "memory.limit_in_bytes").write_text(str(limit))
+    except OSError:
+        with contextlib.suppress(OSError):
+            group.rmdir()
+        return None
+    return group
+
+
+@pytest.mark.skipif(not ROOT, reason="needs root to make a memory cgroup")
+def test_out_of_memory_outside_rlimit_as_kills_the_worker_not_the_grader(user) -> None:
+    """Red-team 09b: memfd pages are in neither RLIMIT_AS nor the worker's RSS; in a full container the
+    OOM killer took the grader (the largest RSS). With the worker's oom_score_adj 1000 it takes the
+    worker, and the student reads why. (With 0 for the worker this test's grader is killed.)"""
+    group = memory_cgroup(550 * 2**20)
+    if group is None:
+        pytest.skip("cannot make a memory cgroup here")
+    hog = snippet("resources") + textwrap.dedent("""
+        def hog(Z):
+            fds = memfds(16 * 2**20, 24)  # 384 MB outside RLIMIT_AS, and outside the worker's RSS
+            return Z
+
+        def fine(Z):
+            return Z + 1
+    """)
+    script = f"""
+import json, sys
+sys.path.insert(0, {str(REPO)!r})
+import numpy as np
+from autograder.student import Student, StudentError
+from tests.hostile import program
+ballast = np.ones(150 * 2**20 // 8)  # like the real grader (pytest, the suite, stored cases): bigger than the worker
+s = Student(program({hog!r}), user={user!r})
+try:
+    message = str(s.call("hog", np.zeros(2)))
+except StudentError as e:
+    message = e.message
+print(json.dumps([message, s.call("fine", np.zeros(2)).tolist()]))
+s.close()
+"""
+    try:
+        done = subprocess.run(["sh", "-c", f'echo $$ > {group}/cgroup.procs && exec "$@"', "sh", sys.executable,
+                               "-c", script], capture_output=True, text=True, timeout=120, check=False)
+        events = (group / "memory.oom_control").read_text()
+    finally:
+        time.sleep(0.2)
+        with contextlib.suppress(OSError):
+            group.rmdir()
+    assert done.returncode == 0, done.stderr[-2000:]  # the grader was not the one killed
+    message, after = json.loads(done.stdout)
+    assert "killed by signal 9: probably out of memory" in message and after == [1.0, 1.0]
+    assert "oom_kill " not in events or int(events.split("oom_kill ")[1].split()[0]) >= 1
+
+
+def processes_of(marker: str) -> list[int]:
+    """Live processes whose command line holds ``marker`` (a sandbox's run dir)."""
+    found = []
+    for pid, fields in process_stats():
+        with contextlib.suppress(OSError):
+            if fields[0] != "Z" and marker.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
+    return found
+
+
+STORMS = [("chains", True), ("chains", False), ("multiply", True)]  # multiply only under the process limit
+
+
+@pytest.mark.parametrize(("kind", "switch"), STORMS, ids=[f"{k}-{'user' if s else 'no-switch'}" for k, s in STORMS])
+def test_nothing_of_a_fork_storm_survives_close(user, kind, switch) -> None:
+    """Red-team 08: the old kill loop gave up after 5 s with storm processes still running. Each
+    storm process exits by itself after 20 s, so a failure here leaves nothing behind for long."""
+    if switch and not ROOT:
+        pytest.skip("the process limit applies to the sandbox user, which needs root")
+    s = Student(program(snippet("resources")), user=user, switch_user=switch)
+    s.call("storm", kind, 4, 20.0)
+    marker = str(s.sandbox._run_dir)
+    time.sleep(0.5)
+    assert len(processes_of(marker)) >= 2 or orphans()  # fast chains only show as zombies reparented to us
+    began = time.monotonic()
+    s.close()
+    took = time.monotonic() - began
+    assert processes_of(marker) == [] and orphans() == []
+    time.sleep(0.3)
+    assert processes_of(marker) == [] and orphans() == []  # none was stopped-but-alive or about to fork
+    assert took < sandbox_module.KILL_DEADLINE
+
+
+def orphans() -> list[int]:
+    """Processes (zombies included) reparented to this test process (a subreaper) from another session
+    than ours or a live sandbox's (the module's fixtures)."""
+    sessions = {box.pid for box in list(sandbox_module._live)} | {os.getsid(0)}
+    return [p for p, fields in process_stats() if int(fields[1]) == os.getpid() and int(fields[3]) not in sessions]
+
+
+def run_as_peer(user, code: str) -> str:
+    """Run ``code`` in a new process of the sandbox user (or of ours when there is none); its stdout."""
+    options = {"user": TEST_USER, "group": TEST_USER, "extra_groups": []} if user else {}
+    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, cwd="/", timeout=30,
+                          check=False, env={"PATH": "/usr/bin:/bin"}, **options)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_another_process_of_the_same_user_cannot_read_the_worker(user) -> None:
+    """Red-team 22b: in a batch, one submission's worker read a classmate's source from /proc/PID/mem."""
+    with Student(program(snippet("resources")), user=user) as s:
+        assert s.call("dumpable") == 0
+        pid = s.sandbox.pid
+        code = f"""
+for name in ("environ", "mem", "maps"):
+    try:
+        print(name, open("/proc/{pid}/" + name, "rb").read(64) and "readable")
+    except OSError as e:
+        print(name, type(e).__name__)
+"""
+        assert run_as_peer(user, code).splitlines() == [f"{n} PermissionError" for n in ("environ", "mem", "maps")]
+
+
+def can_unshare_network() -> bool:
+    if not ROOT:
+        return False
+    pid = os.fork()
+    if pid == 0:
+        os._exit(ctypes.CDLL(None).unshare(sandbox_module.CLONE_NEWNET) != 0)
+    return os.waitpid(pid, 0)[1] == 0
+
+
+def test_the_worker_cannot_reach_the_network_when_the_kernel_allows_a_namespace(user) -> None:
+    if not can_unshare_network():
+        pytest.skip("no network namespace here (not root, or seccomp forbids it): the worker keeps the network")
+    with socket.socket() as server, Student(program(snippet("resources")), user=user) as s:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        server.settimeout(0)
+        assert s.call("connect", server.getsockname()[1]) in (errno.ENETUNREACH, errno.ECONNREFUSED)
+        assert s.sandbox.network_isolated
+        with pytest.raises(BlockingIOError):
+            server.accept()  # nobody came
+        with socket.create_connection(server.getsockname(), timeout=3):  # while the grader still can
+            pass
+
+
+@pytest.mark.skipif(not ROOT, reason="files are cleaned up for the sandbox user, which needs root")
+def test_files_the_sandbox_user_leaves_in_shared_folders_are_removed_on_close(user, tmp_path) -> None:
+    """Red-team 09b/15: files in /tmp, /var/tmp and /dev/shm outlived the worker and could pass data to
+    the next submission of a batch. Removed on close: the links themselves, never what they point to."""
+    target = tmp_path / "grader-file"
+    target.write_text("keep me")
+    tag = f"agsbtest-plant-{os.getpid()}"
+    keep = Path("/tmp") / f"{tag}.grader"  # not the sandbox user's
+    keep.write_text("keep me too")
+    try:
+        with Student(program(snippet("resources")), user=user) as s, Sandbox(user=user) as other:
+            other.start()
+            home = next(other._run_dir.glob("home-*"))  # a live worker's home, under the same user
+            assert s.call("plant", tag, str(target)) == 9
+            planted = [Path(top) / f"{tag}{ext}" for top in sandbox_module.SHARED_DIRS
+                       for ext in (".txt", ".link", ".d")]
+            assert all(os.path.lexists(p) for p in planted)
+            began = time.monotonic()
+            s.close()
+            assert time.monotonic() - began < sandbox_module.CLEAN_DEADLINE
+            assert [p for p in planted if os.path.lexists(p)] == []
+            assert target.read_text() == "keep me" and keep.read_text() == "keep me too"
+            assert home.is_dir() and other.running  # another grader's worker keeps its files
+    finally:
+        keep.unlink()
+
+
+def test_removing_a_missing_or_locked_tree_never_touches_its_parent(tmp_path) -> None:
+    """The old rmtree error handler chmod-ed the parent of whatever failed to 0700: for a work dir the
+    student had already deleted, that parent was /tmp, locked for everyone."""
+    tmp_path.chmod(0o1777)
+    reaper.remove_tree(tmp_path / "gone")
+    locked = tmp_path / "locked" / "inner"
+    locked.mkdir(parents=True)
+    (locked / "f").write_text("x")
+    locked.chmod(0o000)
+    locked.parent.chmod(0o500)
+    reaper.remove_tree(tmp_path / "locked")
+    assert not (tmp_path / "locked").exists()
+    assert stat.S_IMODE(tmp_path.stat().st_mode) == 0o1777
