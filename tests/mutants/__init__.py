@@ -128,6 +128,8 @@ MUTANTS: list[Mutant] = [
     m("softmax_textbook", "softmax", "softmax_nan_fully_masked",
       (SM_BODY, "    E = np.exp(Z - np.max(Z, axis=axis, keepdims=True))\n"
                 "    return E / np.sum(E, axis=axis, keepdims=True)"), also=("scaled_dot_product_attention",)),
+    m("softmax_neginf_finite", "softmax", "softmax_neginf_finite",
+      (SM_DIV, SM_DIV + "\n    Z = np.where(np.isneginf(Z), -1e30, Z)"), also=("scaled_dot_product_attention",)),
     m("temperature_multiplied", "softmax", "temperature_multiplied", (SM_DIV, "    Z = np.asarray(Z) * temperature")),
     m("temperature_ignored", "softmax", "temperature_ignored", (SM_DIV, "    Z = np.asarray(Z)")),
     m("softmax_in_place", "softmax", "modified_input", (SM_DIV, "    Z = np.asarray(Z)\n    Z /= temperature")),
