@@ -29,6 +29,7 @@ DEV_ONLY = {
     "autograder/graded_cases.py",
     "autograder/public_cases.py",
     "autograder/regen.py",
+    "autograder/results_check.py",
     "autograder/template.py",
 }
 DEV_ONLY_DIRS = ("autograder/batch/",)

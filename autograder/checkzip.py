@@ -36,14 +36,12 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from autograder import build, contract
+from autograder.results_check import SCHEMA, _jsonschema, validate
 
 REPO = build.REPO
-SCHEMA = REPO / "tests" / "schema" / "gradescope_results.schema.json"
 SCRIPTS = ("setup.sh", "run_autograder")
 FORBIDDEN = {"reference", "tests", "student_template", ".venv", "venv", ".git", "__pycache__", ".pytest_cache"}
 REQUIRED = ("autograder/__init__.py", "autograder/__main__.py", "autograder/runner.py")
-VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
-FORMATS = {"text", "html", "simple_format", "md", "ansi"}
 
 
 @dataclass
@@ -369,73 +367,3 @@ def _run(command: list[str], cwd: Path, env: dict[str, str], *, timeout: float) 
 
 def _tail(text: str, lines: int = 25) -> str:
     return "\n".join("      | " + line for line in text.rstrip().splitlines()[-lines:])
-
-
-# ---------------------------------------------------------------- 3. results.json
-
-
-def _jsonschema() -> Any:
-    try:
-        import jsonschema
-    except ImportError:
-        return None
-    return jsonschema
-
-
-def validate(data: Any) -> list[str]:
-    """Problems of a results.json: the JSON schema (when available) and structural checks."""
-    problems = []
-    jsonschema = _jsonschema()
-    if SCHEMA.is_file() and jsonschema is not None:
-        validator = jsonschema.Draft202012Validator(json.loads(SCHEMA.read_text()))
-        problems += [f"schema: {e.json_path}: {e.message}"[:300] for e in validator.iter_errors(data)][:10]
-    return problems + structural_problems(data)
-
-
-def structural_problems(data: Any) -> list[str]:
-    """What our results.json must satisfy: no nulls, valid enums, finite numbers, a consistent score."""
-    if not isinstance(data, dict):
-        return ["results.json is not a JSON object"]
-    problems = [f"null at {where}" for where in _nulls(data)][:5]
-    if not isinstance(data.get("tests"), list):
-        return [*problems, "no tests list"]
-    for key in ("score", "execution_time"):
-        if not _finite(data.get(key)):
-            problems.append(f"{key} is not a finite number")
-    for key, allowed in (("output_format", FORMATS), ("stdout_visibility", VISIBILITIES)):
-        if key in data and data[key] not in allowed:
-            problems.append(f"{key} {data[key]!r} is not one of {sorted(allowed)}")
-    for i, test in enumerate(data["tests"]):
-        where = f"tests[{i}]"
-        if not isinstance(test, dict):
-            problems.append(f"{where} is not an object")
-            continue
-        if not isinstance(test.get("name"), str) or not test.get("name"):
-            problems.append(f"{where} has no name")
-        for key in ("score", "max_score"):
-            if not _finite(test.get(key)):
-                problems.append(f"{where}.{key} is not a finite number")
-        if test.get("status") not in {"passed", "failed"}:
-            problems.append(f"{where}.status {test.get('status')!r}")
-        if test.get("visibility", "visible") not in VISIBILITIES:
-            problems.append(f"{where}.visibility {test.get('visibility')!r}")
-        if not isinstance(test.get("tags", []), list) or not all(isinstance(t, str) for t in test.get("tags", [])):
-            problems.append(f"{where}.tags is not a list of strings")
-    scores = [t.get("score") for t in data["tests"] if isinstance(t, dict)]
-    if _finite(data.get("score")) and all(map(_finite, scores)) and not math.isclose(data["score"], sum(scores)):
-        problems.append(f"score {data['score']} is not the sum of the tests' scores {sum(scores):g}")
-    return problems
-
-
-def _finite(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _nulls(value: Any, where: str = "$") -> list[str]:
-    if value is None:
-        return [where]
-    if isinstance(value, dict):
-        return [w for k, v in value.items() for w in _nulls(v, f"{where}.{k}")]
-    if isinstance(value, list):
-        return [w for i, v in enumerate(value) for w in _nulls(v, f"{where}[{i}]")]
-    return []
