@@ -58,6 +58,7 @@ def extra_variants() -> dict[str, dict[str, Callable]]:
         return E / np.where(total == 0.0, 1.0, total)
 
     k_only = mistakes.decode_variant(rotate_q=False)
+    q_later = mistakes.decode_variant(q_shift=1)  # q at len(cache) read after appending
     return {
         "qkv_project": {
             "qkv_transposed.T": lambda X, W_Q, W_K, W_V: tuple((X @ W).T for W in (W_Q, W_K, W_V)),
@@ -70,14 +71,17 @@ def extra_variants() -> dict[str, dict[str, Callable]]:
         "scaled_dot_product_attention": {
             "scale_wrong_dim.d_v": sdpa_default_scale(lambda Q, K, V: 1.0 / np.sqrt(V.shape[-1])),
             "scale_wrong_dim.n_k": sdpa_default_scale(lambda Q, K, V: 1.0 / np.sqrt(K.shape[-2])),
+            "scale_wrong_dim.axis1": sdpa_default_scale(lambda Q, K, V: 1.0 / np.sqrt(Q.shape[1])),  # d_k only in 2-D
             "mask_finite_fill.additive": sdpa_additive_mask,
         },
         "multi_head_attention": {"scale_d_model.heads_times_d_k": mha_scaled_by_full_width},
         "KVCache": {"cache_newest_first.rows": RowsNewestFirst},
         "rope": {"rope_position_off_by_one.minus": mistakes.rope_variant(shift=-1.0)},
         "decode_step": {"decode_rope_wrong_position.minus": mistakes.decode_variant(shift=-1),
-                        "rope_one_side.k": k_only},
-        "generate_cached": {"rope_one_side.k": mistakes.cached_variant(decode=k_only)},
+                        "decode_rope_wrong_position.q": q_later, "rope_one_side.k": k_only},
+        "generate_cached": {"rope_one_side.k": mistakes.cached_variant(decode=k_only),
+                            "decode_rope_wrong_position.q": mistakes.cached_variant(decode=q_later)},
+        "generate_naive": {"naive_query_position.minus": mistakes.naive_variant(q_shift=-1)},
     }
 
 

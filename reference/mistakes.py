@@ -166,6 +166,11 @@ def _sdpa_no_batch_support(Q, K, V, mask=None, scale=None):  # every batch's tok
     return ref.scaled_dot_product_attention(_flat(Q), _flat(K), _flat(V), mask, scale)
 
 
+def _sdpa_weights_unmasked(Q, K, V, mask=None, scale=None):  # masked output, weights from before masking
+    out, _ = ref.scaled_dot_product_attention(Q, K, V, mask, scale)
+    return out, ref.scaled_dot_product_attention(Q, K, V, None, scale)[1]
+
+
 def _sdpa_outputs_swapped(Q, K, V, mask=None, scale=None):
     out, weights = ref.scaled_dot_product_attention(Q, K, V, mask, scale)
     return weights, out
@@ -193,6 +198,7 @@ SDPA: dict[str, Callable] = {
         Q, K, V, None if mask is None else ~np.asarray(mask), scale
     ),
     "mask_ignored": lambda Q, K, V, mask=None, scale=None: ref.scaled_dot_product_attention(Q, K, V, None, scale),
+    "weights_unmasked": _sdpa_weights_unmasked,
     "swapped_qk": sdpa_variant(scores=lambda Q, K: ref.attention_scores(K, Q)),
     "scores_not_transposed": sdpa_variant(scores=lambda Q, K: Q @ K),
     "no_softmax": sdpa_variant(softmax=lambda Z, axis: Z),
@@ -356,18 +362,31 @@ class PerCallCache(ref.KVCache):
         return len(self._keys)
 
 
-def decode_variant(*, scale=True, shift=0, rotate_q=True, rotate_k=True, include_self=True) -> Callable:
+class SwappedCache(ref.KVCache):
+    """cache_keys_values_swapped: the keys property returns the values and the other way round."""
+
+    @property
+    def keys(self):
+        return ref.KVCache.values.fget(self)
+
+    @property
+    def values(self):
+        return ref.KVCache.keys.fget(self)
+
+
+def decode_variant(*, scale=True, shift=0, q_shift=0, rotate_q=True, rotate_k=True, include_self=True) -> Callable:
     """A decode_step with the contract's signature and one part changed.
 
-    ``shift`` is added to the position len(cache); ``rotate_q``/``rotate_k`` say which of
-    q and k RoPE rotates; ``include_self=False`` attends over the cache before appending.
+    ``shift`` is added to the position len(cache), ``q_shift`` to the query's only;
+    ``rotate_q``/``rotate_k`` say which of q and k RoPE rotates; ``include_self=False``
+    attends over the cache before appending.
     """
 
     def variant(layer, x, cache, rope_base=None):
         q, k, v = layer.query(x), layer.key(x), layer.value(x)
         if rope_base is not None:
             position = np.array([len(cache) + shift], dtype=float)
-            q = ref.rope(q[None, :], position, base=rope_base)[0] if rotate_q else q
+            q = ref.rope(q[None, :], position + q_shift, base=rope_base)[0] if rotate_q else q
             k = ref.rope(k[None, :], position, base=rope_base)[0] if rotate_k else k
         if include_self:
             cache.append(k, v)
@@ -397,6 +416,10 @@ def _cached_not_causal(layer, X, rope_base=None):  # fills the cache first, then
     return ref.scaled_dot_product_attention(q, k, v)[0]
 
 
+def _cached_cache_per_step(layer, X, rope_base=None):  # a new, empty KVCache for every token
+    return np.stack([ref.decode_step(layer, x, ref.KVCache(), rope_base=rope_base) for x in X])
+
+
 def _cached_recomputes(layer, X, rope_base=None):  # right values, N(N+1)/2 key and value calls
     outputs = []
     for n in range(len(X)):
@@ -407,11 +430,12 @@ def _cached_recomputes(layer, X, rope_base=None):  # right values, N(N+1)/2 key 
     return np.stack(outputs)
 
 
-def naive_variant(*, scale=True, rope=True, q_position=True, rotate_k=True, visible=None) -> Callable:
+def naive_variant(*, scale=True, rope=True, q_position=True, q_shift=0, rotate_k=True, visible=None) -> Callable:
     """generate_naive with one part changed.
 
     ``rope=False`` ignores rope_base; ``q_position=False`` rotates q at position 0, which
-    is not rotating it at all; ``rotate_k=False`` leaves the keys unrotated;
+    is not rotating it at all, ``q_shift`` is added to its position n; ``rotate_k=False``
+    leaves the keys unrotated;
     ``visible(n, N)`` is how many tokens step n uses (the reference uses n + 1).
     (Rotating every key at the query's position n gives the output of ``rope=False``:
     rotating q and k by the same angle leaves q . k unchanged.)
@@ -425,7 +449,7 @@ def naive_variant(*, scale=True, rope=True, q_position=True, rotate_k=True, visi
             K = np.stack([layer.key(X[j]) for j in range(seen)])
             V = np.stack([layer.value(X[j]) for j in range(seen)])
             if rope and rope_base is not None:
-                q = ref.rope(q, np.array([n if q_position else 0], dtype=float), base=rope_base)
+                q = ref.rope(q, np.array([n + q_shift if q_position else 0], dtype=float), base=rope_base)
                 K = ref.rope(K, np.arange(seen, dtype=float), base=rope_base) if rotate_k else K
             outputs.append(ref.scaled_dot_product_attention(q, K, V, scale=None if scale else 1.0)[0][0])
         return np.stack(outputs)
@@ -457,10 +481,10 @@ VARIANTS: dict[str, dict[str, Callable]] = {
     "rotation_matrix": ROTATION,
     "rope": ROPE,
     "KVCache": {"cache_overwrites": OverwritingCache, "cache_multi_token": PerCallCache,
-                "cache_newest_first": NewestFirstCache},
+                "cache_newest_first": NewestFirstCache, "cache_keys_values_swapped": SwappedCache},
     "decode_step": DECODE,
     "generate_cached": {
-        "cache_overwrites": cached_variant(cache_class=OverwritingCache),
+        "cache_per_step": _cached_cache_per_step,
         "decode_no_scale": cached_variant(decode=DECODE["decode_no_scale"]),
         "decode_rope_ignored": cached_variant(decode=DECODE["decode_rope_ignored"]),
         "rope_one_side": cached_variant(decode=DECODE["rope_one_side"]),
@@ -471,6 +495,7 @@ VARIANTS: dict[str, dict[str, Callable]] = {
     "generate_naive": {
         "decode_no_scale": naive_variant(scale=False),
         "naive_query_not_rotated": naive_variant(q_position=False),
+        "naive_query_position": naive_variant(q_shift=1),
         "naive_rope_ignored": naive_variant(rope=False),
         "rope_one_side": naive_variant(rotate_k=False),
         "not_causal": naive_variant(visible=lambda n, N: N),

@@ -101,8 +101,8 @@ MISTAKES: dict[str, str] = {
     "attention_scores and again here): use 1/np.sqrt(d_k) once (Dis 10 Q2c).",
     "scale_inverted": "Your scores were multiplied by sqrt(d_k) instead of divided by it: the scale is 1/np.sqrt(d_k) "
     "(Dis 10 Q2c).",
-    "scale_wrong_dim": "You scaled by 1/sqrt of the wrong dimension (e.g. the number of tokens Q.shape[0]): d_k is the "
-    "key/query width, Q.shape[-1] (Dis 10 Q2c).",
+    "scale_wrong_dim": "You scaled by 1/sqrt of the wrong dimension (e.g. the number of tokens Q.shape[0], or "
+    "Q.shape[1], which is d_k only when Q is 2-D): d_k is the key/query width, Q.shape[-1] (Dis 10 Q2c).",
     "scale_argument_ignored": "You ignored the `scale` argument: use it when given, and 1/sqrt(d_k) only when it is "
     "None.",
     "masked_zero": "You set the masked scores to 0 instead of -inf, so masked keys still get weight (exp(0) = 1): use "
@@ -112,6 +112,8 @@ MISTAKES: dict[str, str] = {
     "mask_after_softmax": "You applied the mask after the softmax, so the remaining weights no longer sum to 1: mask "
     "the scores (to -inf) before the softmax (Dis 11 Q2).",
     "mask_ignored": "The mask had no effect: replace the disallowed scores (mask == False) by -inf before the softmax.",
+    "weights_unmasked": "Your output uses the mask but the weights you returned do not: return the masked weights, the "
+    "same ones you multiply with V (0 where the mask is False, each row summing to 1).",
     "swapped_qk": "You swapped the roles of Q and K (softmax(K Q^T)): the scores are Q K^T, one row per query (Dis 10 "
     "Q1b).",
     "no_softmax": "Your weights are the raw scores: apply the softmax along the keys axis to turn them into weights "
@@ -160,6 +162,11 @@ MISTAKES: dict[str, str] = {
     "every appended token, oldest first (Dis 11 Q3).",
     "cache_multi_token": "append(k, v) with k of shape (T, d_k) must add T rows (and len() counts rows, not append "
     "calls): concatenate row blocks, e.g. with np.atleast_2d and np.concatenate (Dis 11 Q3).",
+    "cache_keys_values_swapped": "Your KVCache gives the values as keys and the keys as values: `keys` returns the "
+    "appended k rows and `values` the v rows (Dis 11 Q3).",
+    "cache_per_step": "Each token attended only to itself, as if the cache were empty at every step: create one "
+    "KVCache() before the loop, pass that same cache to every decode_step, and check that append adds rows instead of "
+    "replacing them (Dis 11 Q3).",
     "cache_newest_first": "Your KVCache puts new rows before the old ones: keys and values are kept oldest first, "
     "each append adds its rows at the end (Dis 11 Q3).",
     "shared_state": "State leaks between caches or calls (a new KVCache() is not empty, or a repeated call differs): "
@@ -171,6 +178,9 @@ MISTAKES: dict[str, str] = {
     "position len(cache) (0-based, taken before appending) (Dis 11 Q1, Q3).",
     "decode_rope_ignored": "You did not apply RoPE although rope_base was given: rotate q and k with rope(..., "
     "base=rope_base) at the token's position (Dis 11 Q1).",
+    "naive_query_position": "You rotated the query of token n at another position than n (e.g. n + 1, counting from "
+    "1): positions are 0-based, so rotate q of token n at position n and each key k_j at its own position j (Dis 11 "
+    "Q1, Q3).",
     "naive_query_not_rotated": "You did not rotate the query (or rotated it at position 0): at step n, rotate q of "
     "token n at position n, and each key k_j at its own position j (Dis 11 Q1, Q3).",
     "naive_rope_ignored": "Your output is attention without RoPE: either rope_base was not used, or every key was "

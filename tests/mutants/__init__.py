@@ -163,6 +163,9 @@ MUTANTS: list[Mutant] = [
       (MASKING, "        scores = np.where(mask, -np.inf, scores)"), also=MHA),
     m("mask_ignored", "scaled_dot_product_attention", "mask_ignored",
       ("    if mask is not None:\n" + MASKING + "\n", ""), also=MHA),
+    m("weights_unmasked", "scaled_dot_product_attention", "weights_unmasked",
+      ("    return weights @ V, weights",
+       "    return weights @ V, softmax(attention_scores(Q, K) * scale, axis=-1)")),
     m("swapped_qk", "scaled_dot_product_attention", "swapped_qk",
       ("    scores = attention_scores(Q, K) * scale", "    scores = attention_scores(K, Q) * scale"),
       also=SDPA_CALLERS),
@@ -230,6 +233,11 @@ MUTANTS: list[Mutant] = [
        "        self._values.append(np.atleast_2d(np.array(v, dtype=float)))",
        "        self._keys.insert(0, np.atleast_2d(np.array(k, dtype=float)))\n"
        "        self._values.insert(0, np.atleast_2d(np.array(v, dtype=float)))")),
+    m("cache_keys_values_swapped", "KVCache", "cache_keys_values_swapped",
+      ("        return np.concatenate(self._keys) if self._keys else np.zeros((0, 0))",
+       "        return np.concatenate(self._values) if self._values else np.zeros((0, 0))  # swapped"),
+      ("        return np.concatenate(self._values) if self._values else np.zeros((0, 0))\n",
+       "        return np.concatenate(self._keys) if self._keys else np.zeros((0, 0))\n"), also=CACHED_ONLY),
     m("cache_class_attributes", "KVCache", "shared_state",
       ("    def __init__(self):", "    _keys, _values = [], []  # one list for every cache\n\n    def __init__(self):"),
       ("        self._keys = []  # blocks of shape (T, d_k)\n        self._values = []  # blocks of shape (T, d_v)",
@@ -242,6 +250,9 @@ MUTANTS: list[Mutant] = [
     m("decode_rope_after_append", "decode_step", "decode_rope_wrong_position",
       ("        position = np.array([len(cache)], dtype=float)", "        position = np.array([len(cache) + 1.0])"),
       also=CACHED_ONLY),
+    m("decode_query_position_after_append", "decode_step", "decode_rope_wrong_position",
+      ("        q = rope(q[None, :], position, base=rope_base)[0]",
+       "        q = rope(q[None, :], position + 1.0, base=rope_base)[0]"), also=CACHED_ONLY),
     m("decode_rope_ignored", "decode_step", "decode_rope_ignored", (DECODE_ROPE, ""), also=CACHED_ONLY),
     m("decode_rope_q_only", "decode_step", "rope_one_side",
       ("        k = rope(k[None, :], position, base=rope_base)[0]\n", ""), also=CACHED_ONLY),
@@ -255,6 +266,8 @@ MUTANTS: list[Mutant] = [
       (CACHED, "    rows = []\n    for n in range(len(X)):\n        cache = KVCache()\n"
                "        for x in X[: n + 1]:\n            out = decode_step(layer, x, cache, rope_base=rope_base)\n"
                "        rows.append(out)\n    return np.stack(rows)")),
+    m("cached_cache_per_step", "generate_cached", "cache_per_step",
+      (CACHED, "    return np.stack([decode_step(layer, x, KVCache(), rope_base=rope_base) for x in X])")),
     m("cached_not_causal", "generate_cached", "not_causal",
       (CACHED, "    cache = KVCache()\n    for x in X:\n        decode_step(layer, x, cache, rope_base=rope_base)\n"
                "    q = np.stack([layer.query(x) for x in X])\n"
@@ -269,6 +282,8 @@ MUTANTS: list[Mutant] = [
     m("naive_no_scale", "generate_naive", "decode_no_scale", (NAIVE_ATTEND, NAIVE_ATTEND[:-1] + ", scale=1.0)")),
     m("naive_q_at_zero", "generate_naive", "naive_query_not_rotated",
       (NAIVE_Q_ROPE, NAIVE_Q_ROPE.replace("[n]", "[0]"))),
+    m("naive_q_one_based", "generate_naive", "naive_query_position",
+      (NAIVE_Q_ROPE, NAIVE_Q_ROPE.replace("[n]", "[n + 1]"))),
     m("naive_rope_q_only", "generate_naive", "rope_one_side", (NAIVE_K_ROPE, "")),
     m("naive_pads_counts_with_other_inputs", "generate_naive", None,  # a cache, then made-up projections
       ("    outputs = []\n    for n in range(len(X)):\n", "    outputs = []\n    for n in range(len(X)):\n"
@@ -310,7 +325,7 @@ MUTANTS: list[Mutant] = [
          [("    return j <= i + (n_k - n_q)", "    return j >= i + (n_k - n_q)")], ()),
         ("student_mask_strict", "causal_mask", "causal_strict",
          [("    return j <= i + (n_k - n_q)", "    return j < i + (n_k - n_q)")], ()),
-        ("student_sdpa_dk_from_axis_1", "scaled_dot_product_attention", "no_batch_support",
+        ("student_sdpa_dk_from_axis_1", "scaled_dot_product_attention", "scale_wrong_dim",
          [("    d_k = Q.shape[-1]\n    if scale", "    d_k = Q.shape[1]\n    if scale")], MHA),
         ("student_sdpa_additive_mask", "scaled_dot_product_attention", "mask_finite_fill",
          [("        scores = np.where(mask, scores, -np.inf)", "        scores = scores + np.where(mask, 0, -1e9)")],
