@@ -197,14 +197,16 @@ def run_kv_cache(student: Any, stored: Case) -> tuple[str | None, str | None]:
 
 
 def _kv_mistake(stored: Case, cache: Any, lengths: list[int]) -> str | None:
-    """Name a KVCache mistake from the state after every append: a stored variant's, len() counting append
-    calls, or only the last block kept."""
+    """Name a KVCache mistake from the state after every append: len() counting append calls, a list where an
+    array is due, a stored variant's, or only the last block kept."""
     if lengths == list(range(1, len(lengths) + 1)) and lengths != [int(n) for n in stored.expected["lengths"]]:
         return "cache_multi_token"
     try:
         keys, values = cache.get("keys"), cache.get("values")
     except StudentError:
         return None
+    if isinstance(keys, list) or isinstance(values, list):
+        return "returned_list"
     for mistake_id, output in stored.mistakes.items():
         if same(keys, output["keys"]) and same(values, output["values"]):
             return mistake_id
