@@ -15,6 +15,7 @@ from collections.abc import Callable
 import numpy as np
 
 from autograder.cases import Case
+from autograder.graded_cases import _cache, _layer, _n  # the same input generators
 from autograder.regen import make_case
 
 Inputs = dict[str, object]
@@ -30,14 +31,6 @@ def build_cases() -> list[Case]:
     return cases
 
 
-def _n(rng: np.random.Generator, *shape: int, scale: float = 1.0) -> np.ndarray:
-    return scale * rng.standard_normal(shape)
-
-
-def _layer(rng: np.random.Generator, D: int, d_k: int, d_v: int) -> Inputs:
-    return {"layer.W_Q": _n(rng, D, d_k), "layer.W_K": _n(rng, D, d_k), "layer.W_V": _n(rng, D, d_v)}
-
-
 def _masked_logits(rng: np.random.Generator) -> np.ndarray:
     Z = _n(rng, 4, 5, scale=2.0)
     Z[0, [1, 3]] = -np.inf  # some keys hidden
@@ -51,10 +44,6 @@ def _fully_masked_row(rng: np.random.Generator) -> Inputs:
     mask[0, 0] = mask[2, 3] = True
     mask[1, :] = False  # query 1 may attend to nothing: zero weights, zero output
     return {"Q": _n(rng, 3, 2), "K": _n(rng, 4, 2), "V": _n(rng, 4, 3), "mask": mask}
-
-
-def _cache(rng: np.random.Generator, rows: int, d_k: int, d_v: int) -> Inputs:
-    return {"cache.keys": _n(rng, rows, d_k), "cache.values": _n(rng, rows, d_v)}
 
 
 SPECS: list[tuple[str, str, str, Callable[[np.random.Generator], Inputs]]] = [

@@ -104,10 +104,14 @@ def build_results(
 
 
 def write_results(path: Path, data: Mapping[str, Any]) -> None:
-    """Write ``data`` as JSON to ``path`` atomically: a temp file in the same folder, fsync, rename."""
-    path = Path(path)
+    """Write ``data`` as JSON to ``path`` atomically (see ``atomic_write_text``)."""
+    atomic_write_text(Path(path), json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half:
+    a temp file in the same folder, fsync, rename (mode 0644), then fsync of the folder (best effort)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -117,10 +121,7 @@ def write_results(path: Path, data: Mapping[str, Any]) -> None:
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        Path(tmp).unlink(missing_ok=True)
         raise
     try:  # make the rename itself durable; best effort
         dir_fd = os.open(path.parent, os.O_RDONLY)

@@ -27,7 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from autograder import contract  # noqa: E402 - after the path is set
+from autograder import contract, reaper, sandbox  # noqa: E402 - after the path is set
 from autograder.results_check import validate  # noqa: E402
 
 GOAL = 180.0  # seconds
@@ -103,24 +103,21 @@ def main() -> int:
 
 
 def leftovers() -> list[int]:
-    """Processes still alive that student code started: the sandbox user's, or any running worker.py."""
+    """Processes still alive that student code started: the sandbox user's (by the uids in /proc/PID/status,
+    since a non-dumpable process's /proc entry is owned by root), or any running worker.py."""
     try:
-        sandbox_uid = pwd.getpwnam(os.environ.get("AUTOGRADER_SANDBOX_USER", "agsandbox")).pw_uid
+        sandbox_uid = pwd.getpwnam(os.environ.get(sandbox.USER_ENV) or sandbox.DEFAULT_USER).pw_uid
     except KeyError:
         sandbox_uid = None
     found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
+    for pid, info in reaper.process_table().items():
         try:
-            uid = entry.stat().st_uid
-            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+            command = reaper.read_proc(f"/proc/{pid}/cmdline")
         except OSError:
-            continue
-        if uid == sandbox_uid or b"worker.py" in command:
-            found.append(int(entry.name))
+            continue  # it just exited
+        if sandbox_uid in info["uids"] or b"worker.py" in command:
+            found.append(pid)
     return found
-
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -46,11 +46,7 @@ def _histogram(plt: object, summary: Summary, path: Path) -> Path:
     ax.set_ylabel("submissions")
     ax.set_title(f"Score distribution ({len(summary.graded)} graded submissions)")
     ax.legend(frameon=False)
-    ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, ax, path)
 
 
 def _test_rates(plt: object, summary: Summary, path: Path) -> Path:
@@ -70,11 +66,7 @@ def _test_rates(plt: object, summary: Summary, path: Path) -> Path:
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of submissions passing")
     ax.set_title("Pass rate per graded test")
-    ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, ax, path)
 
 
 def _function_rates(plt: object, summary: Summary, path: Path) -> Path:
@@ -91,11 +83,7 @@ def _function_rates(plt: object, summary: Summary, path: Path) -> Path:
     ax.set_xlabel("% of submissions / % of points")
     ax.set_title("Per contract function")
     ax.legend(frameon=False, loc="lower right")
-    ax.spines[["top", "right"]].set_visible(False)
-    fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
-    return path
+    return _save(plt, fig, ax, path)
 
 
 def _color(rate: float) -> str:
@@ -104,3 +92,12 @@ def _color(rate: float) -> str:
 
 def _short(name: str, width: int = 70) -> str:
     return name if len(name) <= width else name[: width - 1] + "…"
+
+
+def _save(plt: object, fig: object, ax: object, path: Path) -> Path:
+    """The finish every plot shares: no top/right frame, tight layout, written to ``path``, figure closed."""
+    ax.spines[["top", "right"]].set_visible(False)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+    return path

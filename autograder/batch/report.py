@@ -17,8 +17,8 @@ import time
 from html import escape
 from pathlib import Path
 
-from autograder.batch import state
 from autograder.batch.table import Row, Summary, keyed_tests
+from autograder.results import atomic_write_text
 
 FIXED_COLUMNS = ["submission_id", "names", "emails", "sids", "total"]
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -48,7 +48,7 @@ def csv_text(summary: Summary) -> str:
 
 
 def write_csv(summary: Summary, path: Path) -> Path:
-    state.atomic_write_text(path, csv_text(summary))
+    atomic_write_text(path, csv_text(summary))
     return path
 
 
@@ -71,7 +71,7 @@ details summary{cursor:pointer;color:#4C72B0}
 
 
 def write_html(summary: Summary, path: Path, *, title: str, version: str, plots: list[Path], notes: list[str]) -> Path:
-    state.atomic_write_text(path, html_text(summary, title=title, version=version, plots=plots, notes=notes))
+    atomic_write_text(path, html_text(summary, title=title, version=version, plots=plots, notes=notes))
     return path
 
 

@@ -20,10 +20,11 @@ import hashlib
 import json
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from autograder.results import atomic_write_text
 
 GRADED = "graded"  # results.json written by the engine (whatever the score)
 GRADER_ERROR = "grader_error"  # the grader itself could not grade it (timeout of the outer guard, crash)
@@ -73,22 +74,6 @@ def results_path(outdir: Path, submission_id: str) -> Path:
 
 def log_path(outdir: Path, submission_id: str) -> Path:
     return outdir / "logs" / f"{file_stem(submission_id)}.log"
-
-
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_json(path: Path, data: object) -> None:
