@@ -10,14 +10,14 @@ import importlib
 import sys
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "grade": ("autograder.grade", "grade a file or folder locally, exactly as Gradescope would"),
+    "grade": ("autograder.commands.grade", "grade a file or folder locally, exactly as Gradescope would"),
     "run": ("autograder.runner", "the run_autograder flow inside an autograder root (used by run_autograder)"),
-    "build": ("autograder.build", "build the Gradescope zip (setup.sh and run_autograder at its root)"),
-    "check-zip": ("autograder.checkzip", "run a built zip on the reference and the template before uploading"),
-    "template": ("autograder.template", "generate student_template/ from reference/ (--check: fail if stale)"),
-    "regen": ("autograder.regen", "rebuild stored reference outputs and public fixtures (--check: fail if stale)"),
+    "build": ("autograder.commands.build", "build the Gradescope zip (setup.sh and run_autograder at its root)"),
+    "check-zip": ("autograder.commands.checkzip", "run a built zip on the reference and the template before uploading"),
+    "template": ("autograder.commands.template", "generate student_template/ from reference/ (--check: fail if stale)"),
+    "regen": ("autograder.suite.regen", "rebuild stored outputs and public fixtures (--check: fail if stale)"),
     "batch": ("autograder.batch", "regrade a whole class from a Gradescope export"),
-    "demo": ("autograder.demo", "build the zip and grade the reference, the template and example mistakes"),
+    "demo": ("autograder.commands.demo", "build the zip and grade the reference, the template and example mistakes"),
 }
 
 

@@ -25,9 +25,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from autograder import contract, results
+from autograder import contract
+from autograder.results import document
 
-GRADED_DIR = Path(__file__).resolve().parent / "graded"
+GRADED_DIR = Path(__file__).resolve().parent / "suite" / "graded"
 NOT_GRADED = "Not graded: see the message at the top"  # each test's output when the submission cannot be read
 
 
@@ -52,33 +53,34 @@ def run(root: Path) -> dict:
         data = grade_folder(root / "submission")
     except BaseException:  # the engine itself failed: still answer
         traceback.print_exc()
-        data = results.fallback_results(
+        data = document.fallback_results(
             "**The autograder could not finish grading** because of a problem on our side, "
             "not in your code. Please resubmit; if this message stays, tell your course staff."
         )
     data["execution_time"] = round(time.monotonic() - started, 3)
-    results.write_results(results_path, data)
+    document.write_results(results_path, data)
     return data
 
 
 def grade_folder(submission: Path) -> dict:
     """Intake, sandbox, graded suite; returns Gradescope's results dict (not yet written)."""
-    from autograder import intake, student
+    from autograder.intake.submission import IntakeError, intake
+    from autograder.sandbox import student
 
     started = time.monotonic()
     program = None
     try:
-        program = intake.intake(submission)
+        program = intake(submission)
         first = list(program.notes)
         grader = student.Student(program)
-    except intake.IntakeError as error:
+    except IntakeError as error:
         first = [str(error)]  # in full at the top; each test only points there
         grader = student.Student.unloaded(not_graded(str(error)))
     try:
         grader.launch()  # the worker imports numpy while this process imports pytest
         import pytest
 
-        from autograder import plugin
+        from autograder.results import plugin
 
         collector = plugin.ResultsPlugin(expected_points={name: pts for name, (_, pts) in contract.FUNCTIONS.items()})
         fixtures = _student_fixture(pytest, grader)
@@ -90,7 +92,7 @@ def grade_folder(submission: Path) -> dict:
         grader.close()  # every student process is gone before results are written
     place = functools.partial(note_place, path=program.path if program is not None else "")
     notes = ordered_notes(_unique(first), [n for n in _unique(grader.notes) if n not in first], place)
-    data = results.build_results(collector.tests, execution_time=time.monotonic() - started, notes=notes)
+    data = document.build_results(collector.tests, execution_time=time.monotonic() - started, notes=notes)
     if grader.isolation_note:  # not for students (extra_data is not shown to them); `grade` prints it
         print(grader.isolation_note, file=sys.stderr)
         data["extra_data"]["isolation"] = grader.isolation_note
@@ -107,7 +109,7 @@ def none_defined_note(grader: Any, program: Any) -> str:
     """A note when the loaded code defines none of the graded names ("" otherwise): wrong file, or all hidden away."""
     if not grader.sandbox.running or any(grader.has(name) for name in contract.FUNCTIONS):
         return ""
-    from autograder.markdown import code_span
+    from autograder.feedback.markdown import code_span
 
     defined = getattr(grader, "_names", {})  # top-level name -> "function" | "class" | "other", from the worker
     found = [code_span(n, 60) for n, kind in defined.items() if kind in ("function", "class")]
@@ -125,7 +127,7 @@ def none_defined_note(grader: Any, program: Any) -> str:
 
 def note_place(note: str, path: str = "") -> tuple[int, int] | None:
     """(code cell, line) a note starts with ("code cell 3, line 2: ...", "attention.py, lines 4, 9: ..."), else None."""
-    from autograder.markdown import plain
+    from autograder.feedback.markdown import plain
 
     files = "|".join(re.escape(p) for p in {path, plain(path)} if p) or "(?!)"
     match = re.match(rf"(?:code cell (\d+)|{files}), lines? (\d+)\b", note)

@@ -28,8 +28,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from autograder import batch, grade  # noqa: E402
+from autograder import batch  # noqa: E402
 from autograder.batch import export  # noqa: E402
+from autograder.commands import grade  # noqa: E402
 from tests import fixtures_export as fx  # noqa: E402
 
 TARGET, FLOOR = 2.0, 1.5

@@ -27,8 +27,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from autograder import contract, reaper, sandbox  # noqa: E402 - after the path is set
-from autograder.results_check import validate  # noqa: E402
+from autograder import contract  # noqa: E402 - after the path is set
+from autograder.results.check import validate  # noqa: E402
+from autograder.sandbox import reaper, supervisor  # noqa: E402
 
 GOAL = 180.0  # seconds
 
@@ -106,7 +107,7 @@ def leftovers() -> list[int]:
     """Processes still alive that student code started: the sandbox user's (by the uids in /proc/PID/status,
     since a non-dumpable process's /proc entry is owned by root), or any running worker.py."""
     try:
-        sandbox_uid = pwd.getpwnam(os.environ.get(sandbox.USER_ENV) or sandbox.DEFAULT_USER).pw_uid
+        sandbox_uid = pwd.getpwnam(os.environ.get(supervisor.USER_ENV) or supervisor.DEFAULT_USER).pw_uid
     except KeyError:
         sandbox_uid = None
     found = []

@@ -2,7 +2,7 @@
 
 ``VARIANTS[function][mistake_id]`` has the contract function's signature (a class with
 KVCache's interface for "KVCache") and makes exactly that one mistake; the ids are the
-keys of ``autograder.feedback.MISTAKES``. ``regen`` stores their outputs next to the
+keys of ``autograder.feedback.compare.MISTAKES``. ``regen`` stores their outputs next to the
 expected ones so that ``feedback.diagnose`` can name the mistake a submission makes.
 
 Each variant is the reference with one small, readable edit. Notes for callers:

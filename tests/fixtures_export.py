@@ -39,7 +39,7 @@ def blank_source() -> str:
 
 def buggy_sources() -> dict[str, str]:
     """name -> source of each example mistake of examples/buggy.json."""
-    from autograder import demo
+    from autograder.commands import demo
 
     source = REFERENCE.read_text()
     return {

@@ -306,14 +306,14 @@ def test_without_tqdm_and_matplotlib_batch_still_works_and_says_so(
 
 # ---------------------------------------------------------------- the real engine
 
-GRADED_SUITE = fx.REPO / "autograder" / "graded"
+GRADED_SUITE = fx.REPO / "autograder" / "suite" / "graded"
 needs_engine = pytest.mark.skipif(not any(GRADED_SUITE.glob("test_*.py")), reason="the graded suite is not written yet")
 
 
 @needs_engine
 def test_batch_equals_grade_alone(tmp_path: Path) -> None:
     """Each submission gets from batch exactly what `grade` gives it alone (totals and every test)."""
-    from autograder import grade
+    from autograder.commands import grade
     from tests.submissions import notebook_from_source
 
     bugs = fx.buggy_sources()

@@ -13,8 +13,10 @@ from typing import Any, NamedTuple
 import numpy as np
 import pytest
 
-from autograder import contract, feedback, public_cases, regen
-from autograder.cases import (
+from autograder import contract
+from autograder.feedback import compare
+from autograder.suite import public_cases, regen
+from autograder.suite.cases import (
     Case,
     CaseFormatError,
     call_arguments,
@@ -249,7 +251,7 @@ def test_public_cases_hold_only_known_mistakes_that_differ_from_the_expected_out
     stored = 0
     for case in public.values():
         for mistake_id, output in case.mistakes.items():
-            assert mistake_id in feedback.MISTAKES
+            assert mistake_id in compare.MISTAKES
             assert not regen.same_output(output, case.expected), (case.id, mistake_id)
             stored += 1
     assert stored > 100

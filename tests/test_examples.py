@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import demo
+from autograder.commands import demo
 
 
 @pytest.mark.parametrize("name", sorted(demo.load_buggy_specs()))

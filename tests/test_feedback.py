@@ -1,4 +1,4 @@
-"""autograder/feedback.py: comparison reports, diagnosis, and self-containment."""
+"""autograder/feedback/compare.py: comparison reports, diagnosis, and self-containment."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autograder import feedback
-from autograder.feedback import ATOL, RTOL, compare, diagnose, report
+from autograder.feedback.compare import ATOL, MISTAKES, RTOL, compare, diagnose, report
 from reference import attention as ref
 from reference import mistakes
 
@@ -316,7 +315,7 @@ def test_report_appends_the_likely_mistake():
     expected = ref.scaled_dot_product_attention(Q, K, V)
     stored = {mid: fn(Q, K, V) for mid, fn in mistakes.SDPA.items() if mid in ("no_scale", "sqrt_missing")}
     text = report("sdpa", expected, stored["sqrt_missing"], stored, names=["out", "weights"])
-    assert text.endswith(f"**Likely mistake:** {feedback.MISTAKES['sqrt_missing']}")
+    assert text.endswith(f"**Likely mistake:** {MISTAKES['sqrt_missing']}")
     assert report("sdpa", expected, expected, stored) is None
     unknown = report("sdpa", expected, (expected[0] + 1, expected[1]), stored, names=["out", "weights"])
     assert "Likely mistake" not in unknown
@@ -336,16 +335,16 @@ def test_report_after_a_shape_mismatch_still_diagnoses():
 # ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("mistake_id", sorted(feedback.MISTAKES))
+@pytest.mark.parametrize("mistake_id", sorted(MISTAKES))
 def test_each_sentence_is_one_line_that_says_what_to_do(mistake_id):
-    sentence = feedback.MISTAKES[mistake_id]
+    sentence = MISTAKES[mistake_id]
     assert re.fullmatch(r"[a-z_]+", mistake_id)
     assert "\n" not in sentence and sentence.endswith(".") and len(sentence) < 260
 
 
-@pytest.mark.parametrize("module", ["feedback.py", "feedback_format.py"])
+@pytest.mark.parametrize("module", ["compare.py", "feedback_format.py"])
 def test_imports_only_numpy_and_the_standard_library(module):
-    tree = ast.parse((ROOT / "autograder" / module).read_text())
+    tree = ast.parse((ROOT / "autograder" / "feedback" / module).read_text())
     imported = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -357,8 +356,8 @@ def test_imports_only_numpy_and_the_standard_library(module):
 
 
 def test_works_as_a_top_level_module_copied_into_a_folder(tmp_path, monkeypatch):
-    shutil.copy(ROOT / "autograder" / "feedback.py", tmp_path / "attention_feedback.py")
-    shutil.copy(ROOT / "autograder" / "feedback_format.py", tmp_path / "feedback_format.py")
+    shutil.copy(ROOT / "autograder" / "feedback" / "compare.py", tmp_path / "attention_feedback.py")
+    shutil.copy(ROOT / "autograder" / "feedback" / "feedback_format.py", tmp_path / "feedback_format.py")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "feedback_format", raising=False)
     spec = importlib.util.spec_from_file_location("attention_feedback", tmp_path / "attention_feedback.py")
@@ -367,4 +366,4 @@ def test_works_as_a_top_level_module_copied_into_a_folder(tmp_path, monkeypatch)
     E = _weights(3, 3)
     assert copied.compare("w", E, E) is None
     assert "Heatmap" in copied.compare("w", E, E.T.copy(), heatmap=True)
-    assert copied.MISTAKES == feedback.MISTAKES
+    assert copied.MISTAKES == MISTAKES

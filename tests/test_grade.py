@@ -9,7 +9,8 @@ import nbformat
 import pytest
 from nbformat import v4
 
-from autograder import grade, runner
+from autograder import runner
+from autograder.commands import grade
 
 CAUSAL_MASK = (
     "import numpy as np\n\n\ndef causal_mask(n_q, n_k=None):\n    n_k = n_q if n_k is None else n_k\n"

@@ -22,16 +22,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autograder import build, contract, feedback, plugin, regen, runner
-from autograder.cases import load_cases
-from autograder.graded import support
-from autograder.student import StudentError
+from autograder import contract, runner
+from autograder.commands import build
+from autograder.feedback import compare
+from autograder.results import plugin
+from autograder.sandbox.student import StudentError
+from autograder.suite import regen
+from autograder.suite.cases import load_cases
+from autograder.suite.graded import support
 from reference import attention as ref
 from reference import mistakes
 
 REPO = Path(__file__).resolve().parent.parent
-CASES_NPZ = REPO / "autograder" / "cases" / "graded.npz"
-MANIFEST = REPO / "autograder" / "cases" / "manifest.json"
+CASES_NPZ = REPO / "autograder" / "suite" / "cases" / "graded.npz"
+MANIFEST = REPO / "autograder" / "suite" / "cases" / "manifest.json"
 GRADED_SET = next(s for s in regen.CASE_SETS if s.name == "graded")
 WORKSHEET = re.compile(r"\b(Dis 10 Q\d|Dis 11 Q\d|PS4 Q\d|Q&A)")
 
@@ -93,20 +97,20 @@ def test_at_least_5_worksheet_tests_all_hidden(suite: list[dict]) -> None:
 
 
 def test_hidden_visibility_is_set_in_one_place() -> None:
-    for path in sorted((REPO / "autograder" / "graded").glob("test_*.py")):
+    for path in sorted((REPO / "autograder" / "suite" / "graded").glob("test_*.py")):
         text = path.read_text()
         assert "after_due_date" not in text and "@visibility" not in text, path.name
-    assert "after_due_date" not in (REPO / "autograder" / "graded" / "support.py").read_text()
+    assert "after_due_date" not in (REPO / "autograder" / "suite" / "graded" / "support.py").read_text()
 
 
 def test_graded_modules_stay_small_and_never_import_the_reference() -> None:
-    for path in sorted((REPO / "autograder" / "graded").glob("*.py")):
+    for path in sorted((REPO / "autograder" / "suite" / "graded").glob("*.py")):
         text = path.read_text()
         assert len(text.splitlines()) < 400, path.name
         imports = [n for n in ast.walk(ast.parse(text)) if isinstance(n, (ast.Import, ast.ImportFrom))]
         names = [getattr(n, "module", None) or n.names[0].name for n in imports]
         assert not [n for n in names if n and n.split(".")[0] in ("reference", "tests")], path.name
-        assert not [n for n in names if n in ("autograder.regen", "autograder.graded_cases")], path.name
+        assert not [n for n in names if n in ("autograder.suite.regen", "autograder.suite.graded_cases")], path.name
 
 
 # ----------------------------------------------------------------------------
@@ -116,7 +120,7 @@ def test_graded_modules_stay_small_and_never_import_the_reference() -> None:
 
 def case_ids_in_tests() -> set[str]:
     ids = set()
-    for path in (REPO / "autograder" / "graded").glob("test_*.py"):
+    for path in (REPO / "autograder" / "suite" / "graded").glob("test_*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"[a-z0-9]+-[\w-]+",
                                                                                               node.value):
@@ -135,7 +139,7 @@ def test_regen_check_passes() -> None:
 
 
 def test_regen_is_byte_identical_across_runs_and_equals_the_stored_files() -> None:
-    code = ("import hashlib, sys; from autograder import regen; "
+    code = ("import hashlib, sys; from autograder.suite import regen; "
             "s = next(c for c in regen.CASE_SETS if c.name == 'graded'); "
             "print(*sorted(f'{p}:{hashlib.sha256(d).hexdigest()}' for p, d in regen.render(s).items()))")
     runs = []
@@ -169,7 +173,7 @@ def test_the_stored_cases_carry_data_only_and_the_zip_no_case_builder() -> None:
             if name.endswith(".npy"):
                 assert np.lib.format.read_array(io.BytesIO(data), allow_pickle=False).dtype.kind in "biuf"
     members = build.zip_members()
-    assert "autograder/cases/graded.npz" in members and "autograder/graded_cases.py" not in members
+    assert "autograder/suite/cases/graded.npz" in members and "autograder/suite/graded_cases.py" not in members
 
 
 def test_the_hidden_cases_hold_the_worksheets_numbers_not_the_seeds_slips() -> None:
@@ -228,17 +232,17 @@ def test_check_passes_the_reference_on_every_stored_case() -> None:
 def test_a_mismatch_reports_shapes_errors_an_excerpt_a_heatmap_and_the_mistake() -> None:
     text = failure(LocalStudent(scaled_dot_product_attention=mistakes.SDPA["no_scale"]), "sdpa-causal")
     for part in ("**Case:**", "entries differ", "Largest absolute error", "expected", "yours", "Heatmap",
-                 f"{support.LIKELY} {feedback.MISTAKES['no_scale']}"):
+                 f"{support.LIKELY} {compare.MISTAKES['no_scale']}"):
         assert part in text
     text = failure(LocalStudent(attention_scores=mistakes.SCORES["transposed_scores"]), "scores-more-keys")
-    assert text.index("Shape: expected (3, 6)") < text.index(feedback.MISTAKES["transposed_scores"])
+    assert text.index("Shape: expected (3, 6)") < text.index(compare.MISTAKES["transposed_scores"])
 
 
 def test_an_input_written_to_and_missing_batch_support_are_named() -> None:
     def writes(*args):
         raise StudentError("modified_input", "softmax modified its input `Z` in place; work on a copy")
 
-    assert feedback.MISTAKES["modified_input"] in failure(LocalStudent(softmax=writes), "softmax-rows")
+    assert compare.MISTAKES["modified_input"] in failure(LocalStudent(softmax=writes), "softmax-rows")
 
     def two_d_only(Q, K):
         if Q.ndim != 2:
@@ -246,15 +250,15 @@ def test_an_input_written_to_and_missing_batch_support_are_named() -> None:
         return Q @ K.T
 
     text = failure(LocalStudent(attention_scores=two_d_only), "scores-batch", batched=True)
-    assert feedback.MISTAKES["no_batch_support"] in text
+    assert compare.MISTAKES["no_batch_support"] in text
 
 
 def test_call_counts_name_a_cached_path_that_recomputes_and_a_naive_path_that_does_not() -> None:
     recomputes = mistakes.VARIANTS["generate_cached"]["cache_recomputes"]
     text = failure(LocalStudent(generate_cached=recomputes), "cached-six")
-    assert "| `layer.key` | 6 | 21 ✗ |" in text and feedback.MISTAKES["cache_recomputes"] in text
+    assert "| `layer.key` | 6 | 21 ✗ |" in text and compare.MISTAKES["cache_recomputes"] in text
     text = failure(LocalStudent(generate_naive=ref.generate_cached), "naive-seven")
-    assert "| `layer.key` | 28 | 7 ✗ |" in text and feedback.MISTAKES["naive_no_recompute"] in text
+    assert "| `layer.key` | 28 | 7 ✗ |" in text and compare.MISTAKES["naive_no_recompute"] in text
 
 
 def test_partial_credit_counts_the_cases_that_pass() -> None:

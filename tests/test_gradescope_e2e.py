@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import build
+from autograder.commands import build
 from tests.submissions import REFERENCE, TEMPLATE, notebook_from_source
 
 pytestmark = pytest.mark.slow

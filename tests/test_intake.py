@@ -1,4 +1,4 @@
-"""autograder/intake.py: finding the submission and parsing it, on real files in tmp_path."""
+"""autograder/intake/submission.py: finding the submission and parsing it, on real files in tmp_path."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ import nbformat
 import pytest
 from nbformat import v3, v4
 
-from autograder import intake, markdown
-from autograder.intake import IntakeError
+from autograder.feedback import markdown
+from autograder.intake import submission
+from autograder.intake.submission import IntakeError
 
 GOOD = "import numpy as np\n\n\ndef softmax(Z, axis=-1, temperature=1.0):\n    return Z\n"
 
@@ -37,12 +38,12 @@ def code(source: str) -> nbformat.NotebookNode:
     return v4.new_code_cell(source)
 
 
-def load_nb(tmp_path: Path, *cells: nbformat.NotebookNode) -> intake.Program:
-    return intake.load_program(write(tmp_path, "attention.ipynb", notebook(*cells)))
+def load_nb(tmp_path: Path, *cells: nbformat.NotebookNode) -> submission.Program:
+    return submission.load_program(write(tmp_path, "attention.ipynb", notebook(*cells)))
 
 
-def load_py(tmp_path: Path, content: str | bytes) -> intake.Program:
-    return intake.load_program(write(tmp_path, "attention.py", content))
+def load_py(tmp_path: Path, content: str | bytes) -> submission.Program:
+    return submission.load_program(write(tmp_path, "attention.py", content))
 
 
 # ----------------------------------------------------------------------------- find_submission
@@ -92,7 +93,7 @@ FIND_CASES = {
 def test_find_submission(tmp_path: Path, files: dict, chosen: str, note_parts: list[str]) -> None:
     for relative, content in files.items():
         write(tmp_path, relative, content)
-    path, notes = intake.find_submission(tmp_path)
+    path, notes = submission.find_submission(tmp_path)
     assert path == tmp_path / chosen
     assert len(notes) == len(note_parts)
     for note, part in zip(notes, note_parts):
@@ -113,7 +114,7 @@ def test_find_submission(tmp_path: Path, files: dict, chosen: str, note_parts: l
 def test_browser_renamed_copy_is_graded_with_a_note(tmp_path: Path, name: str, graded_as: str) -> None:
     write(tmp_path, name, GOOD)
     write(tmp_path, "notes.txt", "x")
-    path, notes = intake.find_submission(tmp_path)
+    path, notes = submission.find_submission(tmp_path)
     assert path == tmp_path / name
     shown = Path(name).name
     assert notes == [f"Your file is named `{shown}`; it was graded as `{graded_as}`. Please name it `{graded_as}`."]
@@ -127,7 +128,7 @@ def test_browser_renamed_copy_is_graded_with_a_note(tmp_path: Path, name: str, g
 def test_other_names_are_not_taken_for_a_renamed_copy(tmp_path: Path, name: str) -> None:
     write(tmp_path, name, GOOD)
     with pytest.raises(IntakeError, match=r"No `attention\.py` or `attention\.ipynb` in your submission"):
-        intake.find_submission(tmp_path)
+        submission.find_submission(tmp_path)
 
 
 MISSING_CASES = {
@@ -145,7 +146,7 @@ def test_find_submission_missing(tmp_path: Path, files: dict, parts: list[str]) 
     for relative, content in files.items():
         write(tmp_path, relative, content)
     with pytest.raises(IntakeError) as error:
-        intake.find_submission(tmp_path)
+        submission.find_submission(tmp_path)
     for part in parts:
         assert part in str(error.value)
 
@@ -157,26 +158,26 @@ def test_find_submission_ignores_symlinks(tmp_path: Path) -> None:
     os.symlink(secret, folder / "attention.py")
     os.symlink(secret.parent, folder / "linked_dir")
     with pytest.raises(IntakeError, match="Symbolic links"):
-        intake.find_submission(folder)
+        submission.find_submission(folder)
 
 
 def test_find_submission_direct_file(tmp_path: Path) -> None:
     path = write(tmp_path, "my_hw.py", GOOD)
-    assert intake.find_submission(path) == (path, [])
+    assert submission.find_submission(path) == (path, [])
     with pytest.raises(IntakeError, match="not a Python file"):
-        intake.find_submission(write(tmp_path, "notes.txt", "x"))
+        submission.find_submission(write(tmp_path, "notes.txt", "x"))
     with pytest.raises(IntakeError, match="does not exist"):
-        intake.find_submission(tmp_path / "nope")
+        submission.find_submission(tmp_path / "nope")
 
 
 def test_intake_combines_notes_and_relative_path(tmp_path: Path) -> None:
     write(tmp_path, "hw/attention.py", GOOD)
     write(tmp_path, "hw/attention.ipynb", notebook(code("x = 1")))
-    program = intake.intake(tmp_path)
+    program = submission.intake(tmp_path)
     assert program.path == "hw/attention.py"
     assert program.kind == "py"
     assert program.notes == ["Graded `hw/attention.py`; `hw/attention.ipynb` was ignored."]
-    assert program.chunks == [intake.Chunk("hw/attention.py", "hw/attention.py", GOOD, 1)]
+    assert program.chunks == [submission.Chunk("hw/attention.py", "hw/attention.py", GOOD, 1)]
 
 
 # ----------------------------------------------------------------------------- .py files
@@ -184,7 +185,8 @@ def test_intake_combines_notes_and_relative_path(tmp_path: Path) -> None:
 
 def test_py_loads_as_one_chunk(tmp_path: Path) -> None:
     program = load_py(tmp_path, GOOD)
-    assert program == intake.Program("attention.py", "py", [intake.Chunk("attention.py", "attention.py", GOOD)], [])
+    chunk = submission.Chunk("attention.py", "attention.py", GOOD)
+    assert program == submission.Program("attention.py", "py", [chunk], [])
 
 
 @pytest.mark.parametrize(
@@ -358,14 +360,14 @@ def test_notebook_all_cells_broken(tmp_path: Path) -> None:
 def test_notebook_crlf_and_bom(tmp_path: Path) -> None:
     text = notebook(code("x = 1\r\ny = 2\r\n"), code("z = 3\rw = 4"))
     path = write(tmp_path, "attention.ipynb", b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
-    program = intake.load_program(path)
+    program = submission.load_program(path)
     assert [c.source for c in program.chunks] == ["x = 1\ny = 2\n", "z = 3\nw = 4"]
 
 
 def test_notebook_version_3_converted(tmp_path: Path) -> None:
     cells = [v3.new_text_cell("markdown", source="# hw"), v3.new_code_cell(input="x = 1\n%pylab inline")]
     nb = v3.new_notebook(worksheets=[v3.new_worksheet(cells=cells)])
-    program = intake.load_program(write(tmp_path, "attention.ipynb", v3.writes_json(nb)))
+    program = submission.load_program(write(tmp_path, "attention.ipynb", v3.writes_json(nb)))
     assert [(c.label, c.source) for c in program.chunks] == [("code cell 1", "x = 1\n")]
     assert program.notes[0] == "`attention.ipynb` uses notebook format 3; it was converted to format 4 to be graded."
 
@@ -379,14 +381,14 @@ def test_notebook_version_1_and_2(tmp_path: Path) -> None:
         {"nbformat": 2, "metadata": {"name": ""}, "worksheets": [{"cells": [{"cell_type": "code", "input": "y = 2"}]}]},
         {"nbformat": 1, "cells": [{"cell_type": "code", "code": "y = 2"}]},
     ):
-        program = intake.load_program(write(tmp_path, "attention.ipynb", json.dumps(raw)))
+        program = submission.load_program(write(tmp_path, "attention.ipynb", json.dumps(raw)))
         assert [c.source for c in program.chunks] == ["y = 2"]
 
 
 def test_notebook_too_old_to_read_is_rejected(tmp_path: Path) -> None:
     raw = {"nbformat": 2, "worksheets": "nonsense"}
     with pytest.raises(IntakeError, match="format version 2, which is too old"):
-        intake.load_program(write(tmp_path, "attention.ipynb", json.dumps(raw)))
+        submission.load_program(write(tmp_path, "attention.ipynb", json.dumps(raw)))
 
 
 LENIENT = {
@@ -419,7 +421,7 @@ LENIENT = {
 
 @pytest.mark.parametrize("raw", LENIENT.values(), ids=LENIENT.keys())
 def test_notebook_off_spec_but_readable(tmp_path: Path, raw: dict) -> None:
-    program = intake.load_program(write(tmp_path, "attention.ipynb", json.dumps(raw)))
+    program = submission.load_program(write(tmp_path, "attention.ipynb", json.dumps(raw)))
     assert [c.source for c in program.chunks] == ["x = 1\ny"]
 
 
@@ -440,7 +442,7 @@ BAD_NOTEBOOKS = {
 @pytest.mark.parametrize("content, parts", BAD_NOTEBOOKS.values(), ids=BAD_NOTEBOOKS.keys())
 def test_notebook_rejected(tmp_path: Path, content: str | bytes, parts: list[str]) -> None:
     with pytest.raises(IntakeError) as error:
-        intake.load_program(write(tmp_path, "sub/attention.ipynb", content), root=tmp_path)
+        submission.load_program(write(tmp_path, "sub/attention.ipynb", content), root=tmp_path)
     assert "`sub/attention.ipynb`" in str(error.value)
     for part in parts:
         assert part in str(error.value)

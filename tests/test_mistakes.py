@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from autograder import feedback
+from autograder.feedback import compare
 from reference import attention as ref
 from reference import mistakes
 
@@ -115,7 +115,7 @@ PROBES: dict[str, dict[str, dict[str, Any]]] = {
 def run(name: str, fn: Callable, probe: dict[str, Any], layer_class: type = ref.AttentionLayer) -> Any:
     """Call ``fn`` (contract function ``name``) on a probe.
 
-    Stateful functions give the dict of named outputs that autograder/cases.py stores:
+    Stateful functions give the dict of named outputs that autograder/suite/cases.py stores:
     KVCache -> keys, values, lengths; decode_step -> out, cache.keys, cache.values,
     calls.*; generate_* -> out, calls.*.
     """
@@ -175,12 +175,12 @@ def test_every_contract_function_has_variants_and_probes():
 
 @pytest.mark.parametrize("name, mistake_id", PAIRS)
 def test_every_mistake_has_a_sentence(name, mistake_id):
-    assert mistake_id in feedback.MISTAKES
+    assert mistake_id in compare.MISTAKES
 
 
 def test_every_sentence_is_used():
     used = {mid for variants in mistakes.VARIANTS.values() for mid in variants}
-    assert set(feedback.MISTAKES) == used | set(mistakes.NOT_BY_VALUE)
+    assert set(compare.MISTAKES) == used | set(mistakes.NOT_BY_VALUE)
 
 
 @pytest.mark.parametrize("name, mistake_id", [p for p in PAIRS if p[1] != "modified_input"])
@@ -191,7 +191,7 @@ def test_variant_differs_from_reference_on_some_probe(name, mistake_id):
     for probe_id, probe in PROBES[name].items():
         output = _try(name, variant, probe)
         expected = run(name, _reference(name), probe)
-        if output is not None and feedback.compare(name, expected, output) is not None:
+        if output is not None and compare.compare(name, expected, output) is not None:
             detected.append(probe_id)
     assert detected, f"{name}/{mistake_id} equals the reference on every probe"
 
@@ -202,11 +202,11 @@ def test_diagnose_names_exactly_the_mistake_made(name, probe_id):
     expected = run(name, _reference(name), probe)
     outputs = _mistake_outputs(name, probe)
     for mistake_id, output in outputs.items():
-        if output is None or feedback.compare(name, expected, output) is None:
+        if output is None or compare.compare(name, expected, output) is None:
             continue  # cannot run here, or right by accident: diagnose() skips it
-        assert feedback.diagnose(output, outputs, expected=expected) == mistake_id, (name, probe_id, mistake_id)
-        text = feedback.report(name, expected, output, outputs, names=_names(name))
-        assert f"**Likely mistake:** {feedback.MISTAKES[mistake_id]}" in text
+        assert compare.diagnose(output, outputs, expected=expected) == mistake_id, (name, probe_id, mistake_id)
+        text = compare.report(name, expected, output, outputs, names=_names(name))
+        assert f"**Likely mistake:** {compare.MISTAKES[mistake_id]}" in text
 
 
 def _names(name: str) -> list[str] | None:
@@ -217,7 +217,7 @@ def test_the_reference_itself_is_never_diagnosed():
     for name, probe_id in CASES:
         probe = PROBES[name][probe_id]
         expected = run(name, _reference(name), probe)
-        assert feedback.diagnose(expected, _mistake_outputs(name, probe), expected=expected) is None
+        assert compare.diagnose(expected, _mistake_outputs(name, probe), expected=expected) is None
 
 
 @pytest.mark.parametrize("name", ["softmax", "scaled_dot_product_attention", "rope"])
@@ -242,7 +242,7 @@ def test_count_mistakes_give_right_values_and_wrong_counts(name, mistake_id, rop
     right, wrong = ref.AttentionLayer(**weights), ref.AttentionLayer(**weights)
     expected = _reference(name)(right, X, rope_base=rope_base)
     output = mistakes.VARIANTS[name][mistake_id](wrong, X, rope_base=rope_base)
-    assert feedback.compare(name, expected, output) is None
+    assert compare.compare(name, expected, output) is None
     N = len(X)
     contract = N if name == "generate_cached" else N * (N + 1) // 2
     assert right.calls == {"query": N, "key": contract, "value": contract}
@@ -254,7 +254,7 @@ def test_rope_position_shift_is_invisible_to_generation():
     probe = PROBES["generate_cached"]["rope"]
     shifted = mistakes.cached_variant(decode=mistakes.DECODE["decode_rope_wrong_position"])
     expected = run("generate_cached", ref.generate_cached, probe)
-    assert feedback.compare("generate_cached", expected, run("generate_cached", shifted, probe)) is None
+    assert compare.compare("generate_cached", expected, run("generate_cached", shifted, probe)) is None
 
 
 @pytest.mark.parametrize("name", ["decode_step", "generate_cached", "generate_naive"])
@@ -264,10 +264,10 @@ def test_diagnosis_from_out_alone(name):
     expected = run(name, _reference(name), probe)
     outputs = _mistake_outputs(name, probe)
     for mistake_id, output in outputs.items():
-        if output is None or feedback.compare(name, expected["out"], output["out"]) is None:
-            assert feedback.diagnose({"out": output["out"]}, outputs, expected=expected) != mistake_id
+        if output is None or compare.compare(name, expected["out"], output["out"]) is None:
+            assert compare.diagnose({"out": output["out"]}, outputs, expected=expected) != mistake_id
             continue
-        assert feedback.diagnose({"out": output["out"]}, outputs, expected=expected) == mistake_id
+        assert compare.diagnose({"out": output["out"]}, outputs, expected=expected) == mistake_id
 
 
 # ----------------------------------------------------------------------------
@@ -426,5 +426,5 @@ def test_correct_alternatives_pass_and_are_never_diagnosed(name, probe_id):
         for layer_class in layers:
             with np.errstate(all="ignore"):
                 actual = run(name, alternative, probe, layer_class)
-            assert feedback.compare(name, expected, actual) is None, (alternative, layer_class)
-            assert feedback.diagnose(actual, outputs, expected=expected) is None
+            assert compare.compare(name, expected, actual) is None, (alternative, layer_class)
+            assert compare.diagnose(actual, outputs, expected=expected) is None

@@ -6,7 +6,7 @@ results plugin) and must
   * lose points on at least one test of the function it breaks,
   * lose points on no test other than those of that function and of the functions that
     call it in that code (declared per mutant),
-  * name its mistake: the sentence ``feedback.MISTAKES[id]`` appears in a failing test
+  * name its mistake: the sentence ``compare.MISTAKES[id]`` appears in a failing test
     of the broken function (a visible one when any visible test fails).
 Every correct solution (the reference as .py and as a notebook with scratch cells,
 float32, einsum, the independent loops oracle, and the student-style solution the
@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder import contract, feedback, runner
+from autograder import contract, runner
+from autograder.feedback import compare
 from tests.mutants import BASES, MUTANTS, REPO, Mutant
 from tests.submissions import REFERENCE, einsum_source, float32_source, notebook_from_source
 
@@ -68,7 +69,7 @@ def test_every_mutant_applies_and_the_corpus_covers_every_function() -> None:
         compile(mutant.source(), mutant.name, "exec")
         assert mutant.function in contract.FUNCTIONS
         assert set(mutant.also) <= set(contract.FUNCTIONS) - {mutant.function}
-        assert mutant.mistake is None or mutant.mistake in feedback.MISTAKES
+        assert mutant.mistake is None or mutant.mistake in compare.MISTAKES
     assert {m.function for m in MUTANTS} == set(contract.FUNCTIONS)
 
 
@@ -87,7 +88,7 @@ def test_a_mutant_loses_points_only_where_it_should_and_is_named(mutant: Mutant,
         if "**Check first:**" in t["output"] and t["visibility"] == contract.VISIBLE:
             assert not cited & hidden_numbers, f"{t['name']} cites hidden tests {sorted(cited & hidden_numbers)}"
     if mutant.mistake is not None:
-        sentence = feedback.MISTAKES[mutant.mistake]
+        sentence = compare.MISTAKES[mutant.mistake]
         shown = [t for t in own if t["visibility"] == contract.VISIBLE] or own
         assert any(sentence in t["output"] for t in shown), (
             f"{mutant.name}: no failing test of {mutant.function} names {mutant.mistake!r}:\n"
@@ -115,7 +116,7 @@ def test_a_mistake_only_hidden_tests_see_stays_hidden_until_their_visibility_all
     data = grade_source(mutant.source(), tmp_path / "submission")
     lost = lost_points(data)
     assert lost and {t["visibility"] for t in lost} == {contract.HIDDEN}
-    sentence = feedback.MISTAKES[mutant.mistake]
+    sentence = compare.MISTAKES[mutant.mistake]
     assert any(sentence in t["output"] for t in lost)
     visible = [t for t in data["tests"] if t["visibility"] == contract.VISIBLE]
     assert all(t["status"] == "passed" and t["output"] == "" for t in visible)

@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autograder import protocol
-from autograder.protocol import EncodeError, ProtocolError, Ref
+from autograder.sandbox import protocol
+from autograder.sandbox.protocol import EncodeError, ProtocolError, Ref
 
 
 def roundtrip(value):

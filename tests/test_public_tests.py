@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from autograder import feedback
+from autograder.feedback import compare
 
 REPO = Path(__file__).resolve().parent.parent
 STUDENT = REPO / "student_template"
@@ -72,7 +72,7 @@ def test_a_missing_scale_is_named_with_the_largest_error_and_where(tmp_path):
     failed = {re.match(r"FAILED test_attention.py::(\w+)\[", line)[1] for line in failures(result.stdout)}
     assert "test_scaled_dot_product_attention_returns_the_expected_output_and_weights" in failed
     assert not any("qkv" in name or "softmax" in name or "rope" in name for name in failed)
-    assert f"**Likely mistake:** {feedback.MISTAKES['no_scale']}" in result.stdout
+    assert f"**Likely mistake:** {compare.MISTAKES['no_scale']}" in result.stdout
     assert re.search(r"Largest absolute error [\d.e+-]+ at index \(\d+(, \d+)*\)", result.stdout)
     assert "Heatmap" in result.stdout
 
@@ -83,7 +83,7 @@ def test_a_kv_cache_that_overwrites_is_named(tmp_path):
     assert buggy.count("= [] ;") == 2
     result = run_public_tests(tmp_path / "s", buggy)
     assert result.returncode == 1
-    assert f"**Likely mistake:** {feedback.MISTAKES['cache_overwrites']}" in result.stdout
+    assert f"**Likely mistake:** {compare.MISTAKES['cache_overwrites']}" in result.stdout
     assert "test_decode_step" not in result.stdout, "decode_step is tested with the tests' own cache"
 
 
@@ -100,7 +100,7 @@ def test_modifying_an_input_in_place_is_reported(tmp_path):
     result = run_public_tests(tmp_path / "s", buggy)
     assert result.returncode == 1
     assert "changed its input `Z` in place" in result.stdout
-    assert feedback.MISTAKES["modified_input"] in result.stdout
+    assert compare.MISTAKES["modified_input"] in result.stdout
 
 
 def test_a_syntax_error_fails_every_test_with_its_line(tmp_path):

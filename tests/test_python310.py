@@ -67,7 +67,7 @@ def run(python: str, *args: str, cwd: Path = REPO) -> subprocess.CompletedProces
 
 
 def test_every_grading_module_compiles_and_imports_on_python_310(python310: str) -> None:
-    done = run(python310, "-c", "import sys, pkgutil, importlib, autograder, autograder.graded\n"
+    done = run(python310, "-c", "import sys, pkgutil, importlib, autograder, autograder.suite.graded\n"
                "skip = {'autograder.__main__'}\n"
                "names = [m.name for m in pkgutil.walk_packages(autograder.__path__, 'autograder.')]\n"
                "[importlib.import_module(n) for n in names if n not in skip and not n.startswith('autograder.batch')]\n"

@@ -1,4 +1,4 @@
-"""autograder/plugin.py + autograder/results.py: real pytest runs of generated suites.
+"""autograder/results/plugin.py + autograder/results/document.py: real pytest runs of generated suites.
 
 Each suite is run in-process with ``pytest.main(..., plugins=[ResultsPlugin])`` using the
 real gradescope-utils decorators; every results.json produced is written with
@@ -18,9 +18,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from autograder import results
-from autograder.plugin import INTERNAL, NOT_RUN, ResultsPlugin
-from autograder.results import GradedTest
+from autograder.results import document
+from autograder.results.document import GradedTest
+from autograder.results.plugin import INTERNAL, NOT_RUN, ResultsPlugin
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = json.loads((ROOT / "tests" / "schema" / "gradescope_results.schema.json").read_text())
@@ -63,9 +63,9 @@ def run_suite(
     collector = ResultsPlugin(expected_points=expected or {})
     args = [str(suite), "-q", "-p", "no:cacheprovider", "-c", str(suite / "pytest.ini"), "--rootdir", str(suite)]
     code = pytest.main([*args, "--import-mode=importlib"], plugins=[collector])
-    data = results.build_results(collector.tests, execution_time=0.25, notes=list(notes))
+    data = document.build_results(collector.tests, execution_time=0.25, notes=list(notes))
     path = tmp_path / "results" / "results.json"
-    results.write_results(path, data)
+    document.write_results(path, data)
     loaded = json.loads(path.read_text(encoding="utf-8"))
     check(loaded)
     return loaded, int(code)
@@ -472,9 +472,9 @@ def test_hidden_tests_not_revealed_in_summary(tmp_path: Path) -> None:
         assert "2 hidden tests worth 12 points are shown after the due date." in summary
         assert "1 hidden test worth 1 point is not shown to students." in summary
         assert "HIDDEN" not in summary and "| E |" not in summary and "| F |" not in summary
-        terminal = results.summary_text(data)
+        terminal = document.summary_text(data)
         assert "HIDDEN" not in terminal and "Your mask is upside down." in terminal
-        assert "HIDDEN-MESSAGE-A" in results.summary_text(data, show_hidden=True) or ok == "True"
+        assert "HIDDEN-MESSAGE-A" in document.summary_text(data, show_hidden=True) or ok == "True"
     assert outputs[0] == outputs[1]  # hidden outcomes change nothing in the summary
 
 
@@ -485,7 +485,7 @@ def test_build_results_from_mappings_and_objects() -> None:
         {"name": "c", "score": float("inf"), "max_score": 1, "tags": ["not-a-contract-name"], "visibility": "bogus"},
         GradedTest("d", 0, 1, tags=[]),
     ]
-    data = results.build_results(tests, execution_time=1.23456, notes=["note 1", "  ", "note 2"], extra_output="fin")
+    data = document.build_results(tests, execution_time=1.23456, notes=["note 1", "  ", "note 2"], extra_output="fin")
     check(data)
     assert data["score"] == 7 and data["execution_time"] == 1.235
     assert data["extra_data"] == {"notes": ["note 1", "note 2"]}
@@ -500,50 +500,50 @@ def test_build_results_from_mappings_and_objects() -> None:
 
 
 def test_build_results_empty() -> None:
-    data = results.build_results([], execution_time=0, notes=["`attention.py` is empty."])
+    data = document.build_results([], execution_time=0, notes=["`attention.py` is empty."])
     check(data)
     assert data["score"] == 0 and data["tests"] == []
     assert data["output"] == "`attention.py` is empty.\n\nNo tests were run."
 
 
 def test_text_is_json_safe_and_bounded(tmp_path: Path) -> None:
-    long = "```\n" + "x" * (results.MAX_OUTPUT + 10)
+    long = "```\n" + "x" * (document.MAX_OUTPUT + 10)
     tests = [
         GradedTest("bad \ud800 name\0", 0, 1, output="lone \udfff surrogate and NUL \0"),
         GradedTest("l", 0, 1, output=long),
     ]
-    data = results.build_results(tests, execution_time=0, notes=[])
-    results.write_results(tmp_path / "r.json", data)
+    data = document.build_results(tests, execution_time=0, notes=[])
+    document.write_results(tmp_path / "r.json", data)
     loaded = json.loads((tmp_path / "r.json").read_bytes().decode("utf-8"))
     check(loaded)
     assert "\0" not in loaded["tests"][0]["name"] + loaded["tests"][0]["output"]
     out = loaded["tests"][1]["output"]
-    assert len(out) < results.MAX_OUTPUT + 100 and out.endswith("*(output truncated)*") and out.count("```") == 2
+    assert len(out) < document.MAX_OUTPUT + 100 and out.endswith("*(output truncated)*") and out.count("```") == 2
 
 
 def test_write_results_is_atomic(tmp_path: Path) -> None:
     path = tmp_path / "results" / "results.json"
-    results.write_results(path, {"score": 1})
-    results.write_results(path, results.fallback_results("again"))
+    document.write_results(path, {"score": 1})
+    document.write_results(path, document.fallback_results("again"))
     assert json.loads(path.read_text())["output"] == "again"
     assert [p.name for p in path.parent.iterdir()] == ["results.json"]
     with pytest.raises(TypeError):
-        results.write_results(path, {"score": {1, 2}})  # not JSON: the old file stays, no temp file
+        document.write_results(path, {"score": {1, 2}})  # not JSON: the old file stays, no temp file
     with pytest.raises(ValueError):
-        results.write_results(path, {"score": float("nan")})
+        document.write_results(path, {"score": float("nan")})
     assert json.loads(path.read_text())["output"] == "again"
     assert [p.name for p in path.parent.iterdir()] == ["results.json"]
     assert oct(path.stat().st_mode & 0o777) == "0o644"
 
 
 def test_fallback_results_valid_and_stdlib_only(tmp_path: Path) -> None:
-    data = results.fallback_results("**The autograder crashed.** Please resubmit.", max_score=100)
+    data = document.fallback_results("**The autograder crashed.** Please resubmit.", max_score=100)
     check(data)
     assert data["score"] == 0 and data["tests"][0]["max_score"] == 100
     assert data["output"] == data["tests"][0]["output"] == "**The autograder crashed.** Please resubmit."
     script = (
-        "import sys, json; sys.path.insert(0, sys.argv[1]); from autograder import results; "
-        "results.write_results(sys.argv[2], results.fallback_results('x', 50)); "
+        "import sys, json; sys.path.insert(0, sys.argv[1]); from autograder.results import document; "
+        "document.write_results(sys.argv[2], document.fallback_results('x', 50)); "
         "bad = {'numpy', 'pytest', 'nbformat', 'autograder.contract'} & set(sys.modules); print(sorted(bad))"
     )
     out = subprocess.run(
@@ -558,17 +558,17 @@ def test_fallback_results_valid_and_stdlib_only(tmp_path: Path) -> None:
 
 def test_summary_text(tmp_path: Path) -> None:
     data, _ = run_suite(tmp_path, HIDDEN_SUITE.replace("{ok}", "False"), notes=("Graded `attention.py`.",))
-    text = results.summary_text(data)
+    text = document.summary_text(data)
     assert text.startswith("Notes:\n  - Graded `attention.py`.\n\nScore (visible tests): 3 / 5\n")
     assert "B  Softmax (Dis 10 Q1, Dis 11 Q2)" in text and "C  Masks" in text
     assert "2 hidden tests worth 12 points are shown after the due date." in text
     assert "Failing tests (1):\n\nvisible fail: 0 / 2\n    Your mask is upside down." in text
-    full = results.summary_text(data, show_hidden=True)
+    full = document.summary_text(data, show_hidden=True)
     assert "Score (all tests): 4 / 18" in full
     assert "HIDDEN-NAME-A (after_due_date): 0 / 5\n    HIDDEN-MESSAGE-A" in full
     assert "hidden tests worth" not in full
-    passing = results.build_results([GradedTest("ok", 1, 1, "passed")], execution_time=0, notes=[])
-    assert results.summary_text(passing).endswith("All shown tests passed.")
+    passing = document.build_results([GradedTest("ok", 1, 1, "passed")], execution_time=0, notes=[])
+    assert document.summary_text(passing).endswith("All shown tests passed.")
 
 
 def test_visible_tests_run_before_hidden_ones_and_results_keep_collection_order(tmp_path: Path) -> None:

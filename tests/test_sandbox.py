@@ -12,9 +12,9 @@ import time
 import numpy as np
 import pytest
 
-from autograder import sandbox as sandbox_module
-from autograder.sandbox import Limits, Sandbox, WorkerDied, WorkerTimeout, describe_exit
-from autograder.student import Student, StudentError
+from autograder.sandbox import supervisor as sandbox_module
+from autograder.sandbox.student import Student, StudentError
+from autograder.sandbox.supervisor import Limits, Sandbox, WorkerDied, WorkerTimeout, describe_exit
 from tests.hostile import HERE, REFERENCE, TEST_USER, program, sandbox_user, snippet
 
 ROOT = os.geteuid() == 0
@@ -145,7 +145,7 @@ def test_a_grader_that_is_not_root_still_kills_a_daemon_on_close(user) -> None:
     script = f"""
 import json, os, sys
 sys.path.insert(0, {str(REPO)!r})
-from autograder.student import Student
+from autograder.sandbox.student import Student
 from tests.hostile import program, snippet
 s = Student(program(snippet("processes")))
 pid = s.call("daemon")

@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autograder import reaper
-from autograder import sandbox as sandbox_module
-from autograder.sandbox import Limits, Sandbox
-from autograder.student import Student, StudentError
+from autograder.sandbox import reaper
+from autograder.sandbox import supervisor as sandbox_module
+from autograder.sandbox.student import Student, StudentError
+from autograder.sandbox.supervisor import Limits, Sandbox
 from tests.hostile import TEST_USER, program, sandbox_user, snippet
 from tests.test_sandbox import REPO, ROOT
 
@@ -125,7 +125,7 @@ def test_out_of_memory_outside_rlimit_as_kills_the_worker_not_the_grader(user) -
 import json, sys
 sys.path.insert(0, {str(REPO)!r})
 import numpy as np
-from autograder.student import Student, StudentError
+from autograder.sandbox.student import Student, StudentError
 from tests.hostile import program
 ballast = np.ones(150 * 2**20 // 8)  # like the real grader (pytest, the suite, stored cases): bigger than the worker
 s = Student(program({hog!r}), user={user!r})

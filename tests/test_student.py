@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autograder import student as student_module
-from autograder.student import Cache, Layer, Student, StudentError
+from autograder.sandbox import student as student_module
+from autograder.sandbox.student import Cache, Layer, Student, StudentError
 from tests.hostile import HERE, REFERENCE, program, sandbox_user, snippet
 
 RNG = np.random.default_rng(189)

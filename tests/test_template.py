@@ -17,8 +17,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import contract, template
-from autograder.template import TemplateError, raise_lines, solution_blocks
+from autograder import contract
+from autograder.commands import template
+from autograder.commands.template import TemplateError, raise_lines, solution_blocks
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = REPO / "reference" / "attention.py"
@@ -99,7 +100,7 @@ def test_rendering_twice_gives_the_same_bytes():
 
 
 def test_feedback_is_copied_verbatim():
-    assert (STUDENT / "attention_feedback.py").read_bytes() == (REPO / "autograder" / "feedback.py").read_bytes()
+    assert (STUDENT / "attention_feedback.py").read_bytes() == template.FEEDBACK.read_bytes()
     for name, source in template.feedback_copies().items():
         assert (STUDENT / name).read_bytes() == source.read_bytes(), name
 

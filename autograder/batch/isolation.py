@@ -16,14 +16,14 @@ import shutil
 import subprocess
 import sys
 
-from autograder import sandbox
+from autograder.sandbox import supervisor
 
 USERS_ENV = "AUTOGRADER_BATCH_USERS"  # comma-separated, read by the warm grader to check them once
 
 
 def slot_users(jobs: int) -> list[str]:
     """The sandbox user of each of ``jobs`` parallel slots."""
-    base = os.environ.get(sandbox.USER_ENV) or sandbox.DEFAULT_USER
+    base = os.environ.get(supervisor.USER_ENV) or supervisor.DEFAULT_USER
     return [base] + [f"{base}{i}" for i in range(2, jobs + 1)]
 
 
@@ -48,12 +48,12 @@ def slot_environments(jobs: int, *, allow_root: bool = False) -> tuple[list[dict
     if missing:
         return None, _as_root(f"Could not create the sandbox users {', '.join(missing)}", allow_root)
     os.environ[USERS_ENV] = ",".join(users)  # the warm grader (started after this) checks each once
-    problem = sandbox.user_can_run(sys.executable, pwd.getpwnam(users[0]))
+    problem = supervisor.user_can_run(sys.executable, pwd.getpwnam(users[0]))
     if problem not in ("", "readable"):
         return None, _as_root(
             f"The sandbox users cannot run {sys.executable} ({problem}); use a Python they can read and execute "
             "(a venv made from /usr/bin/python3, outside /root)", allow_root)
-    return [{sandbox.USER_ENV: name} for name in users], []
+    return [{supervisor.USER_ENV: name} for name in users], []
 
 
 def _as_root(problem: str, allow_root: bool) -> list[str]:

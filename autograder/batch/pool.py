@@ -79,7 +79,7 @@ def default_timeout() -> float:
     the grader itself is stuck.
     """
     try:
-        from autograder import student
+        from autograder.sandbox import student
 
         return float(student.BUDGET + student.LOAD_TIMEOUT + GRADER_MARGIN)
     except Exception:
@@ -232,9 +232,9 @@ def _failed(job: _Running, reason: str) -> Outcome:
 def fallback_results(message: str) -> dict:
     """The engine's fallback results.json (0 points, ``message``), or an equivalent one."""
     try:
-        from autograder import results
+        from autograder.results import document
 
-        return results.fallback_results(message)
+        return document.fallback_results(message)
     except Exception:
         return {
             "score": 0,
@@ -249,11 +249,11 @@ def fallback_results(message: str) -> dict:
 def write_results(path: Path, data: dict) -> None:
     """Write a results.json exactly as run_autograder does (atomically)."""
     try:
-        from autograder import results
+        from autograder.results import document
     except Exception:
         state.write_json(path, data)
     else:
-        results.write_results(path, data)
+        document.write_results(path, data)
 
 
 def kill_tree(process: multiprocessing.process.BaseProcess) -> None:

@@ -18,7 +18,7 @@ from html import escape
 from pathlib import Path
 
 from autograder.batch.table import Row, Summary, keyed_tests
-from autograder.results import atomic_write_text
+from autograder.results.document import atomic_write_text
 
 FIXED_COLUMNS = ["submission_id", "names", "emails", "sids", "total"]
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from autograder.results import atomic_write_text
+from autograder.results.document import atomic_write_text
 
 GRADED = "graded"  # results.json written by the engine (whatever the score)
 GRADER_ERROR = "grader_error"  # the grader itself could not grade it (timeout of the outer guard, crash)
@@ -32,7 +32,7 @@ GRADER_ERROR = "grader_error"  # the grader itself could not grade it (timeout o
 
 def autograder_version(repo: Path | None = None) -> str:
     """sha256 over the Gradescope zip's members (names and bytes): the autograder's identity."""
-    from autograder import build
+    from autograder.commands import build
 
     repo = repo or build.REPO
     digest = hashlib.sha256()

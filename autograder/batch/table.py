@@ -71,7 +71,7 @@ def passed(test: dict) -> bool:
 def grader_side(test: dict) -> bool:
     """Whether a test failed because of the grader, not the submission (the engine's own markers)."""
     try:
-        from autograder.plugin import INTERNAL, NOT_RUN
+        from autograder.results.plugin import INTERNAL, NOT_RUN
     except Exception:
         INTERNAL = NOT_RUN = "\0"
     name, output = str(test.get("name", "")), str(test.get("output", ""))

@@ -27,15 +27,15 @@ import sys
 
 ENGINE = (
     "autograder.runner",
-    "autograder.results",
-    "autograder.intake",
-    "autograder.protocol",
-    "autograder.sandbox",
-    "autograder.student",
-    "autograder.plugin",
-    "autograder.feedback",
-    "autograder.cases",
-    "autograder.grade",
+    "autograder.results.document",
+    "autograder.intake.submission",
+    "autograder.sandbox.protocol",
+    "autograder.sandbox.supervisor",
+    "autograder.sandbox.student",
+    "autograder.results.plugin",
+    "autograder.feedback.compare",
+    "autograder.suite.cases",
+    "autograder.commands.grade",
 )
 
 
@@ -78,10 +78,10 @@ def precollect() -> bool:
 def preread_cases() -> bool:
     """Read the stored graded cases once here (the suite reads them once per process anyway).
 
-    ``autograder.graded.support.all_cases`` is cached per process and returns read-only
+    ``autograder.suite.graded.support.all_cases`` is cached per process and returns read-only
     arrays, so forks can share one copy: ~0.1 s less per submission.
     """
-    support = sys.modules.get("autograder.graded.support")
+    support = sys.modules.get("autograder.suite.graded.support")
     all_cases = getattr(support, "all_cases", None)
     if not callable(all_cases):
         return False
@@ -99,7 +99,7 @@ def probe_sandbox_user() -> bool:
     user (~0.15 s); every fork inherits the cached answer instead. Files do not change
     permissions during a batch.
     """
-    sandbox = sys.modules.get("autograder.sandbox")
+    sandbox = sys.modules.get("autograder.sandbox.supervisor")
     probe = getattr(sandbox, "user_can_run", None)
     if not callable(probe) or not hasattr(os, "geteuid") or os.geteuid() != 0:
         return False

@@ -49,7 +49,7 @@ def _steal_expected():
 
 def softmax(Z, axis=-1, temperature=1.0):
     # 3. Try to read the reference solution and the stored outputs.
-    for path in ("/autograder/source/reference/attention.py", "/autograder/source/autograder/cases"):
+    for path in ("/autograder/source/reference/attention.py", "/autograder/source/autograder/suite/cases"):
         try:
             os.listdir(path) if os.path.isdir(path) else open(path).read()
         except OSError:

@@ -1,0 +1,82 @@
+"""Can the sandbox user run the grader's Python, and can it read the grader's files?
+
+``user_can_run`` answers from permission bits where they decide it (the grader's own
+Python and numpy: every parent directory searchable, every file readable by the account's
+uid, gid or "other"), else by starting that Python once as the user (cached per process;
+forks of a batch inherit the answer). The answer is '' (yes), 'readable' (yes, but it can
+also read this package, so stored answers may be in reach) or why not.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import subprocess
+import sys
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parents[1]  # the autograder package
+_probes: dict[tuple[str, int], str] = {}  # (python, uid) -> "" | "readable" | why the user cannot run it
+
+
+def user_can_run(python: str, account: pwd.struct_passwd) -> str:
+    """Can ``account`` run ``python`` with numpy? '' yes, 'readable' yes and it can read this package, else why not.
+
+    Told by permission bits where they decide it, else by starting that Python as the user (cached)."""
+    problem = _access(python, account)
+    return _probe(python, account) if problem is None else problem
+
+
+def _access(python: str, account: pwd.struct_passwd) -> str | None:
+    """``_probe``'s answer from permission bits alone, without starting a process; None when unsure.
+
+    Decides only for the grader's own Python and numpy (``sys.executable``): every directory
+    on the way must be searchable and the files readable (executable) by the account's uid,
+    gid or "other". ACLs and mounts are not looked at: a start that fails anyway is reported.
+    """
+    if os.path.realpath(python) != os.path.realpath(sys.executable):
+        return None
+    import numpy
+
+    needed = [(os.path.realpath(python), os.R_OK | os.X_OK), (os.path.realpath(numpy.__file__), os.R_OK),
+              (os.path.realpath(os.__file__), os.R_OK), (os.path.join(sys.prefix, "pyvenv.cfg"), os.R_OK)]
+    for path, mode in needed:
+        if os.path.exists(path) and not _may(account, path, mode):
+            return f"PermissionError: {path} is not readable by uid {account.pw_uid}"
+    return "readable" if _may(account, str(_PACKAGE / "runner.py"), os.R_OK) else ""
+
+
+def _may(account: pwd.struct_passwd, path: str, mode: int) -> bool:
+    """Whether ``account`` may open ``path`` with ``mode`` by the permission bits on it and its parents."""
+    def allowed(info: os.stat_result, want: int) -> bool:
+        shift = 6 if info.st_uid == account.pw_uid else 3 if info.st_gid == account.pw_gid else 0
+        bits = (info.st_mode >> shift) & 0o7
+        return all(bits & bit for flag, bit in ((os.R_OK, 4), (os.W_OK, 2), (os.X_OK, 1)) if want & flag)
+
+    try:
+        parts = Path(path).parents
+        return all(allowed(os.stat(parent), os.X_OK) for parent in parts) and allowed(os.stat(path), mode)
+    except OSError:
+        return False
+
+
+def _probe(python: str, account: pwd.struct_passwd) -> str:
+    """Can ``account`` run ``python`` with numpy? '' yes, 'readable' yes and it can read this package, else why not."""
+    key = (python, account.pw_uid)
+    check = "import numpy, os, sys; sys.exit(3 if os.access(sys.argv[1], os.R_OK | os.X_OK) else 0)"
+    for _ in range(2):  # once more if a signal killed the probe
+        if not _probes.get(key, "status -").startswith("status -"):
+            break
+        try:
+            result = subprocess.run(
+                [python, "-I", "-c", check, str(_PACKAGE)], user=account.pw_uid, group=account.pw_gid,
+                extra_groups=[], cwd="/", env={"PATH": "/usr/bin:/bin", "OPENBLAS_NUM_THREADS": "1"},
+                stdin=subprocess.DEVNULL, capture_output=True, timeout=60, check=False,
+            )
+        except (OSError, subprocess.SubprocessError) as e:
+            _probes[key] = f"{type(e).__name__}: {e}"
+            break
+        lines = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        outcome = {0: "", 3: "readable"}.get(result.returncode)
+        _probes[key] = outcome if outcome is not None else (lines[-1] if lines else f"status {result.returncode}")
+    return _probes[key]

@@ -1,0 +1,71 @@
+"""What confines the worker before it execs: rlimits, OOM priority, namespaces, the user switch.
+
+``child_setup`` returns the preexec function ``sandbox.Sandbox`` passes to Popen; it runs in
+the child, still as the grader's user, just before exec.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import pwd
+import resource
+import signal
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from autograder.sandbox.supervisor import Limits
+
+WORKER_OOM_SCORE, GRADER_OOM_SCORE = 1000, -900  # /proc/PID/oom_score_adj: who the OOM killer takes first
+PR_SET_NO_NEW_PRIVS = 38
+CLONE_NEWNET, CLONE_NEWIPC = 0x40000000, 0x08000000
+
+
+def child_setup(limits: Limits, account: pwd.struct_passwd | None) -> Any:
+    """The preexec function: runs in the child, still as the grader's user, just before exec.
+
+    In this order: rlimits; oom_score_adj (written with CAP_SYS_RESOURCE it is also a floor the
+    student cannot lower; without, only the worker's non-dumpable /proc files keep it from writing
+    it, until it re-enables dumping); as root, new network and IPC namespaces (best effort: Docker's
+    seccomp may refuse); the user switch; SIGXFSZ ignored; no new privileges.
+    """
+    mb = 2**20
+    settings = [(resource.RLIMIT_AS, limits.memory_mb * mb, limits.memory_mb * mb),
+                (resource.RLIMIT_FSIZE, limits.file_mb * mb, limits.file_mb * mb),
+                (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 5),
+                (resource.RLIMIT_CORE, 0, 0),
+                (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files)]
+    if account:
+        settings.append((resource.RLIMIT_NPROC, limits.processes, limits.processes))
+    libc = ctypes.CDLL(None, use_errno=True)
+    root = os.geteuid() == 0
+    score = str(WORKER_OOM_SCORE).encode()
+
+    def setup() -> None:
+        for which, soft, hard in settings:
+            resource.setrlimit(which, (soft, hard))
+        with contextlib.suppress(OSError):
+            fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+            try:
+                os.write(fd, score)
+            finally:
+                os.close(fd)
+        if root and libc.unshare(CLONE_NEWNET | CLONE_NEWIPC) != 0:
+            libc.unshare(CLONE_NEWNET)  # failing both is fine: isolation is reduced, not broken
+        if account:
+            os.setgroups([])
+            os.setresgid(account.pw_gid, account.pw_gid, account.pw_gid)
+            os.setresuid(account.pw_uid, account.pw_uid, account.pw_uid)
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+
+    return setup
+
+
+def lower_oom_score(pid: int, score: int) -> None:
+    """Make ``pid`` a late choice of the kernel's OOM killer (never raises; never raises the score)."""
+    with contextlib.suppress(OSError, ValueError), open(f"/proc/{pid}/oom_score_adj", "r+") as f:
+        if int(f.read()) > score:
+            f.seek(0)
+            f.write(str(score))

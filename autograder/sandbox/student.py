@@ -1,0 +1,364 @@
+"""The API graded tests use to run student code: Student, Remote, Layer, Cache, StudentError.
+
+``Student(program)`` loads the submission into a sandboxed worker (lazily, on first
+use) and forwards calls to it. Every value that comes back is validated and copied
+here; comparisons, counts and scores never leave the grader. When the student's code
+gives no usable value, a ``StudentError`` says why in markdown the student can act on.
+
+Time is bounded so that the worst submission is graded well under three minutes with
+~40 tests: each call has a wall-clock timeout (10 s), a function that timed out or
+crashed the worker is not run again (later calls fail fast), and once the global budget
+(150 s, loads included) is spent every further call fails fast with kind "budget".
+After a timeout, crash or protocol error the worker is killed and the next call starts
+a fresh one, re-running the Program (minus statements that stopped it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections import Counter
+from typing import Any
+
+import numpy as np
+
+from autograder.feedback.markdown import code_span, fenced, plain
+from autograder.sandbox import protocol
+from autograder.sandbox.callbacks import Cache, Layer
+from autograder.sandbox.supervisor import Limits, Sandbox, SandboxError, WorkerDied, WorkerTimeout
+
+CALL_TIMEOUT = 10.0  # seconds per call, callbacks included
+GRACE = 1.0  # the worker's own alarm stops a call first and says where; the grader kills this much later
+LOAD_TIMEOUT = 30.0  # seconds to load the Program (hard)
+STATEMENT_TIMEOUT = 5.0  # seconds per top-level statement while loading
+LOAD_BUDGET = 20.0  # after this much loading, only definitions and imports still run
+BUDGET = 150.0  # seconds of worker time per Student, loads included
+MAX_CRASHES = 2  # crashes of one function before it is not run again
+MAX_LOADS = 3  # tries to load a Program whose statements stop the worker
+MAX_NOTES = 20  # notes about top-level statements, at most
+SHOWN = 500  # characters of student-controlled text in one message
+KINDS = ("exception", "timeout", "crash", "invalid_output", "modified_input", "missing", "not_loaded", "budget")
+
+__all__ = ["Cache", "Layer", "Remote", "SandboxError", "Student", "StudentError"]  # Layer, Cache: callbacks.py
+
+
+class StudentError(Exception):
+    """The student's code gave no usable value; ``str(e)`` is markdown for the student."""
+
+    def __init__(self, kind: str, message: str, traceback: str = "") -> None:
+        super().__init__(message)
+        self.kind, self.message, self.traceback = kind, message, traceback
+
+    def __str__(self) -> str:
+        return f"{self.message}\n\n{fenced(self.traceback)}" if self.traceback else self.message
+
+
+class Remote:
+    """A student object living in the worker (e.g. their KVCache), made by ``Student.new``."""
+
+    def __init__(self, student: Student, handle: int, generation: int, class_name: str) -> None:
+        self._student, self.handle, self.generation, self.class_name = student, handle, generation, class_name
+
+    def call(self, method: str, /, *args: Any, **kwargs: Any) -> Any:
+        header = {"op": "method", "handle": self.handle, "name": method}
+        return self._student._request(f"{self.class_name}.{method}", header, args, kwargs, remote=self)
+
+    def get(self, attr: str) -> Any:
+        header = {"op": "getattr", "handle": self.handle, "name": attr}
+        return self._student._request(f"{self.class_name}.{attr}", header, (), {}, remote=self)
+
+    def len(self) -> int:
+        what, header = f"len({self.class_name})", {"op": "len", "handle": self.handle}
+        value = self._student._request(what, header, (), {}, remote=self)
+        if type(value) is not int or value < 0:
+            raise StudentError("invalid_output", f"{what} is not a non-negative integer")
+        return value
+
+    def __repr__(self) -> str:
+        return f"<student {self.class_name} #{self.handle}>"
+
+
+class Student:
+    """A submission running in a sandboxed worker. Created from an intake Program."""
+
+    def __init__(self, program: Any, *, call_timeout: float = CALL_TIMEOUT, load_timeout: float = LOAD_TIMEOUT,
+                 statement_timeout: float = STATEMENT_TIMEOUT, load_budget: float = LOAD_BUDGET,
+                 budget: float = BUDGET, user: str | None = None, switch_user: bool = True,
+                 limits: Limits | None = None, python: str | None = None) -> None:
+        self.chunks = [_chunk(c) for c in program.chunks]
+        self.notes: list[str] = list(getattr(program, "notes", []))
+        self.output = ""
+        self.call_timeout, self.load_timeout, self.budget = call_timeout, load_timeout, budget
+        self.statement_timeout, self.load_budget = statement_timeout, load_budget
+        self.sandbox = Sandbox(user=user, switch_user=switch_user, limits=limits, python=python)
+        self.isolation_note = self.sandbox.isolation_note
+        self.spent = 0.0  # seconds of worker time so far (loads included)
+        self.generation = 0  # bumped on every worker start; Remotes of older workers are gone
+        self._names: dict[str, str] = {}
+        self._skip: set[tuple[int, int]] = set()
+        self._timed_out: dict[str, float] = {}
+        self._crashes: Counter[str] = Counter()
+        self._not_loaded: StudentError | None = None
+
+    @classmethod
+    def unloaded(cls, message: str, **options: Any) -> Student:
+        """A Student whose code cannot run at all (intake failed): every call raises kind "not_loaded"."""
+        student = cls(type("Program", (), {"chunks": [], "notes": []})(), **options)
+        student._not_loaded = StudentError("not_loaded", message)
+        return student
+
+    def close(self) -> None:
+        """Kill the worker and anything it left behind (call before writing results)."""
+        self.sandbox.close()
+
+    def __enter__(self) -> Student:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def has(self, name: str) -> bool:
+        """Whether the submission defines ``name`` (at top level, after loading)."""
+        self.start()
+        return self._not_loaded is None and name in self._names
+
+    def call(self, name: str, /, *args: Any, **kwargs: Any) -> Any:
+        """Call the student's top-level function ``name``; the validated result, or StudentError."""
+        value = self._request(name, {"op": "call", "name": name}, args, kwargs)
+        if value is None:
+            raise StudentError("invalid_output", f"{name} returned None (a missing `return`?)")
+        return value
+
+    def new(self, class_name: str, /, *args: Any, **kwargs: Any) -> Remote:
+        """Instantiate the student's class ``class_name`` in the worker."""
+        handle = self._request(class_name, {"op": "new", "name": class_name}, args, kwargs)
+        return Remote(self, handle, self.generation, class_name)
+
+    # -- loading ---------------------------------------------------------------
+
+    def launch(self) -> None:
+        """Start the worker process now without waiting for it (``start`` waits, then loads)."""
+        if self._not_loaded is None and not self.sandbox.running:
+            with contextlib.suppress(SandboxError):  # start() tries again and reports it
+                self.sandbox.launch()
+
+    def start(self) -> None:
+        """Start the worker and load the Program unless running; a statement that stops the worker
+        is skipped on the next try. SandboxError when the worker fails before any student code ran."""
+        for _ in range(MAX_LOADS):
+            if self.sandbox.running or self._not_loaded is not None:
+                return
+            if self.spent >= self.budget:
+                self._not_loaded = StudentError("budget", f"the grading time budget ({self.budget:g} s) was used "
+                                                "up while loading your code")
+                return
+            began, position = time.monotonic(), None
+            self.sandbox.start(self.load_timeout)
+            limited = self.budget - self.spent < self.load_timeout
+            deadline = time.monotonic() + min(self.load_timeout, self.budget - self.spent)
+            request = {"op": "load", "chunks": self.chunks, "skip": sorted(self._skip),
+                       "statement_timeout": self.statement_timeout, "load_budget": self.load_budget}
+            try:
+                self.sandbox.send(request, deadline=deadline)
+                while (reply := self.sandbox.receive(deadline)[0]).get("op") == "progress":
+                    position = (_int(reply.get("chunk")), _int(reply.get("stmt")), _int(reply.get("line")))
+                if reply.get("op") != "loaded":
+                    raise protocol.ProtocolError("unexpected reply to load")
+                self.generation += 1
+                self._loaded(reply)
+            except (WorkerTimeout, WorkerDied, protocol.ProtocolError) as e:
+                self.sandbox.kill()
+                if isinstance(e, WorkerTimeout) and limited:
+                    self.spent = self.budget  # reported as "budget" by the next check
+                    continue
+                if position is None or not 0 <= position[0] < len(self.chunks):
+                    raise SandboxError(f"the worker failed before running any student code: {e}") from None
+                self._stopped_while_loading(position, e)
+            finally:
+                self.spent += time.monotonic() - began
+                self.output = self.sandbox.take_output()
+        if not self.sandbox.running and self._not_loaded is None:
+            self._not_loaded = StudentError("not_loaded", "Your code could not be loaded: it stopped the grader's "
+                                            f"worker process {MAX_LOADS} times while loading.")
+
+    def _stopped_while_loading(self, position: tuple[int, int, int], error: Exception) -> None:
+        chunk, stmt, line = position
+        self._skip.add((chunk, stmt))
+        how = {WorkerTimeout: f"did not finish within {self.load_timeout:g} s",
+               WorkerDied: f"stopped the worker process ({error})"}.get(type(error), "sent malformed data")
+        self._note(f"{self.chunks[chunk]['label']}, line {line}: this statement {how}; it was skipped and the rest "
+                   "of the code was loaded.")
+
+    def _loaded(self, reply: dict) -> None:
+        names, notes = reply.get("names"), reply.get("notes")
+        self._names = {k: v for k, v in names.items() if isinstance(k, str)} if isinstance(names, dict) else {}
+        notes = [n for n in notes if isinstance(n, dict)] if isinstance(notes, list) else []
+        for note in notes:
+            if note.get("kind") == "timeout":
+                self._skip.add((_int(note.get("chunk")), _int(note.get("stmt"))))
+        for note in notes[:MAX_NOTES]:
+            self._note(_load_note(note, self.statement_timeout))
+        if len(notes) > MAX_NOTES:
+            self._note(f"... and {len(notes) - MAX_NOTES} more top-level statements did not run cleanly.")
+
+    def _note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    # -- calls -----------------------------------------------------------------
+
+    def _check(self, what: str) -> None:
+        """Fail fast: a function that timed out or kept crashing, a spent budget, code that cannot load."""
+        if what in self._timed_out:
+            raise StudentError("timeout", f"{what} was not run again: it did not return within "
+                               f"{self._timed_out[what]:g} s in an earlier test (infinite loop?)")
+        if self._crashes[what] >= MAX_CRASHES:
+            raise StudentError("crash", f"{what} was not run again: it crashed the worker process "
+                               f"{self._crashes[what]} times in earlier tests")
+        if self.spent >= self.budget:
+            raise StudentError("budget", f"{what} was not run: the grading time budget ({self.budget:g} s) is "
+                               "used up, mostly by earlier timeouts or crashes.")
+        self.start()
+        if self._not_loaded is not None:
+            raise StudentError(self._not_loaded.kind, self._not_loaded.message)
+
+    def _request(self, what: str, header: dict, args: tuple, kwargs: dict, remote: Remote | None = None) -> Any:
+        self._check(what)
+        refs: list[Layer | Cache] = []
+        self._outgoing(remote, refs)  # raises when that object died with an earlier worker
+        tree, arrays = protocol.encode(self._outgoing((tuple(args), tuple(kwargs.values())), refs))
+        timeout = max(min(self.call_timeout, self.budget - self.spent), 0.1)
+        header = dict(header, args=tree, kw=list(kwargs), timeout=timeout)
+        began = time.monotonic()
+        deadline = began + timeout + GRACE
+        try:
+            self.sandbox.send(header, arrays, deadline=deadline)
+            reply, arrays = self.sandbox.receive(deadline)
+            while reply.get("op") == "callback":
+                self._callback(reply, arrays, refs, deadline)
+                reply, arrays = self.sandbox.receive(deadline)
+            if reply.get("op") == "error":
+                raise self._error(what, reply, timeout)
+            if reply.get("op") != "result":
+                raise protocol.ProtocolError("unexpected reply")
+            if header["op"] == "new":
+                return _int(reply.get("handle"))
+            return self._own(what, protocol.decode(reply.get("value"), arrays), method=remote is not None)
+        except WorkerTimeout:
+            self._timed_out[what] = timeout
+            raise StudentError("timeout", f"{what} did not return within {timeout:g} s (infinite loop?)") from None
+        except (WorkerDied, protocol.ProtocolError) as e:
+            self.sandbox.kill()
+            self._crashes[what] += 1
+            how = f"died ({e})" if isinstance(e, WorkerDied) else "sent malformed data to the grader"
+            raise StudentError("crash", f"the worker process {how} while running {what}") from None
+        finally:
+            self.spent += time.monotonic() - began
+            self.output = self.sandbox.take_output()
+
+    def _outgoing(self, value: Any, refs: list) -> Any:
+        """Layers and Caches become refs into ``refs``; Remotes become handle refs (of this worker only)."""
+        if isinstance(value, (Layer, Cache)):
+            refs.append(value)
+            return protocol.Ref("layer" if isinstance(value, Layer) else "cache", len(refs) - 1)
+        if isinstance(value, Remote):
+            if value.generation != self.generation:
+                raise StudentError("crash", f"this {value.class_name} object was lost when the worker process "
+                                   "restarted after an earlier error; it cannot be used any more")
+            return protocol.Ref("handle", value.handle)
+        if type(value) in (tuple, list):
+            return type(value)(self._outgoing(x, refs) for x in value)
+        return value
+
+    def _callback(self, reply: dict, arrays: list, refs: list, deadline: float) -> None:
+        """Run one layer/cache method the student's code called, here, and send back the answer."""
+        ident, kind = reply.get("ref"), reply.get("kind")
+        args = protocol.decode(reply.get("args"), arrays, allow_refs=False)
+        try:
+            if type(ident) is not int or not 0 <= ident < len(refs) or kind != type(refs[ident]).__name__.lower():
+                raise ValueError(f"this {kind} object is no longer valid (it belongs to an earlier call)")
+            if not isinstance(args, tuple):
+                raise TypeError("bad arguments")
+            tree, out = protocol.encode(refs[ident].serve(str(reply.get("method")), args))
+            answer: dict = {"op": "reply", "value": tree}
+        except (TypeError, ValueError) as e:
+            answer, out = {"op": "reply_error", "type": type(e).__name__, "message": str(e)}, []
+        self.sandbox.send(answer, out, deadline=deadline)
+
+    def _own(self, what: str, value: Any, method: bool) -> Any:
+        """Writable copies of arrays; refuse strings and foreign refs."""
+        if isinstance(value, np.ndarray):
+            return np.array(value)
+        if isinstance(value, (tuple, list)):
+            return type(value)(self._own(what, x, method) for x in value)
+        if isinstance(value, protocol.Ref):
+            if method and value.kind == "handle":
+                return Remote(self, value.id, self.generation, "object")
+            raise StudentError("invalid_output", f"{what} returned an object that cannot be graded")
+        if isinstance(value, str):
+            raise StudentError("invalid_output", f"{what} returned a str; expected numpy arrays of real numbers")
+        return value
+
+    def _error(self, what: str, reply: dict, timeout: float) -> StudentError:
+        kind = reply.get("kind") if reply.get("kind") in KINDS else "exception"
+        text = {k: _plain(reply.get(k, "")) for k in ("type", "message", "where")}
+        where, traceback = f" ({text['where']})" if text["where"] else "", str(reply.get("traceback", ""))[-6000:]
+        if kind == "missing":
+            found = text["message"] if text["message"] != "not defined" else "not defined in your submission"
+            return StudentError(kind, f"{what} is {found}")
+        if kind == "invalid_output":
+            return StudentError(kind, f"{what} returned something that cannot be graded: {text['message']} "
+                                "(expected numpy arrays of real numbers)")
+        if kind == "timeout":
+            self._timed_out[what] = timeout
+            return StudentError(kind, f"{what} did not return within {timeout:g} s (infinite loop?); "
+                                f"it was stopped{' at ' + text['where'] if text['where'] else ''}", traceback)
+        if kind == "modified_input":
+            params = [str(p) for p in reply.get("params", [])][:10] if isinstance(reply.get("params"), list) else []
+            name = code_span(params[0]) if len(params) == 1 else "one of its input arrays"
+            return StudentError(kind, f"{what} modified its input {name} in place; work on a copy{where}", traceback)
+        hint = _hint(text["type"], text["message"], self.sandbox.limits)
+        return StudentError("exception", f"{what} raised {text['type']}: {text['message']}{where}{hint}", traceback)
+
+
+def _plain(value: Any) -> str:
+    """Student-controlled text for one markdown line, outside code spans: capped, no HTML, links or code."""
+    return plain(value, SHOWN)
+
+
+def _hint(exc_type: str, message: str, limits: Limits) -> str:
+    hints = {"MemoryError": f" (memory limit {limits.memory_mb} MB)", "RecursionError": " (infinite recursion?)",
+             "SystemExit": " (`sys.exit()` or `exit()` was called; return a value instead)"}
+    if exc_type == "OSError" and "File too large" in message:
+        return f" (more than {limits.file_mb} MB of output was printed or written)"
+    return hints.get(exc_type, "")
+
+
+def _load_note(note: dict, statement_timeout: float) -> str:
+    """A student-facing note about one top-level statement that did not run cleanly ("code cell 3, line 2: ...")."""
+    text = {k: _plain(note.get(k, "")) for k in ("label", "line", "type", "message")}
+    where = f"{text['label']}, line {text['line']}"
+    code = code_span(note.get("code"), SHOWN) if str(note.get("code") or "").strip() else "this statement"
+    # in a .py file, `import attention` (the student's own tests) stops there; the worker runs the rest anyway
+    stops = (" Python itself stops importing your file at this line (your own tests would fail): remove or fix it."
+             if str(note.get("label", "")).lower().endswith(".py") else "")
+    return {
+        "import": f"{where}: {code} failed ({text['type']}: {text['message']}); the rest of the code was loaded.",
+        "timeout": f"{where}: {code} was stopped after {statement_timeout:g} s and is skipped when grading (put "
+                   "long experiments under `if __name__ == \"__main__\":`).",
+        "skipped": f"{where}: {code} was skipped: {text['message']}.",
+        "syntax": f"{where}: syntax error ({text['message']}); this part was skipped.",
+    }.get(str(note.get("kind")), f"{where}: {code} raised {text['type']}: {text['message']}; the rest of the code "
+                                 f"was loaded.{stops}")
+
+
+def _chunk(chunk: Any) -> dict:
+    get = chunk.get if isinstance(chunk, dict) else lambda k, d=None: getattr(chunk, k, d)
+    return {"label": str(get("label")), "filename": str(get("filename", get("label"))),
+            "source": str(get("source")), "first_line": int(get("first_line", 1) or 1)}
+
+
+def _int(value: Any) -> int:
+    if type(value) is not int:
+        raise protocol.ProtocolError("expected an integer")
+    return value

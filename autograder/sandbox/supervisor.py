@@ -1,0 +1,398 @@
+"""Start, watch and kill the worker process that runs student code.
+
+``Sandbox`` owns one worker at a time: ``python -I -B -u worker.py R W`` in a new session,
+with only the two protocol pipes open, a clean environment (HOME = cwd = a fresh work
+dir inside the grader's run dir, minimal PATH, one BLAS thread), stdin ``/dev/null`` and
+stdout/stderr appended to a grader-owned file (``take_output``). Before exec (``confine.py``):
+``Limits`` as rlimits, oom_score_adj 1000 (the kernel's OOM killer takes the worker and
+everything it forks before the grader, whose own is lowered to -900 when permitted), new network
+and IPC namespaces as root when the kernel allows it (no sockets beyond the worker, SysV
+shared memory dies with it), then the user switch, SIGXFSZ ignored (an oversized write
+fails instead of killing), ``PR_SET_NO_NEW_PRIVS``. As root it runs as
+``$AUTOGRADER_SANDBOX_USER`` (default ``agsandbox``, made by setup.sh with ``useradd
+--system --no-create-home --shell /usr/sbin/nologin``) without supplementary groups,
+from a root-owned run dir it can read but not write. Otherwise (not root, no such user,
+or the user cannot run this Python) it runs unswitched and ``isolation_note`` says why.
+
+Reads and writes have deadlines (poll). After a timeout, a protocol error or a death,
+``kill`` kills the process group, then every leftover: as the sandbox user, every process
+of that uid in /proc except those under another live process (a second grader on a
+developer's machine, another batch slot); otherwise every descendant of the grader outside
+the grader's own session (the worker has its own; daemons make new ones). Leftovers are
+first frozen (SIGSTOP, rescanning until no new one appears: a stopped process cannot fork),
+then killed, so a fork storm cannot outrun the loop. The grader is a child subreaper, so
+double-forked daemons reparent to it and are found and reaped. Other live sandboxes of this
+process are spared. ``close`` also removes what the sandbox user left directly under /tmp,
+/var/tmp and /dev/shm, so nothing passes from one submission to the next.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import ctypes
+import fcntl
+import os
+import pwd
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from autograder.sandbox import confine, protocol, reaper
+from autograder.sandbox.accounts import user_can_run
+from autograder.sandbox.confine import CLONE_NEWNET, GRADER_OOM_SCORE, WORKER_OOM_SCORE  # noqa: F401 - part of this API
+from autograder.sandbox.reaper import CLEAN_DEADLINE, KILL_DEADLINE, SHARED_DIRS  # noqa: F401 - part of this API
+
+DEFAULT_USER = "agsandbox"
+USER_ENV = "AUTOGRADER_SANDBOX_USER"
+OUTPUT_LIMIT = 4000  # bytes of student stdout/stderr kept per call
+POLL_SLICE = 0.05  # seconds between checks that the worker is still alive
+PR_SET_CHILD_SUBREAPER, F_SETPIPE_SZ = 36, 1031
+_HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of the worker. numpy 2.2 with one OpenBLAS thread peaks at ~100-140 MB of address
+    space (VmPeak, Python 3.10/3.11), so 512 MB leaves ~370 MB for student arrays and keeps grader
+    (~100 MB) + worker inside Gradescope's default 768 MB container. RLIMIT_AS is per process and
+    memfd/tmpfs pages are not in it, so memory is not bounded in total: oom_score_adj decides who
+    dies. Measured with the reference: a worker is one task (no thread) with at most 7 open fds."""
+
+    memory_mb: int = 512  # RLIMIT_AS
+    file_mb: int = 16  # RLIMIT_FSIZE: no file (the captured output, a memfd) grows past this
+    cpu_seconds: int = 300  # RLIMIT_CPU: a backstop; wall-clock timeouts act first
+    processes: int = 12  # RLIMIT_NPROC as the sandbox user: tasks of the uid, up to 4 workers sharing one
+    open_files: int = 32  # RLIMIT_NOFILE: also caps one process's memfds at 32 x file_mb
+
+
+class SandboxError(RuntimeError):
+    """The worker could not be started: an infrastructure problem, not the student's fault."""
+
+
+class WorkerTimeout(Exception):  # noqa: N818 - reads better at the call sites than WorkerTimeoutError
+    """The worker did not answer before the deadline (it has been killed)."""
+
+
+class WorkerDied(Exception):  # noqa: N818
+    """The worker exited or closed its pipe; str() says how (it has been cleaned up)."""
+
+
+_live: weakref.WeakSet[Sandbox] = weakref.WeakSet()
+
+
+class Sandbox:
+    """One worker process at a time, with its limits, pipes, output file and cleanup."""
+
+    def __init__(self, *, user: str | None = None, switch_user: bool = True, python: str | None = None,
+                 limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.python = python or sys.executable
+        self.user = user or os.environ.get(USER_ENV) or DEFAULT_USER
+        self.account, self.isolation_note = self._choose_account(switch_user)
+        self._private = Path(tempfile.mkdtemp(prefix="ag-grader-"))  # 0700, the grader's own
+        self._out_path = self._private / "output.txt"
+        self._out_fd = os.open(self._out_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        self._run_dir = Path(tempfile.mkdtemp(prefix="ag-run-"))
+        for name in ("worker.py", "protocol.py"):
+            shutil.copyfile(_HERE / name, self._run_dir / name)
+            (self._run_dir / name).chmod(0o644)
+        self._run_dir.chmod(0o755)  # readable by the sandbox user, writable only by the grader
+        self._work_dir: Path | None = None
+        self._proc: subprocess.Popen | None = None
+        self._launched = False  # started by launch(), its ready frame not read yet
+        self._rfd = self._wfd = -1
+        _live.add(self)
+        ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # orphans of the worker become ours
+        if os.geteuid() == 0:
+            confine.lower_oom_score(os.getpid(), GRADER_OOM_SCORE)
+
+    def _choose_account(self, switch_user: bool) -> tuple[pwd.struct_passwd | None, str]:
+        reduced = "Isolation reduced: "
+        if not switch_user:
+            return None, f"{reduced}the user switch is disabled; student code runs as uid {os.geteuid()}."
+        if os.geteuid() != 0:
+            return None, (f"{reduced}the grader is not root, so student code runs as its user (uid {os.geteuid()}) "
+                          "in its own session: it could read or change that user's files.")
+        try:
+            account = pwd.getpwnam(self.user)
+        except KeyError:
+            return None, f"{reduced}the sandbox user `{self.user}` does not exist, so student code runs as root."
+        problem = user_can_run(self.python, account)
+        if problem == "readable":  # the switch works, but expected outputs may be in reach
+            return account, (f"{reduced}the sandbox user `{self.user}` can read the grader's files in {_HERE}; "
+                             "make them private (chmod -R go-rwx) so student code cannot read stored answers.")
+        if problem:
+            return None, (f"{reduced}the sandbox user `{self.user}` cannot run {self.python} ({problem}), "
+                          "so student code runs as root.")
+        return account, ""
+
+    @property
+    def running(self) -> bool:
+        """A worker is up and has said it is ready (``launch`` alone does not make it running)."""
+        return self._proc is not None and not self._launched
+
+    def launch(self) -> None:
+        """Start a fresh worker without waiting for it: it imports numpy while the grader gets on with
+        its own start-up; ``start`` then waits for its ready frame. Raises SandboxError."""
+        self._spawn()
+        self._launched = True
+
+    @property
+    def pid(self) -> int | None:
+        return self._proc.pid if self._proc else None
+
+    def start(self, timeout: float = 30.0) -> dict:
+        """Start a fresh worker (or take the one ``launch`` started) and wait for its ready frame;
+        raises SandboxError."""
+        if not (self._launched and self._proc is not None):
+            self._spawn()
+        self._launched = False
+        try:
+            header, _ = self.receive(time.monotonic() + timeout)
+        except (WorkerDied, WorkerTimeout, protocol.ProtocolError) as e:
+            raise SandboxError(f"the worker did not start ({e}): {self.take_output()[-1000:]}") from None
+        if header.get("op") != "ready":
+            self.kill()
+            raise SandboxError("the worker did not start: unexpected first frame")
+        return header
+
+    def _spawn(self) -> None:
+        if self._out_fd < 0:
+            raise SandboxError("this sandbox is closed")
+        self.kill()
+        # Not directly under /tmp: close() of another grader sharing the sandbox user removes its files there.
+        self._work_dir = Path(tempfile.mkdtemp(prefix="home-", dir=self._run_dir))
+        if self.account:
+            os.chown(self._work_dir, self.account.pw_uid, self.account.pw_gid)
+        to_child, self._wfd = os.pipe()
+        self._rfd, from_child = os.pipe()
+        for fd in (self._wfd, self._rfd):
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(fd, F_SETPIPE_SZ, 1 << 20)  # fewer wake-ups for big arrays
+        os.set_blocking(self._wfd, False)
+        out = os.open(self._out_path, os.O_WRONLY | os.O_APPEND)
+        home = str(self._work_dir)
+        env = {"HOME": home, "TMPDIR": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+               "LC_ALL": "C.UTF-8", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+        try:
+            self._proc = subprocess.Popen(
+                [self.python, "-I", "-B", "-u", str(self._run_dir / "worker.py"), str(to_child), str(from_child)],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=home, env=env, close_fds=True,
+                pass_fds=(to_child, from_child), start_new_session=True,
+                preexec_fn=confine.child_setup(self.limits, self.account),  # noqa: PLW1509
+            )
+        except OSError as e:
+            self.kill()
+            raise SandboxError(f"could not start {self.python}: {e}") from None
+        finally:
+            for fd in (to_child, from_child, out):
+                os.close(fd)
+
+    @property
+    def network_isolated(self) -> bool:
+        """Whether the running worker is in a network namespace of its own (as root, when the kernel allows)."""
+        try:
+            return self._proc is not None and os.readlink(f"/proc/{self._proc.pid}/ns/net") != os.readlink(
+                "/proc/self/ns/net")
+        except OSError:
+            return False
+
+    # -- talking ---------------------------------------------------------------
+
+    def send(self, header: dict, arrays: Any = (), *, deadline: float) -> None:
+        """Send one frame before ``deadline`` (time.monotonic()); on any failure the worker is killed."""
+        try:
+            view = memoryview(protocol.pack_frame(header, arrays))
+            while view:
+                self._wait_ready(self._wfd, select.POLLOUT, deadline)
+                try:
+                    view = view[os.write(self._wfd, view[: 1 << 20]) :]
+                except BlockingIOError:
+                    continue
+                except BrokenPipeError:
+                    raise WorkerDied(self._death(grace=1.0) or "the worker closed its connection") from None
+        except BaseException:
+            self.kill()
+            raise
+
+    def receive(self, deadline: float) -> tuple[dict, list]:
+        """Read one frame; WorkerTimeout, WorkerDied or ProtocolError leave no process behind."""
+        try:
+            return protocol.unpack_body(self._read(protocol.body_length(self._read(8, deadline)), deadline))
+        except BaseException:
+            self.kill()
+            raise
+
+    def _read(self, n: int, deadline: float) -> bytes:
+        buf = bytearray()
+        while len(buf) < n:
+            self._wait_ready(self._rfd, select.POLLIN, deadline)
+            chunk = os.read(self._rfd, min(n - len(buf), 1 << 20))
+            if not chunk:
+                raise WorkerDied(self._death(grace=1.0) or "the worker closed its connection to the grader")
+            buf += chunk
+        return bytes(buf)
+
+    def _wait_ready(self, fd: int, event: int, deadline: float) -> None:
+        if self._proc is None:
+            raise WorkerDied("the worker is not running")
+        poller = select.poll()
+        poller.register(fd, event)
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise WorkerTimeout("no answer before the deadline")
+            if poller.poll(min(remaining, POLL_SLICE) * 1000):
+                return
+            death = self._death()  # its children may hold the pipe open after it died
+            if death:
+                raise WorkerDied(death)
+
+    def _death(self, grace: float = 0.0) -> str:
+        """How the worker ended ("" while it runs), without reaping it."""
+        assert self._proc is not None
+        end = time.monotonic() + grace
+        while True:
+            info = os.waitid(os.P_PID, self._proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+            if info is not None and info.si_pid:
+                code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+                return describe_exit(code, self.limits.memory_mb)
+            if time.monotonic() >= end:
+                return ""
+            time.sleep(0.01)
+
+    def take_output(self, limit: int = OUTPUT_LIMIT) -> str:
+        """Student stdout/stderr since the last call (first ``limit`` bytes), then reset the file."""
+        size = os.fstat(self._out_fd).st_size
+        text = os.pread(self._out_fd, min(size, limit), 0).decode("utf-8", "replace")
+        os.ftruncate(self._out_fd, 0)
+        return text + (f"\n[... {size - limit} more bytes of output not shown]" if size > limit else "")
+
+    # -- cleaning up -----------------------------------------------------------
+
+    def kill(self) -> None:
+        """Kill the worker's process group and every leftover process; reap; forget the worker."""
+        proc, self._proc, self._launched = self._proc, None, False
+        if proc is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)  # the group id is ours until the worker is reaped
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=KILL_DEADLINE)
+        self._kill_leftovers()
+        for fd in (self._rfd, self._wfd):
+            if fd >= 0:
+                os.close(fd)
+        self._rfd = self._wfd = -1
+        if self._work_dir is not None:
+            reaper.remove_tree(self._work_dir)
+            self._work_dir = None
+
+    def _kill_leftovers(self) -> None:
+        """Freeze, then kill, every leftover process until none runs; reap the ones reparented to us.
+
+        SIGSTOP each new leftover and rescan until no new one appears (a stopped process cannot
+        fork), then SIGKILL them all. A child of ours or of a stopped one is stopped as soon as the
+        scan reads it, newest first: in a storm of fork-and-exit chains a process lives for about
+        one fork. Signals go through pidfds checked against the start time seen in /proc (a storm
+        recycles pids fast).
+        """
+        me, deadline = os.getpid(), time.monotonic() + KILL_DEADLINE
+        frozen: dict[int, int] = {}  # pid -> start time of every process stopped
+        stops = [0]
+        spared = {s.pid for s in list(_live) if s is not self and s.pid} | {os.getsid(0)}
+
+        def stop(pid: int, info: dict) -> None:
+            if frozen.get(pid) != info["start"] and info["state"] not in "ZX":
+                reaper.send_signal(pid, info["start"], signal.SIGSTOP)
+                frozen[pid] = info["start"]
+                stops[0] += 1
+
+        def eager(pid: int, info: dict) -> None:  # during the scan: a storm's newest process forks next
+            ours = info["ppid"] == me or info["ppid"] in frozen
+            if ours and info["sid"] not in spared and (not self.account or self.account.pw_uid in info["uids"]):
+                stop(pid, info)
+
+        while time.monotonic() < deadline:
+            before = stops[0]
+            table = reaper.process_table(eager)
+            victims = self._victims(table, me)
+            for pid in sorted(victims, reverse=True):
+                stop(pid, table[pid])
+            zombies = {p for p in victims if table[p]["state"] in "ZX" and table[p]["ppid"] == me}
+            for pid in zombies:  # every round: a short table is a fast scan
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, os.WNOHANG)
+            if stops[0] > before:
+                continue  # until a scan finds no new process: then every one of them is stopped
+            alive = [p for p in victims if table[p]["state"] not in "ZX"]
+            for pid in alive:
+                reaper.send_signal(pid, table[pid]["start"], signal.SIGKILL)
+            if not alive and not zombies:
+                return
+            time.sleep(0.005)
+        for pid, start in frozen.items():  # out of time: at least leave nothing stopped
+            reaper.send_signal(pid, start, signal.SIGKILL)
+
+    def _victims(self, table: dict[int, dict], me: int) -> set[int]:
+        """The leftover processes of this sandbox in ``table`` (zombies included)."""
+        if self.account:  # every process of the uid, except those under another live grader
+            uid = self.account.pw_uid
+            victims = {p for p, i in table.items() if uid in i["uids"] and reaper.owner(table, p, uid) in (me, 0, 1)}
+        else:  # student processes never share the grader's session; its own helpers do
+            victims = {p for p in reaper.descendants(table, me) if table[p]["sid"] != os.getsid(0)}
+        sessions = {s.pid for s in list(_live) if s is not self and s.pid}  # other live sandboxes
+        return {p for p in victims if p != me and p not in sessions and table[p]["sid"] not in sessions}
+
+    def close(self) -> None:
+        """Kill everything left (daemons included) and remove the sandbox's files. Idempotent."""
+        if self._out_fd < 0:
+            return
+        self.kill()
+        os.close(self._out_fd)
+        self._out_fd = -1
+        reaper.remove_tree(self._run_dir)
+        reaper.remove_tree(self._private)
+        _live.discard(self)
+        if self.account:
+            reaper.remove_user_files(self.account.pw_uid)
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def describe_exit(returncode: int, memory_mb: int) -> str:
+    """Why a worker ended, for a student: 'killed by signal 9: probably out of memory ...'."""
+    if returncode >= 0:
+        return f"exited with status {returncode}: os._exit() or exit() in native code"
+    reasons = {
+        signal.SIGKILL: f"probably out of memory, limit {memory_mb} MB, or the code killed its own process",
+        signal.SIGSEGV: "a crash in native code (ctypes? very deep recursion?)",
+        signal.SIGBUS: "a crash in native code",
+        signal.SIGABRT: "often out of memory inside a native library",
+        signal.SIGXCPU: "it used up its CPU time limit",
+        signal.SIGXFSZ: "a file grew past its size limit",
+    }
+    try:
+        reason = reasons.get(-returncode, signal.Signals(-returncode).name)
+    except ValueError:
+        reason = "an unknown signal"
+    return f"killed by signal {-returncode}: {reason}"
+
+
+@atexit.register
+def _close_all() -> None:
+    for sandbox in list(_live):
+        with contextlib.suppress(Exception):
+            sandbox.close()

@@ -1,0 +1,217 @@
+"""Part F: graded cases that need state: the grader's Layer and Cache, call counts, the student's KVCache.
+
+decode_step and generate_* get the grader's ``Layer`` (it computes and counts every
+projection; the worker never sees the weights) and, for decode_step, the grader's
+correct ``Cache``; KVCache cases build the student's own cache and append to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from autograder.feedback import compare
+from autograder.sandbox.student import Cache, Layer, StudentError
+from autograder.suite.cases import Case, call_arguments
+from autograder.suite.graded.calls import case_header, describe_call, error_mistake, error_text, same, type_mistake
+
+COUNT_WORDS = {"query": "layer.query", "key": "layer.key", "value": "layer.value"}
+
+
+def call_with_layer(student: Any, stored: Case) -> tuple[Any, Layer, Cache | None]:
+    """Call decode_step / generate_* with a fresh grader Layer (and Cache); raises StudentError."""
+    args, layer, cache = [], None, None
+    for name, value in call_arguments(stored.inputs):
+        if name == "layer":
+            layer = Layer(value["W_Q"], value["W_K"], value["W_V"])
+            args.append(layer)
+        elif name == "cache":
+            cache = Cache(value["keys"], value["values"]) if len(value["keys"]) else Cache()
+            args.append(cache)
+        else:
+            args.append(value)
+    assert layer is not None, f"case {stored.id} has no layer"
+    return student.call(stored.function, *args), layer, cache
+
+
+def run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
+    """decode_step / generate_*: outputs, the cache afterwards, and the number of projections."""
+    header = case_header(stored, describe_call(stored.function, stored.inputs))
+    try:
+        out, layer, cache = call_with_layer(student, stored)
+    except StudentError as error:
+        return f"{header}\n\n{error_text(stored.function, error)}", error_mistake(error)
+    expected = stored.expected
+    observed: dict[str, Any] = {"out": out}
+    if cache is not None:
+        observed.update({"cache.keys": cache.keys, "cache.values": cache.values})
+    observed.update({f"calls.{kind}": count for kind, count in layer.counts.items()})
+    problems = []
+    text = compare.compare(f"{stored.function}(...)", expected["out"], out)
+    if text:
+        problems.append(text)
+    if cache is not None and text is None:
+        problems += [t for t in (
+            compare.compare("cache.keys afterwards (the earlier keys, then the new token's key)",
+                             expected["cache.keys"], observed["cache.keys"]),
+            compare.compare("cache.values afterwards (the earlier values, then the new token's value)",
+                             expected["cache.values"], observed["cache.values"]),
+        ) if t]
+    counts = {kind: observed[f"calls.{kind}"] for kind in COUNT_WORDS}
+    wanted = {kind: int(expected[f"calls.{kind}"]) for kind in COUNT_WORDS}
+    if counts != wanted:
+        problems.append(count_text(stored.function, counts, wanted))
+    elif (wrong_tokens := token_text(stored, layer)) is not None:
+        problems.append(wrong_tokens)
+    if not problems:
+        return None, None
+    mistake = (type_mistake(expected["out"], out) or diagnose_named(observed, expected, stored.mistakes)
+               or count_mistake(stored.function, counts, wanted) or _state_mistake(student, stored, out))
+    return f"{header}\n\n" + "\n\n".join(problems), mistake
+
+
+def _state_mistake(student: Any, stored: Case, first: Any) -> str | None:
+    """"shared_state" when the same call, made again with a fresh layer and cache, gives another output."""
+    try:
+        again, _, _ = call_with_layer(student, stored)
+    except StudentError:
+        return None
+    return None if same(again, first) else "shared_state"
+
+
+def count_text(function: str, counts: Mapping[str, int], wanted: Mapping[str, int]) -> str:
+    """What the call counts should be and what they were."""
+    rows = "\n".join(
+        f"| `{COUNT_WORDS[kind]}` | {wanted[kind]} | {counts[kind]}{'' if counts[kind] == wanted[kind] else ' ✗'} |"
+        for kind in COUNT_WORDS
+    )
+    table = f"| call | expected | yours |\n| --- | --- | --- |\n{rows}"
+    return f"**{function}** made the wrong number of projections:\n\n{table}"
+
+
+def tokens_of(stored: Case) -> np.ndarray:
+    """(N, D): the tokens the call projects (X, or decode_step's single x)."""
+    inputs = stored.inputs
+    return np.atleast_2d(np.asarray(inputs["X"] if "X" in inputs else inputs["x"], dtype=float))
+
+
+def wanted_per_token(function: str, n: int) -> dict[str, list[int]]:
+    """How often each token must be projected: once each, except generate_naive's keys and values
+    (token j is recomputed at steps j..N-1, N - j times)."""
+    once = [1] * n
+    if function == "generate_naive":
+        return {"query": once, "key": [n - j for j in range(n)], "value": [n - j for j in range(n)]}
+    return {"query": once, "key": once, "value": once}
+
+
+def token_text(stored: Case, layer: Layer) -> str | None:
+    """None when every projection was of the right token the right number of times (the totals already
+    match), else a table of what was projected: right totals can hide projections of made-up inputs.
+    Equal tokens (a sequence may repeat one) are counted together, under the first of them."""
+    tokens = tokens_of(stored)
+    first = [next(i for i in range(j + 1) if np.array_equal(tokens[i], tokens[j])) for j in range(len(tokens))]
+    rows = []
+    for kind, word in COUNT_WORDS.items():
+        wanted, seen, strangers = [0] * len(tokens), [0] * len(tokens), 0
+        for j, count in enumerate(wanted_per_token(stored.function, len(tokens))[kind]):
+            wanted[first[j]] += count
+        for x in layer.inputs[kind]:
+            match = [j for j, token in enumerate(tokens) if np.allclose(x, token, rtol=1e-6, atol=1e-9)]
+            if match:
+                seen[first[match[0]]] += 1
+            else:
+                strangers += 1
+        if seen != wanted or strangers:
+            extra = f"; {strangers} of other inputs" if strangers else ""
+            rows.append(f"| `{word}` | {_counts(wanted)} | {_counts(seen)}{extra} ✗ |")
+    if not rows:
+        return None
+    table = "| call | per token 0, 1, ... expected | yours |\n| --- | --- | --- |\n" + "\n".join(rows)
+    return (f"**{stored.function}** made the right number of projections, but not of the right tokens "
+            f"(each projection must be of a token of the input, one token per call):\n\n{table}")
+
+
+def _counts(values: list[int]) -> str:
+    return ", ".join(map(str, values))
+
+
+def count_mistake(function: str, counts: Mapping[str, int], wanted: Mapping[str, int]) -> str | None:
+    """The mistake call counts alone reveal: a cached path that recomputes, a naive path that does not,
+    or each token projected twice (or three times) where once is enough."""
+    kv = ("key", "value")
+    if function == "generate_naive" and any(counts[k] < wanted[k] for k in kv):
+        return "naive_no_recompute"
+    if function not in ("generate_cached", "decode_step") or all(counts[k] <= wanted[k] for k in wanted):
+        return None
+    n = wanted["query"]  # tokens projected: N for generate_cached, 1 for decode_step
+    repeated = all(counts[k] in (wanted[k], 2 * wanted[k], 3 * wanted[k]) for k in wanted)
+    if (function == "generate_cached" and not repeated) or any(counts[k] == n * (n + 1) // 2 > n for k in kv):
+        return "cache_recomputes"
+    return "extra_projections"
+
+
+def diagnose_named(observed: Mapping[str, Any], expected: Mapping[str, Any], mistakes: Mapping[str, Any]) -> str | None:
+    """The stored mistake whose named outputs all match the observed ones; failing that, whose ``out`` does."""
+    for keys in (list(expected), ["out"]):
+        for mistake_id, output in mistakes.items():
+            if not isinstance(output, Mapping) or not all(k in output and k in observed for k in keys):
+                continue
+            if keys == ["out"] and same(output["out"], expected["out"]):
+                continue
+            if all(same(observed[k], output[k]) for k in keys):
+                return mistake_id
+    return None
+
+
+def run_kv_cache(student: Any, stored: Case) -> tuple[str | None, str | None]:
+    """``KVCache()`` then each append; after every append the keys, values and len are checked."""
+    expected, ks, vs = stored.expected, stored.inputs["k"], stored.inputs["v"]
+    steps = ", ".join(f"append(k {np.shape(k)}, v {np.shape(v)})" for k, v in zip(ks, vs))
+    header = case_header(stored, f"`cache = KVCache()`, then {steps}")
+    lengths: list[int] = []
+    problem: str | None = None  # the first difference; the appends go on so that the end state names the mistake
+    try:
+        cache = student.new("KVCache")
+        if cache.len() != 0:
+            text = f"**A new `KVCache()` is not empty:** `len(cache)` is {cache.len()} before the first append."
+            return f"{header}\n\n{text}", "shared_state"
+        for i, (k, v) in enumerate(zip(ks, vs)):
+            cache.call("append", k, v)
+            lengths.append(cache.len())
+            n = int(expected["lengths"][i])
+            for attr in ("keys", "values") if problem is None else ():
+                problem = problem or compare.compare(
+                    f"cache.{attr} after append number {i + 1}", expected[attr][:n], cache.get(attr))
+        if problem is None and lengths != [int(n) for n in expected["lengths"]]:
+            wanted = ", ".join(str(int(n)) for n in expected["lengths"])
+            problem = f"**len(cache)** after each append: expected {wanted}; yours {', '.join(map(str, lengths))}."
+    except StudentError as error:
+        if problem is None:
+            return f"{header}\n\n{error_text('KVCache', error)}", error_mistake(error)
+        return f"{header}\n\n{problem}", None  # it failed first, then raised on a later append
+    if problem is None:
+        return None, None
+    return f"{header}\n\n{problem}", _kv_mistake(stored, cache, lengths)
+
+
+def _kv_mistake(stored: Case, cache: Any, lengths: list[int]) -> str | None:
+    """Name a KVCache mistake from the state after every append: len() counting append calls, a list where an
+    array is due, a stored variant's, or only the last block kept."""
+    if lengths == list(range(1, len(lengths) + 1)) and lengths != [int(n) for n in stored.expected["lengths"]]:
+        return "cache_multi_token"
+    try:
+        keys, values = cache.get("keys"), cache.get("values")
+    except StudentError:
+        return None
+    if isinstance(keys, list) or isinstance(values, list):
+        return "returned_list"
+    for mistake_id, output in stored.mistakes.items():
+        if same(keys, output["keys"]) and same(values, output["values"]):
+            return mistake_id
+    last = np.atleast_2d(stored.inputs["k"][-1])
+    return "cache_overwrites" if len(stored.inputs["k"]) > 1 and same(keys, last) else None
+
+
+# ----------------------------------------------------------------------------

@@ -1,0 +1,51 @@
+"""Part B: softmax (Dis 10 Q1c,f; Dis 11 Q2). 12 points."""
+
+from __future__ import annotations
+
+from autograder.suite.graded.support import check, graded
+
+
+@graded("B.1", "softmax", 2)
+def test_softmax_rows(student):
+    """softmax: each row sums to 1 along the last axis"""
+    check(student, "softmax-rows", "softmax-square")
+
+
+@graded("B.2", "softmax", 2)
+def test_softmax_axis(student):
+    """softmax: slices sum to 1 along axis=1 of a 3-D array and along axis=0"""
+    check(student, "softmax-axis1", "softmax-axis0")
+
+
+@graded("B.3", "softmax", 2)
+def test_softmax_large_logits(student):
+    """softmax: large logits (±1000) do not overflow"""
+    check(student, "softmax-large")
+
+
+@graded("B.4", "softmax", 1)
+def test_softmax_temperature(student):
+    """softmax: the temperature T divides the logits (T = 0.5 and T = 2.5)"""
+    check(student, "softmax-temperature-batch", "softmax-temperature-axis0")
+
+
+DIS11_POINTS = 2
+
+
+@graded("B.5", "softmax", DIS11_POINTS, hidden=True, partial=True)
+def test_softmax_dis11_matrices(student, set_score=None):
+    """softmax: Dis 11 Q2 matrices A, B, C and D (-inf gets weight 0)"""
+    cases = ("softmax-dis11-A", "softmax-dis11-B", "softmax-dis11-C", "softmax-dis11-D")
+    check(student, *cases, set_score=set_score, points=DIS11_POINTS)
+
+
+@graded("B.6", "softmax", 2, hidden=True)
+def test_softmax_dis11_temperature(student):
+    """softmax: Dis 11 Q2c temperature on matrix B, T → 0 one-hot and T → ∞ uniform"""
+    check(student, "softmax-dis11-cold", "softmax-dis11-warm", "softmax-dis11-hot")
+
+
+@graded("B.7", "softmax", 1, hidden=True)
+def test_softmax_all_neginf(student):
+    """softmax: a slice whose entries are all -inf becomes zeros (no NaN)"""
+    check(student, "softmax-neginf-rows", "softmax-neginf-column")

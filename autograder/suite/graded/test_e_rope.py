@@ -1,0 +1,62 @@
+"""Part E: rotary positional embeddings (Dis 11 Q1). rotation_matrix 4 points, rope 12 points.
+
+RoPE is tested directly: shifting every position by the same amount leaves attention
+unchanged (Dis 11 Q1c), so only rope's own output shows a position that is off by one.
+"""
+
+from __future__ import annotations
+
+from autograder.suite.graded.support import check, graded
+
+# ---- rotation_matrix ------------------------------------------------------------------------------------
+
+
+@graded("E.1", "rotation_matrix", 2)
+def test_rotation_counter_clockwise(student):
+    """rotation_matrix: counter-clockwise, angles in radians (π/2, 0.4, -1.2)"""
+    check(student, "rotation-quarter", "rotation-small", "rotation-negative")
+
+
+@graded("E.2", "rotation_matrix", 2, hidden=True)
+def test_rotation_dis11(student):
+    """rotation_matrix: Dis 11 Q1 R(2θ) and R(5θ) for θ = 0.7, and an angle over a full turn"""
+    check(student, "rotation-dis11-2theta", "rotation-dis11-5theta", "rotation-dis11-big")
+
+
+# ---- rope -----------------------------------------------------------------------------------------------
+
+
+@graded("E.3", "rope", 2)
+def test_rope_2d(student):
+    """rope: for d = 2, row n is rotated by R(positions[n])"""
+    check(student, "rope-d2")
+
+
+@graded("E.4", "rope", 3)
+def test_rope_frequencies(student):
+    """rope: pair (2i, 2i+1) turns at frequency base**(-2i/d) (d = 8, base 100)"""
+    check(student, "rope-d8")
+
+
+@graded("E.5", "rope", 2)
+def test_rope_batch(student):
+    """rope: batch and head axes share the positions"""
+    check(student, "rope-batch", batched=True)
+
+
+@graded("E.6", "rope", 2, hidden=True)
+def test_rope_real_positions(student):
+    """rope: real-valued positions (0.5, -1.25, 3.7, 10)"""
+    check(student, "rope-real-positions")
+
+
+@graded("E.7", "rope", 1, hidden=True)
+def test_rope_dis11(student):
+    """rope: Dis 11 Q1 RoPE(x_n, n) = R(nθ) x_n for n = 1..5"""
+    check(student, "rope-dis11")
+
+
+@graded("E.8", "rope", 2, hidden=True)
+def test_rope_offsets(student):
+    """rope: position offsets as in cached decoding (positions 7..10, and 12)"""
+    check(student, "rope-offset", "rope-one-token")

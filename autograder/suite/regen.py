@@ -1,0 +1,239 @@
+"""``python -m autograder regen [--check] [--only NAME]``: rebuild the stored cases from reference/.
+
+Every case set in ``CASE_SETS`` is built by calling its builder (``"module:function"``,
+returning ``list[Case]``), which makes each case with ``make_case``: the expected output
+comes from ``reference.attention``, the known-mistake outputs from ``reference.mistakes``.
+The set is written as one deterministic .npz (``cases.dumps_cases``) plus, if the set
+has one, a manifest. ``--check`` builds everything in memory and exits 1 when a stored
+file differs, without writing. Two runs give byte-identical files.
+
+To add a case set, append a ``CaseSet`` to ``CASE_SETS``. An ``optional`` set is
+skipped, with a note, while its builder module does not exist yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from autograder.feedback import compare
+from autograder.suite.cases import Case, call_arguments, dumps_cases, dumps_manifest, loads_cases
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class CaseSet:
+    """A named set of cases and where it is stored (paths relative to the repository)."""
+
+    name: str
+    npz: str
+    builder: str  # "package.module:function", returning list[Case]
+    manifest: str | None = None
+    optional: bool = False
+
+
+CASE_SETS: list[CaseSet] = [
+    CaseSet("public", "student_template/public_cases.npz", "autograder.suite.public_cases:build_cases"),
+    CaseSet(
+        "graded",
+        "autograder/suite/cases/graded.npz",
+        "autograder.suite.graded_cases:build_cases",
+        manifest="autograder/suite/cases/manifest.json",
+        optional=True,
+    ),
+]
+
+
+def main(argv: list[str]) -> int:
+    description = "Rebuild the stored cases (public and graded) from reference/."
+    parser = argparse.ArgumentParser(prog="python -m autograder regen", description=description)
+    parser.add_argument("--check", action="store_true", help="exit 1 if a stored file is stale (writes nothing)")
+    parser.add_argument("--only", choices=[s.name for s in CASE_SETS], help="just this case set")
+    args = parser.parse_args(argv)
+    stale: list[str] = []
+    for case_set in CASE_SETS:
+        if args.only and case_set.name != args.only:
+            continue
+        if case_set.optional and not _builder_exists(case_set.builder):
+            print(f"{case_set.name}: skipped ({case_set.builder.split(':')[0]} does not exist yet)")
+            continue
+        files = render(case_set)
+        changed = [path for path, data in files.items() if not _same_bytes(REPO / path, data)]
+        print(f"{case_set.name}: {summary(loads_cases(files[case_set.npz]))}")
+        if args.check:
+            stale += changed
+        else:
+            for path in changed:
+                (REPO / path).parent.mkdir(parents=True, exist_ok=True)
+                (REPO / path).write_bytes(files[path])
+            for path in files:
+                print(f"  {'wrote' if path in changed else 'unchanged'} {path}")
+    if stale:
+        print("stale (run `python -m autograder regen`):")
+        for path in stale:
+            print(f"  {path}{_numpy_note(path)}")
+        return 1
+    return 0
+
+
+def render(case_set: CaseSet) -> dict[str, bytes]:
+    """The set's files (repository-relative path -> bytes), built in memory."""
+    module_name, _, function_name = case_set.builder.partition(":")
+    cases = getattr(importlib.import_module(module_name), function_name)()
+    files = {case_set.npz: dumps_cases(cases)}
+    if case_set.manifest:
+        files[case_set.manifest] = dumps_manifest(cases, files[case_set.npz], npz_name=Path(case_set.npz).name)
+    return files
+
+
+def summary(cases: Mapping[str, Case]) -> str:
+    """One line: how many cases, functions and stored mistake outputs."""
+    functions = {case.function for case in cases.values()}
+    mistakes = sum(len(case.mistakes) for case in cases.values())
+    return f"{len(cases)} cases of {len(functions)} functions, {mistakes} stored mistake outputs"
+
+
+# ----------------------------------------------------------------------------
+# Making a case: run the reference and every known mistake on the same inputs
+# ----------------------------------------------------------------------------
+
+
+def make_case(
+    case_id: str, function: str, inputs: Mapping[str, Any], *, seed: int | None = None, description: str = ""
+) -> Case:
+    """A Case whose expected output is the reference's and whose mistakes are the differing variants.
+
+    ``inputs`` follows the calling convention of ``autograder.suite.cases`` (dotted names for
+    ``layer``/``cache`` parts; tuples ``k``, ``v`` for KVCache). Arrays are converted to
+    float64 unless they are boolean or integer.
+    """
+    from reference import attention, mistakes
+
+    inputs = {name: _canonical(value) for name, value in inputs.items()}
+    expected = run(function, getattr(attention, function), inputs)
+    found: dict[str, Any] = {}
+    for mistake_id, variant in mistakes.VARIANTS.get(function, {}).items():
+        try:
+            output = run(function, variant, inputs)
+        except Exception:  # a variant may not apply to these inputs (see reference/mistakes.py)
+            continue
+        if _storable(output) and not same_output(output, expected):
+            found[mistake_id] = output
+    return Case(case_id, function, inputs, expected, found, seed=seed, description=description)
+
+
+def run(function: str, implementation: Callable, inputs: Mapping[str, Any]) -> Any:
+    """Call ``implementation`` (the contract function ``function`` or a variant) on copies of the inputs.
+
+    Stateful functions return the dict of named outputs described in ``autograder.suite.cases``.
+    """
+    from reference import attention
+
+    inputs = {name: _copy(value) for name, value in inputs.items()}
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        if function == "KVCache":
+            cache, lengths = implementation(), []
+            for k, v in zip(inputs["k"], inputs["v"]):
+                cache.append(k, v)
+                lengths.append(len(cache))
+            return {"keys": cache.keys, "values": cache.values, "lengths": np.array(lengths, dtype=np.int64)}
+        args, layer, cache = [], None, None
+        for name, value in call_arguments(inputs):
+            if name == "layer":
+                layer = attention.AttentionLayer(value["W_Q"], value["W_K"], value["W_V"])
+                args.append(layer)
+            elif name == "cache":
+                cache = attention.KVCache()
+                if len(value["keys"]):
+                    cache.append(value["keys"], value["values"])
+                args.append(cache)
+            else:
+                args.append(value)
+        output = implementation(*args)
+    if layer is None:
+        return output
+    named = {"out": output}
+    if cache is not None:
+        named.update({"cache.keys": cache.keys, "cache.values": cache.values})
+    named.update({f"calls.{kind}": count for kind, count in layer.calls.items()})
+    return named
+
+
+def same_output(a: Any, b: Any) -> bool:
+    """Equal within feedback's tolerance (NaN equals NaN); tuples and dicts item by item."""
+    if isinstance(a, Mapping) or isinstance(b, Mapping):
+        return isinstance(a, Mapping) and isinstance(b, Mapping) and a.keys() == b.keys() and all(
+            same_output(a[k], b[k]) for k in a
+        )
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return (
+            isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
+            and all(same_output(x, y) for x, y in zip(a, b))
+        )
+    if a is None or b is None or isinstance(a, str) or isinstance(b, str):
+        return a is b or a == b
+    x, y = np.asarray(a), np.asarray(b)
+    if x.shape != y.shape or (x.dtype.kind == "b") != (y.dtype.kind == "b"):
+        return False
+    if x.dtype.kind not in "biuf" or y.dtype.kind not in "biuf":
+        return False
+    return bool(np.allclose(x, y, rtol=compare.RTOL, atol=compare.ATOL, equal_nan=True))
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_canonical(item) for item in value)
+    if isinstance(value, np.ndarray) and value.dtype.kind not in "bi":
+        return np.array(value, dtype=np.float64, order="C")
+    return value
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return tuple(_copy(item) for item in value)
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    return value
+
+
+def _storable(value: Any) -> bool:
+    if isinstance(value, Mapping):
+        return all(_storable(v) for v in value.values())
+    if isinstance(value, tuple):
+        return all(_storable(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind in "biuf"
+    return value is None or isinstance(value, (bool, int, float, str, np.bool_, np.integer, np.floating))
+
+
+# ----------------------------------------------------------------------------
+# Helpers of main
+# ----------------------------------------------------------------------------
+
+
+def _builder_exists(builder: str) -> bool:
+    return importlib.util.find_spec(builder.partition(":")[0]) is not None
+
+
+def _same_bytes(path: Path, data: bytes) -> bool:
+    return path.is_file() and path.read_bytes() == data
+
+
+def _numpy_note(path: str) -> str:
+    """Say so when a stale manifest was written by another numpy (outputs may differ in the last bit)."""
+    import json
+
+    if not path.endswith(".json") or not (REPO / path).is_file():
+        return ""
+    stored = json.loads((REPO / path).read_text()).get("numpy")
+    return f" (written with numpy {stored}, this is numpy {np.__version__})" if stored != np.__version__ else ""
