@@ -64,7 +64,8 @@ def run(root: Path) -> dict:
 
 def grade_folder(submission: Path) -> dict:
     """Intake, sandbox, graded suite; returns Gradescope's results dict (not yet written)."""
-    from autograder.intake.submission import IntakeError, intake
+    from autograder.intake.source import IntakeError
+    from autograder.intake.submission import intake
     from autograder.sandbox import student
 
     started = time.monotonic()

@@ -13,7 +13,7 @@ from nbformat import v3, v4
 
 from autograder.feedback import markdown
 from autograder.intake import submission
-from autograder.intake.submission import IntakeError
+from autograder.intake.source import Chunk, IntakeError, Program
 
 GOOD = "import numpy as np\n\n\ndef softmax(Z, axis=-1, temperature=1.0):\n    return Z\n"
 
@@ -38,11 +38,11 @@ def code(source: str) -> nbformat.NotebookNode:
     return v4.new_code_cell(source)
 
 
-def load_nb(tmp_path: Path, *cells: nbformat.NotebookNode) -> submission.Program:
+def load_nb(tmp_path: Path, *cells: nbformat.NotebookNode) -> Program:
     return submission.load_program(write(tmp_path, "attention.ipynb", notebook(*cells)))
 
 
-def load_py(tmp_path: Path, content: str | bytes) -> submission.Program:
+def load_py(tmp_path: Path, content: str | bytes) -> Program:
     return submission.load_program(write(tmp_path, "attention.py", content))
 
 
@@ -177,7 +177,7 @@ def test_intake_combines_notes_and_relative_path(tmp_path: Path) -> None:
     assert program.path == "hw/attention.py"
     assert program.kind == "py"
     assert program.notes == ["Graded `hw/attention.py`; `hw/attention.ipynb` was ignored."]
-    assert program.chunks == [submission.Chunk("hw/attention.py", "hw/attention.py", GOOD, 1)]
+    assert program.chunks == [Chunk("hw/attention.py", "hw/attention.py", GOOD, 1)]
 
 
 # ----------------------------------------------------------------------------- .py files
@@ -185,8 +185,8 @@ def test_intake_combines_notes_and_relative_path(tmp_path: Path) -> None:
 
 def test_py_loads_as_one_chunk(tmp_path: Path) -> None:
     program = load_py(tmp_path, GOOD)
-    chunk = submission.Chunk("attention.py", "attention.py", GOOD)
-    assert program == submission.Program("attention.py", "py", [chunk], [])
+    chunk = Chunk("attention.py", "attention.py", GOOD)
+    assert program == Program("attention.py", "py", [chunk], [])
 
 
 @pytest.mark.parametrize(

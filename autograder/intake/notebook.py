@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from autograder.feedback.markdown import code_span
-from autograder.intake.submission import (
+from autograder.intake.source import (
     CELL_MAGICS_KEPT,
     Chunk,
     IntakeError,

@@ -2,67 +2,28 @@
 
 ``intake(folder)`` = ``find_submission`` + ``load_program`` (notebooks: ``notebook.py``). Every problem a student can
 fix raises ``IntakeError`` whose text (markdown) names the file, and the line where
-there is one; problems we can work around become ``Program.notes``.
-
-Syntax is checked with ``compile(..., "exec")`` (bytecode is built, nothing runs), not
-``ast.parse``: on Python 3.10 ``ast.parse`` segfaults on a long ``a.b.b.b...`` chain,
-while ``compile`` raises RecursionError/MemoryError, which we catch and report.
+there is one; problems we can work around become ``Program.notes``. Reading the code
+itself (decoding, compile checks) is ``source.py``.
 """
 
 from __future__ import annotations
 
 import codecs
-import io
 import os
 import re
 import stat
-import tokenize
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, NamedTuple
 
-from autograder.feedback.markdown import code_span, fenced, plain
+from autograder.feedback.markdown import code_span
+from autograder.intake.notebook import load_notebook
+from autograder.intake.source import IntakeError, Program, load_py
 
 MAX_BYTES = 2 * 2**20
 NAMES = ("attention.py", "attention.ipynb")
 COPY = re.compile(r"attention(?: ?\(\d+\)|[ _-]\d+)\.(?:py|ipynb)", re.IGNORECASE)  # attention (1).py, attention_3.py
 SKIP_DIRS = {"__MACOSX", "__pycache__", "site-packages", "dist-packages", "node_modules"}
 MAX_WALK = 20_000  # directory entries looked at, at most
-CELL_MAGICS_KEPT = {"time", "capture"}  # Jupyter runs their body as ordinary Python: so do we
 
-
-class IntakeError(Exception):
-    """The submission cannot be graded; str(error) is markdown for the student."""
-
-    student_facing = True
-
-
-@dataclass
-class Chunk:
-    """One unit of student code, executed in order by the worker.
-
-    ``label`` names it in messages: ``"attention.py"``, or ``"code cell N"`` where N counts
-    the notebook's code cells only (markdown and raw cells are not counted), from 1, in
-    notebook order, empty code cells included: the N-th code box from the top. Jupyter's
-    ``In [7]`` execution counts are not used (they change on every run). ``filename`` is
-    what tracebacks should show; line numbers in ``source`` start at ``first_line`` (1: a
-    .py file is one chunk, and notebook lines are counted per cell, as Jupyter shows them).
-    """
-
-    label: str
-    filename: str
-    source: str
-    first_line: int = 1
-
-
-@dataclass
-class Program:
-    """A parsed submission: its display path (relative to the submission root), kind, code, notes."""
-
-    path: str
-    kind: Literal["py", "ipynb"]
-    chunks: list[Chunk]
-    notes: list[str] = field(default_factory=list)
 
 
 def intake(folder: Path) -> Program:
@@ -172,10 +133,8 @@ def load_program(path: Path, *, root: Path | None = None) -> Program:
     name = _rel(root, path) if root is not None else path.name
     data = _read_bytes(path, code_span(name))
     if path.suffix.lower() == ".ipynb":
-        from autograder.intake.notebook import load_notebook
-
         return load_notebook(data, name)
-    return _load_py(data, name)
+    return load_py(data, name)
 
 
 def _read_bytes(path: Path, shown: str) -> bytes:
@@ -202,138 +161,3 @@ def _read_bytes(path: Path, shown: str) -> bytes:
     return data
 
 
-def decode_text(data: bytes, shown: str, encoding: str = "utf-8") -> str:
-    skip = len(codecs.BOM_UTF8) if data.startswith(codecs.BOM_UTF8) else 0
-    try:
-        text = data[skip:].decode("utf-8" if encoding == "utf-8-sig" else encoding)
-    except UnicodeDecodeError as error:
-        offset = skip + error.start
-        line = data[:offset].count(b"\n") + 1
-        label = "UTF-8" if encoding.startswith("utf-8") else encoding
-        raise IntakeError(
-            f"{shown} is not valid {label} text: byte {data[offset]:#04x} at byte offset {offset} (line {line}) "
-            "cannot be decoded. Save the file as UTF-8 (your editor's encoding menu)."
-        ) from None
-    except LookupError:
-        raise IntakeError(f"{shown} declares an unknown encoding {code_span(encoding)}; save it as UTF-8.") from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
-def _load_py(data: bytes, name: str) -> Program:
-    try:  # a PEP 263 coding cookie is honoured, as `python attention.py` would
-        encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
-    except SyntaxError as error:
-        if "unknown encoding" in str(error.msg):
-            raise IntakeError(f"{code_span(name)}: {plain(error.msg)}. Save the file as UTF-8.") from None
-        encoding = "utf-8"  # undecodable first lines: _decode says where
-    source = decode_text(data, code_span(name), encoding)
-    if not source.strip():
-        raise IntakeError(f"{code_span(name)} is empty. Did you upload the right file, and save it first?")
-    code, removed, error = check_source(source, name, report_raw=True)
-    if error is not None:
-        run = code_span("python " + Path(name).name)
-        raise IntakeError(f"{code_span(name)} has {error.headline()}. Fix it and resubmit ({run} shows the same "
-                          "error)." + error.snippet)
-    notes = [removed_note(plain(name), removed)] if removed else []
-    return Program(name, "py", [Chunk(name, name, code)], notes)
-
-
-_IPYTHON_LINE = re.compile(
-    r"\s*([%!]"  # line magic, shell command
-    r"|[\w.\[\]\s,()*]+?\s*=\s*[%!]"  # x = !ls, t = %timeit -o f()
-    r"|\?{1,2}[\w.*]+\s*$|[\w.*]+\?{1,2}\s*$"  # ?np.dot, np.dot??
-    r"|(pip|conda|mamba)\s+(install|uninstall)\b)"  # automagic pip
-)
-
-
-def strip_ipython(source: str) -> tuple[str, list[tuple[int, str]]]:
-    """Blank out IPython-only lines, keeping line numbers; returns (source, [(line, text)]).
-
-    Handled: line magics (``%matplotlib inline``), shell lines (``!pip install``), their
-    assignment forms (``files = !ls``, ``t = %timeit -o f()``), help (``np.dot?``, ``??x``)
-    and automagic ``pip install``. An indented line becomes ``pass`` so its block stays valid.
-    Callers only use this when the source does not compile as is: a line that IPython would
-    treat as a magic is never valid Python, so valid code is never changed.
-    """
-    out, removed = [], []
-    for number, line in enumerate(source.split("\n"), 1):
-        if _IPYTHON_LINE.match(line):
-            indent = line[: len(line) - len(line.lstrip())]
-            out.append(indent + "pass" if indent else "")
-            removed.append((number, line.strip()))
-        else:
-            out.append(line)
-    return "\n".join(out), removed
-
-
-def removed_note(where: str, removed: list[tuple[int, str]]) -> str:
-    """``code cell 2, lines 1, 4: IPython-only code ignored (`%time`, `!ls`); ...`` (``where``: a label)."""
-    more = f" and {len(removed) - 3} more" if len(removed) > 3 else ""
-    lines = ", ".join(str(n) for n, _ in removed[:3]) + more
-    shown = ", ".join(code_span(text, 60) for _, text in removed[:3]) + more
-    s = "s" if len(removed) > 1 else ""
-    return f"{where}, line{s} {lines}: IPython-only code ignored ({shown}); it is not Python, so it does nothing here."
-
-
-class Error(NamedTuple):
-    """Why code does not compile: kind ("syntax error", ...), line (0: unknown), message, markdown snippet."""
-
-    kind: str
-    line: int = 0
-    message: str = ""
-    snippet: str = ""
-
-    def headline(self) -> str:  # "a syntax error on line 3: expected ':'"
-        article = "an " if self.kind.startswith("indentation") else "a " if self.kind.endswith("error") else ""
-        text = f"{article}{self.kind}" + (f" on line {self.line}" if self.line else "")
-        return f"{text}: {self.message}" if self.message else text
-
-
-def check_source(source: str, filename: str, *, report_raw: bool) -> tuple[str, list[tuple[int, str]], Error | None]:
-    """Compile-check ``source``; if it fails, retry without IPython-only lines.
-
-    Returns (code to run, removed IPython lines, error). On failure the error is the
-    original one (``report_raw``: what ``python file.py`` says) or the one left after
-    removing IPython lines (a notebook cell: what Jupyter would say).
-    """
-    error = _syntax_error(source, filename)
-    if error is None:
-        return source, [], None
-    cleaned, removed = strip_ipython(source)
-    if not removed:
-        return source, [], error
-    second = _syntax_error(cleaned, filename)
-    if second is None:
-        return cleaned, removed, None
-    return source, [], error if report_raw else second
-
-
-def _syntax_error(source: str, filename: str) -> Error | None:
-    """None if ``source`` compiles (nothing is run); else what is wrong, and where."""
-    try:
-        compile(source, filename, "exec", dont_inherit=True)
-    except SyntaxError as error:
-        return _describe_syntax_error(error, source)
-    except (RecursionError, MemoryError, OverflowError):
-        return Error("code nested too deeply for Python to compile (an expression thousands of levels deep)")
-    except Exception as error:  # ValueError or anything else a hostile file provokes
-        return Error("code Python cannot compile", message=plain(f"{type(error).__name__}: {error}", 200))
-    return None
-
-
-def _describe_syntax_error(error: SyntaxError, source: str) -> Error:
-    kind = "indentation error" if isinstance(error, IndentationError) else "syntax error"
-    message = plain((error.msg or "invalid syntax").rstrip("."))
-    if not error.lineno:
-        return Error(kind, message=message)
-    lines = source.split("\n")
-    text = lines[error.lineno - 1] if 0 < error.lineno <= len(lines) else (error.text or "").rstrip("\n")
-    shown = block = text[:200]
-    if error.offset and 0 < error.offset <= len(shown) + 1:
-        start = error.offset - 1
-        end = error.end_offset if error.end_offset and error.end_offset > error.offset else error.offset + 1
-        if error.end_lineno not in (None, error.lineno):
-            end = start + 1
-        caret_prefix = "".join(c if c == "\t" else " " for c in shown[:start])
-        block += "\n" + caret_prefix + "^" * max(1, min(end, len(shown) + 1) - start)
-    return Error(kind, error.lineno, message, "\n\n" + fenced(block))

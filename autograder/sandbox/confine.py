@@ -12,14 +12,27 @@ import os
 import pwd
 import resource
 import signal
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from autograder.sandbox.supervisor import Limits
+from dataclasses import dataclass
+from typing import Any
 
 WORKER_OOM_SCORE, GRADER_OOM_SCORE = 1000, -900  # /proc/PID/oom_score_adj: who the OOM killer takes first
 PR_SET_NO_NEW_PRIVS = 38
 CLONE_NEWNET, CLONE_NEWIPC = 0x40000000, 0x08000000
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of the worker. numpy 2.2 with one OpenBLAS thread peaks at ~100-140 MB of address
+    space (VmPeak, Python 3.10/3.11), so 512 MB leaves ~370 MB for student arrays and keeps grader
+    (~100 MB) + worker inside Gradescope's default 768 MB container. RLIMIT_AS is per process and
+    memfd/tmpfs pages are not in it, so memory is not bounded in total: oom_score_adj decides who
+    dies. Measured with the reference: a worker is one task (no thread) with at most 7 open fds."""
+
+    memory_mb: int = 512  # RLIMIT_AS
+    file_mb: int = 16  # RLIMIT_FSIZE: no file (the captured output, a memfd) grows past this
+    cpu_seconds: int = 300  # RLIMIT_CPU: a backstop; wall-clock timeouts act first
+    processes: int = 12  # RLIMIT_NPROC as the sandbox user: tasks of the uid, up to 4 workers sharing one
+    open_files: int = 32  # RLIMIT_NOFILE: also caps one process's memfds at 32 x file_mb
 
 
 def child_setup(limits: Limits, account: pwd.struct_passwd | None) -> Any:

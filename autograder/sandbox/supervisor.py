@@ -42,13 +42,17 @@ import sys
 import tempfile
 import time
 import weakref
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from autograder.sandbox import confine, protocol, reaper
 from autograder.sandbox.accounts import user_can_run
-from autograder.sandbox.confine import CLONE_NEWNET, GRADER_OOM_SCORE, WORKER_OOM_SCORE  # noqa: F401 - part of this API
+from autograder.sandbox.confine import (  # noqa: F401 - part of this API
+    CLONE_NEWNET,
+    GRADER_OOM_SCORE,
+    WORKER_OOM_SCORE,
+    Limits,
+)
 from autograder.sandbox.reaper import CLEAN_DEADLINE, KILL_DEADLINE, SHARED_DIRS  # noqa: F401 - part of this API
 
 DEFAULT_USER = "agsandbox"
@@ -57,21 +61,6 @@ OUTPUT_LIMIT = 4000  # bytes of student stdout/stderr kept per call
 POLL_SLICE = 0.05  # seconds between checks that the worker is still alive
 PR_SET_CHILD_SUBREAPER, F_SETPIPE_SZ = 36, 1031
 _HERE = Path(__file__).resolve().parent
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Resource limits of the worker. numpy 2.2 with one OpenBLAS thread peaks at ~100-140 MB of address
-    space (VmPeak, Python 3.10/3.11), so 512 MB leaves ~370 MB for student arrays and keeps grader
-    (~100 MB) + worker inside Gradescope's default 768 MB container. RLIMIT_AS is per process and
-    memfd/tmpfs pages are not in it, so memory is not bounded in total: oom_score_adj decides who
-    dies. Measured with the reference: a worker is one task (no thread) with at most 7 open fds."""
-
-    memory_mb: int = 512  # RLIMIT_AS
-    file_mb: int = 16  # RLIMIT_FSIZE: no file (the captured output, a memfd) grows past this
-    cpu_seconds: int = 300  # RLIMIT_CPU: a backstop; wall-clock timeouts act first
-    processes: int = 12  # RLIMIT_NPROC as the sandbox user: tasks of the uid, up to 4 workers sharing one
-    open_files: int = 32  # RLIMIT_NOFILE: also caps one process's memfds at 32 x file_mb
 
 
 class SandboxError(RuntimeError):

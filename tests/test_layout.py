@@ -1,0 +1,122 @@
+"""The package layout's rules (the ``__init__`` docstrings of autograder/'s folders): who may import whom.
+
+Imports are read from the source (lazy ones inside functions included), so a rule broken anywhere fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "autograder"
+
+# room -> the rooms it may import (a room is a folder of autograder/, or a top-level module)
+MAY_IMPORT = {
+    "feedback": set(),
+    "intake": {"feedback"},
+    "sandbox": {"feedback"},
+    "results": {"contract"},
+    "suite": {"contract", "feedback", "sandbox"},
+    "contract": set(),
+    "runner": {"contract", "feedback", "intake", "results", "sandbox"},
+    "commands": {"contract", "feedback", "intake", "results", "runner", "sandbox", "suite"},
+    "batch": {"commands", "contract", "feedback", "intake", "results", "runner", "sandbox", "suite"},
+    "cli": set(),  # dispatches to commands by module name, lazily
+    "__main__": {"cli"},
+    "__init__": set(),
+}
+# files that run inside the sandbox or are copied into the student template: stdlib and numpy only
+SELF_CONTAINED = {
+    "sandbox/worker.py": {"protocol"},  # protocol.py is copied next to it
+    "sandbox/protocol.py": set(),
+    "feedback/compare.py": {".", "feedback_format"},  # relative here, top-level in the template
+    "feedback/feedback_format.py": set(),
+}
+
+
+def modules() -> dict[str, Path]:
+    """Dotted module name -> file, for every module of the package."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        found[name] = path
+    return found
+
+
+def imported(path: Path) -> set[str]:
+    """Every ``autograder...`` module ``path`` imports, resolved to a module of the package."""
+    names = set(modules())
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name.split(".")[0] == "autograder"}
+        elif isinstance(node, ast.ImportFrom) and not node.level and (node.module or "").startswith("autograder"):
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                out.add(full if full in names else node.module)
+    return out
+
+
+def room(module: str) -> str:
+    parts = module.split(".")
+    if len(parts) == 1:
+        return "__init__"
+    return parts[1]
+
+
+def top_level_imports(path: Path) -> set[str]:
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            out.add("." if node.level else node.module.split(".")[0])
+    return out
+
+
+def test_every_room_has_a_rule() -> None:
+    assert {room(m) for m in modules()} <= set(MAY_IMPORT)
+
+
+@pytest.mark.parametrize("module", sorted(modules()))
+def test_imports_follow_the_layout_rules(module: str) -> None:
+    mine = room(module)
+    crossing = {room(d) for d in imported(modules()[module])} - {mine}
+    assert crossing <= MAY_IMPORT[mine], f"{module} imports {sorted(crossing - MAY_IMPORT[mine])}"
+
+
+def test_no_import_cycle_between_modules() -> None:
+    graph = {m: imported(p) - {m} for m, p in modules().items()}
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for dep in sorted(graph.get(node, ())):
+            if state.get(dep) == 1:
+                pytest.fail("import cycle: " + " -> ".join([*path[path.index(dep):], dep]))
+            if dep not in state:
+                visit(dep, [*path, dep])
+        state[node] = 2
+
+    for start in sorted(graph):
+        if start not in state:
+            visit(start, [start])
+
+
+@pytest.mark.parametrize("relpath", sorted(SELF_CONTAINED))
+def test_sandbox_and_template_files_import_only_the_standard_library_and_numpy(relpath: str) -> None:
+    allowed = {"__future__", "numpy"} | SELF_CONTAINED[relpath] | set(sys.stdlib_module_names)
+    assert top_level_imports(PACKAGE / relpath) <= allowed
+
+
+def test_an_upward_import_is_seen_even_inside_a_function(tmp_path: Path) -> None:
+    """The checker itself: a lazy import of a command from the sandbox would be caught."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("def f():\n    from autograder.commands import grade\n    import autograder.suite.regen\n")
+    found = imported(probe)
+    assert found == {"autograder.commands.grade", "autograder.suite.regen"}
+    assert {room(m) for m in found} - MAY_IMPORT["sandbox"] == {"commands", "suite"}
