@@ -1,7 +1,7 @@
-"""How feedback.py words and draws a problem: structural hints, excerpts, heatmaps.
+"""How compare.py (the feedback) words and draws a problem: structural hints, excerpts, heatmaps.
 
 Self-contained (numpy and the standard library only) and copied verbatim into the
-student template next to feedback.py, under this same name (``feedback_format.py``).
+student template next to compare.py (there attention_feedback.py), under this same name (``feedback_format.py``).
 Tables and heatmaps are plain text meant for a fenced code block: monospaced on
 Gradescope, unchanged in a terminal.
 """

@@ -6,12 +6,14 @@ Imports are read from the source (lazy ones inside functions included), so a rul
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "autograder"
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "autograder"
 
 # room -> the rooms it may import (a room is a folder of autograder/, or a top-level module)
 MAY_IMPORT = {
@@ -120,3 +122,26 @@ def test_an_upward_import_is_seen_even_inside_a_function(tmp_path: Path) -> None
     found = imported(probe)
     assert found == {"autograder.commands.grade", "autograder.suite.regen"}
     assert {room(m) for m in found} - MAY_IMPORT["sandbox"] == {"commands", "suite"}
+
+
+def design_layout() -> str:
+    text = (REPO / "docs" / "DESIGN.md").read_text(encoding="utf-8")
+    return text.split("## Layout", 1)[1].split("```", 2)[1]
+
+
+def test_design_doc_names_every_folder_and_module_of_the_tree() -> None:
+    """docs/DESIGN.md's layout block matches the tree: each folder, and each module outside batch/."""
+    block = design_layout()
+    folders = {p.name for p in PACKAGE.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    folders |= {p.name for p in PACKAGE.glob("*/*") if p.is_dir() and (p / "__init__.py").exists()}
+    missing = {f"{name}/" for name in folders if f"{name}/" not in block}
+    files = {p.name for p in PACKAGE.rglob("*.py") if p.name not in ("__init__.py", "__main__.py")
+             and "batch" not in p.relative_to(PACKAGE).parts}
+    missing |= {name for name in files if name not in block}
+    assert not missing, f"not in docs/DESIGN.md's layout: {sorted(missing)}"
+
+
+def test_design_doc_names_no_module_that_is_gone() -> None:
+    listed = set(re.findall(r"\b([a-z_]+\.py)\b", design_layout()))
+    present = {p.name for p in REPO.rglob("*.py") if ".venv" not in p.parts}
+    assert listed <= present, f"docs/DESIGN.md names files that do not exist: {sorted(listed - present)}"

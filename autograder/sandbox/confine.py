@@ -1,6 +1,6 @@
 """What confines the worker before it execs: rlimits, OOM priority, namespaces, the user switch.
 
-``child_setup`` returns the preexec function ``sandbox.Sandbox`` passes to Popen; it runs in
+``child_setup`` returns the preexec function ``supervisor.Sandbox`` passes to Popen; it runs in
 the child, still as the grader's user, just before exec.
 """
 

@@ -1,6 +1,6 @@
 """Finding, freezing and killing the processes student code leaves behind, and removing its files.
 
-Used by ``sandbox.Sandbox``. Processes are read straight from /proc (newest first) and
+Used by ``supervisor.Sandbox``. Processes are read straight from /proc (newest first) and
 signalled through a pidfd after their start time is checked, so a recycled pid is never
 hit. Files are removed without following symlinks, within a deadline.
 """

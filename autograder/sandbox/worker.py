@@ -1,6 +1,6 @@
 """The sandboxed side: run a student's Program, then serve the grader's requests.
 
-Started by sandbox.py as ``python -I -B -u worker.py READ_FD WRITE_FD``; self-contained
+Started by supervisor.py as ``python -I -B -u worker.py READ_FD WRITE_FD``; self-contained
 (stdlib, numpy, protocol.py copied next to it). Nothing it sends is trusted: the grader
 re-validates every frame and kills a worker that misbehaves. First of all it makes itself not
 dumpable: other processes of its user cannot ptrace it or read its /proc/PID/mem or environ.
