@@ -75,7 +75,8 @@ class Report:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="autograder check-zip", description=__doc__.splitlines()[0])
+    description = __doc__.splitlines()[0].replace("``", "`")
+    parser = argparse.ArgumentParser(prog="autograder check-zip", description=description)
     parser.add_argument("zip", type=Path, nargs="?", default=Path("dist/autograder.zip"), help="default: %(default)s")
     parser.add_argument("--python", help="interpreter setup.sh builds the venv with (default: a Python 3.10 if one "
                         "is found, as on Gradescope)")

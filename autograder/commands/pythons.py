@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 PROBE = "import sys, venv, ensurepip; print(sys.executable); print('%d.%d' % sys.version_info[:2])"
-SKIP_WHEN_COPYING = ("test", "site-packages", "idlelib", "tkinter", "turtledemo", "__pycache__")
+SKIP_WHEN_COPYING = ("test", "site-packages", "idlelib", "tkinter", "turtledemo")
 
 
 def candidates() -> list[str]:
@@ -101,8 +101,7 @@ def relocate(python: str, destination: Path) -> str | None:
 
 
 def _skip(folder: str, names: list[str]) -> list[str]:
-    return [name for name in names if (name in SKIP_WHEN_COPYING and Path(folder).name.startswith("python"))
-            or name == "__pycache__"]
+    return [name for name in names if name in SKIP_WHEN_COPYING and Path(folder).name.startswith("python")]
 
 
 def _minor(executable: Path) -> str:
