@@ -1,36 +1,54 @@
 # Two commands do everything on a fresh machine: `make demo` and `make test`.
-# Both bootstrap .venv/ from the pinned requirements.
+# `make venv` (run by both) builds .venv/ with the pinned grading requirements, the TA extras
+# (requirements-ta.txt) and the `autograder` command (.venv/bin/autograder, an editable install of
+# this checkout: after moving the checkout, `make clean venv`). `make test` adds the test tools
+# (requirements-dev.txt: ruff and torch, our test oracle); nothing else downloads torch.
 # The venv's Python must be one the sandbox user can run (not under /root, e.g. pyenv's), or
 # student code cannot switch users when grading as root: prefer the system's python3.
 PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
 	$$p -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))' 2>/dev/null && { echo $$p; break; }; done)
 VENV := .venv
 PY := $(VENV)/bin/python
+PIP_TORCH_ARGS ?=
+# Another CPU, simulated on x86-64: numpy and OpenBLAS without AVX2/FMA/AVX-512 kernels.
+OTHER_CPU := NPY_DISABLE_CPU_FEATURES="AVX2 FMA3 AVX512F AVX512CD AVX512_SKX" OPENBLAS_CORETYPE=Sandybridge
 
-.PHONY: venv demo test lint build clean
+.PHONY: venv demo test test-other-cpu lint build clean
 
 venv: $(VENV)/.installed
 
-$(VENV)/.installed: requirements.txt requirements-dev.txt
-	$(PYTHON) -m venv $(VENV)
+$(VENV)/.installed: requirements.txt requirements-ta.txt pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements-dev.txt
+	$(PY) -m pip install --quiet -r requirements-ta.txt
+	$(PY) -m pip install --quiet --no-deps -e .
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed requirements-dev.txt
+	$(PY) -m pip install --quiet $(PIP_TORCH_ARGS) -r requirements-dev.txt
 	touch $@
 
 demo: venv
-	$(PY) -m autograder demo
+	$(VENV)/bin/autograder demo
 
-test: venv
+test: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
-	$(PY) -m autograder template --check
-	$(PY) -m autograder regen --check
+	$(VENV)/bin/autograder template --check
+	$(VENV)/bin/autograder regen --check
 	$(PY) -m pytest -q
+	@$(MAKE) --no-print-directory test-other-cpu
 
-lint: venv
+# The stored outputs must not be stale on another CPU (same numpy, other SIMD kernels).
+test-other-cpu: venv
+	@if [ "$$(uname -m)" = x86_64 ]; then \
+		echo "$(OTHER_CPU) autograder regen --check"; $(OTHER_CPU) $(VENV)/bin/autograder regen --check; \
+	else echo "test-other-cpu: not an x86-64 machine, nothing to simulate"; fi
+
+lint: $(VENV)/.installed-dev
 	$(PY) -m ruff check .
 
 build: venv
-	$(PY) -m autograder build -o dist/autograder.zip
+	$(VENV)/bin/autograder build -o dist/autograder.zip
 
 clean:
-	rm -rf $(VENV) dist .pytest_cache .ruff_cache
+	rm -rf $(VENV) dist .pytest_cache .ruff_cache *.egg-info

@@ -1,13 +1,19 @@
-"""``python -m autograder <command>``: a thin dispatcher over one module per command.
+"""``autograder <command>`` (or ``python -m autograder <command>``): a thin dispatcher over one module per command.
 
 Each command lives in its own module as ``main(argv: list[str]) -> int`` and is
-imported only when used, so ``--help`` and ``grade`` start fast.
+imported only when used, so ``--help`` and ``grade`` start fast. ``make venv`` installs
+the ``autograder`` console script (``.venv/bin/autograder``), which works from any folder:
+the checkout it belongs to is put at the end of ``sys.path`` (in the grader's process only),
+so that the commands that read ``reference/`` (``template``, ``regen``, ``demo``) find it.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
+from pathlib import Path
+
+CHECKOUT = Path(__file__).resolve().parent.parent
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "grade": ("autograder.commands.grade", "grade a file or folder locally, exactly as Gradescope would"),
@@ -23,9 +29,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def usage() -> str:
     width = max(map(len, COMMANDS))
-    lines = ["usage: python -m autograder <command> [options]", "", "commands:"]
+    lines = ["usage: autograder <command> [options]", "", "commands:"]
     lines += [f"  {name:<{width}}  {help_}" for name, (_, help_) in COMMANDS.items()]
-    lines += ["", "Run `python -m autograder <command> --help` for a command's options."]
+    lines += ["", "Run `autograder <command> --help` for a command's options."]
     return "\n".join(lines)
 
 
@@ -38,5 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     if command not in COMMANDS:
         print(f"unknown command {command!r}\n\n{usage()}", file=sys.stderr)
         return 2
+    if (CHECKOUT / "reference").is_dir() and str(CHECKOUT) not in sys.path:
+        sys.path.append(str(CHECKOUT))  # a checkout (not a Gradescope root): reference/ importable from anywhere
     module = importlib.import_module(COMMANDS[command][0])
     return int(module.main(rest) or 0)

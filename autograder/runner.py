@@ -33,7 +33,7 @@ NOT_GRADED = "Not graded: see the message at the top"  # each test's output when
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder run", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="autograder run", description=__doc__.splitlines()[0].replace("``", "`"))
     parser.add_argument(
         "--root",
         type=Path,

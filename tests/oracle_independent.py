@@ -1,6 +1,6 @@
 """An independent float64 oracle for every function of the assignment contract.
 
-Written from ``/work/shared/assignment-api.md``, not from ``reference/attention.py``, and
+Written from the contract (``docs/assignment.md``), not from ``reference/attention.py``, and
 deliberately in a different style: explicit Python loops over batch/head axes, rows and
 columns, correctly rounded dot products (``math.fsum``) and a log-sum-exp softmax with
 ``math.exp``. Slow, but plenty for the small shapes our tests use. Test-only code.

@@ -1,4 +1,4 @@
-"""``python -m autograder check-zip``: catches broken zips before an instructor uploads them.
+"""``autograder check-zip``: catches broken zips before an instructor uploads them.
 
 The layout checks and the results.json validation are fast; running a built zip
 through setup.sh and run_autograder like Gradescope (a venv is built) is slow.
@@ -6,16 +6,15 @@ through setup.sh and run_autograder like Gradescope (a venv is built) is slow.
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
-import subprocess
+import tempfile
 import zipfile
 from pathlib import Path
 
 import pytest
 
-from autograder.commands import build, checkzip
+from autograder.commands import build, checkzip, pythons
 
 REPO = build.REPO
 GOOD_TEST = {
@@ -156,17 +155,60 @@ def test_expectations_for_reference_and_template() -> None:
     ]
 
 
-def python310() -> str | None:
-    """A Python 3.10 that can build a venv (Gradescope's image has 3.10), if there is one."""
-    candidates = [*sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.10*/bin/python3.10"))), "python3.10"]
-    for candidate in candidates:
-        path = shutil.which(candidate)
-        if (
-            path
-            and subprocess.run([path, "-c", "import venv, ensurepip"], capture_output=True, check=False).returncode == 0
-        ):
-            return path
-    return None
+@pytest.mark.parametrize(
+    ("extra_data", "problem"),
+    [
+        ({}, None),
+        ({"isolation": "Isolation reduced: the sandbox user `x` cannot run /p (denied), so student code runs as root."},
+         "ran with reduced isolation: Isolation reduced: the sandbox user `x` cannot run /p"),
+        ({"isolation": "Isolation reduced: the grader is not root, so student code runs as its user (uid 1000)"},
+         "runs as its user"),
+    ],
+    ids=["full isolation", "student code as root", "not root"],
+)
+def test_reduced_isolation_recorded_in_results_fails_the_check(extra_data: dict, problem: str | None) -> None:
+    found = checkzip.isolation_problems(dict(GOOD_RESULTS, extra_data=extra_data))
+    assert (found == []) if problem is None else (len(found) == 1 and problem in found[0])
+
+
+def test_without_a_python_310_check_zip_says_loudly_it_is_not_testing_310(monkeypatch) -> None:
+    monkeypatch.setattr(pythons, "find_python310", lambda: None)
+    warnings: list[str] = []
+    assert pythons.choose(None, warn=warnings.append) is None
+    assert len(warnings) == 1 and "NOT TESTING PYTHON 3.10" in warnings[0]
+    assert pythons.choose("/some/python", warn=warnings.append) == "/some/python" and len(warnings) == 1
+
+
+def test_a_python_310_is_picked_when_there_is_one() -> None:
+    found = [c for c in pythons.candidates() if (pythons.version_of(c) or ("", ""))[1] == "3.10"]
+    picked = pythons.find_python310()
+    if not found:
+        assert picked is None
+        pytest.skip("no Python 3.10 on this machine")
+    assert picked is not None and pythons.version_of(picked)[1] == "3.10"
+
+
+def test_a_python_everybody_can_run_is_preferred(monkeypatch, tmp_path: Path) -> None:
+    private, public = tmp_path / "private" / "bin" / "python3.10", tmp_path / "public" / "bin" / "python3.10"
+    monkeypatch.setattr(pythons, "candidates", lambda: [str(private), str(public)])
+    monkeypatch.setattr(pythons, "version_of", lambda python: (python, "3.10"))
+    monkeypatch.setattr(pythons, "runnable_by_anyone", lambda python: python == str(public))
+    assert pythons.find_python310() == str(public)
+
+
+def test_runnable_by_anyone_needs_every_folder_above_to_be_enterable() -> None:
+    root = Path(tempfile.mkdtemp(dir="/tmp"))  # pytest's tmp_path sits in a private folder
+    try:
+        python = root / "a" / "bin" / "python3.10"
+        python.parent.mkdir(parents=True)
+        python.write_text("#!/bin/sh\n")
+        for path in (root, root / "a", python.parent, python):
+            path.chmod(0o755)
+        assert pythons.runnable_by_anyone(str(python))
+        (root / "a").chmod(0o700)
+        assert not pythons.runnable_by_anyone(str(python))
+    finally:
+        shutil.rmtree(root)
 
 
 def test_an_unusable_python_is_reported_before_setup(built: Path, capsys: pytest.CaptureFixture) -> None:
@@ -178,11 +220,12 @@ def test_an_unusable_python_is_reported_before_setup(built: Path, capsys: pytest
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("AUTOGRADER_SLOW"), reason="set AUTOGRADER_SLOW=1 (builds a venv: ~1 min)")
 def test_check_zip_end_to_end(built: Path, capsys: pytest.CaptureFixture) -> None:
-    """Build a venv with Python 3.10 like Gradescope's image and grade the reference and the template."""
-    python = python310()
-    if python is None or not has_graded_suite():
-        pytest.skip("needs python3.10 and the graded suite")
-    status = checkzip.main([str(built), "--python", python])
+    """Build a venv with Python 3.10 like Gradescope's image (found by itself) and grade the reference and the
+    template; as root, with full isolation (a reduced one fails the check)."""
+    if pythons.find_python310() is None or not has_graded_suite() or os.geteuid() != 0:
+        pytest.skip("needs python3.10, the graded suite and root")
+    status = checkzip.main([str(built)])
     out = capsys.readouterr().out
     assert status == 0, out
+    assert "venv built with Python 3.10" in out
     assert "PASS  reference: 100/100 points" in out and "PASS  template: 0/100 points" in out

@@ -138,7 +138,9 @@ def test_regen_check_passes() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_regen_is_byte_identical_across_runs_and_equals_the_stored_files() -> None:
+def test_regen_is_byte_identical_across_runs_and_keeps_the_stored_files() -> None:
+    """Deterministic on one machine; the stored files equal what it builds up to float rounding (another CPU
+    rounds differently), and then regen keeps their bytes (tests/test_stored.py checks both directions)."""
     code = ("import hashlib, sys; from autograder.suite import regen; "
             "s = next(c for c in regen.CASE_SETS if c.name == 'graded'); "
             "print(*sorted(f'{p}:{hashlib.sha256(d).hexdigest()}' for p, d in regen.render(s).items()))")
@@ -149,9 +151,9 @@ def test_regen_is_byte_identical_across_runs_and_equals_the_stored_files() -> No
                               check=True)
         runs.append(done.stdout.split())
     assert runs[0] == runs[1]
-    stored = [f"{p}:{hashlib.sha256((REPO / p).read_bytes()).hexdigest()}" for p in (GRADED_SET.npz,
-                                                                                    GRADED_SET.manifest)]
-    assert runs[0] == sorted(stored)
+    files = regen.render(GRADED_SET)
+    assert regen.stale_files(GRADED_SET, files) == {}
+    assert all((REPO / path).read_bytes() == data for path, data in files.items())
 
 
 def test_the_manifest_records_seeds_shapes_numpy_and_the_sha256() -> None:

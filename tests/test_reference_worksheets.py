@@ -1,4 +1,4 @@
-"""reference/attention.py reproduces the worksheet numbers (seeds in /work/shared/seeds/).
+"""reference/attention.py reproduces the worksheet numbers (listed in docs/assignment.md).
 
 Dis 10 = CS 189 Discussion 10 (seeds 000, 001), PS4 = CSCI 5922 problem set 4 (seed 002),
 Dis 11 = CS 189 Discussion 11 (seed 003), Q&A = the previous-token head answer (seed 004).

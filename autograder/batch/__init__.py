@@ -1,7 +1,8 @@
-"""``python -m autograder batch``: regrade a whole class from a Gradescope export.
+"""``autograder batch``: regrade a whole class from a Gradescope export.
 
-    python -m autograder batch EXPORT -o OUTDIR [--jobs N] [--shard i/n] [--timeout S] [--force]
-    python -m autograder batch --merge OUTDIR1 OUTDIR2 ... -o OUT
+    autograder batch EXPORT -o OUTDIR [--jobs N] [--shard i/n] [--timeout S] [--force] [--plain]
+                     [--allow-root-students]
+    autograder batch --merge OUTDIR1 OUTDIR2 ... -o OUT
 
 EXPORT is Gradescope's "Export Submissions" zip or folder (``submission_metadata.yml``
 next to ``submission_<id>/`` folders), or any folder of per-student subfolders or
@@ -63,18 +64,20 @@ def main(argv: list[str]) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m autograder batch",
-        usage="%(prog)s EXPORT -o OUTDIR [--jobs N] [--shard i/n] [--timeout S] [--force] [--plain]\n"
+        prog="autograder batch",
+        usage="%(prog)s EXPORT -o OUTDIR [--jobs N] [--shard i/n] [--timeout S] [--force] [--plain] "
+        "[--allow-root-students]\n"
         "       %(prog)s --merge OUTDIR [OUTDIR ...] -o OUT",
-        description=__doc__.split("\n\n")[0].split(": ", 1)[1],
+        description=__doc__.split("\n\n")[0].split(": ", 1)[1].replace("``", "`"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="\n\n".join(__doc__.split("\n\n")[2:]),
+        epilog="\n\n".join(__doc__.split("\n\n")[2:]).replace("``", "`"),
     )
     parser.add_argument(
         "export", nargs="?", type=Path, help="Gradescope export (zip or folder), or a folder of submissions"
     )
     parser.add_argument("-o", "--output", type=Path, required=True, help="output folder (reused to resume)")
-    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="parallel graders (default: cores)")
+    parser.add_argument("-j", "--jobs", type=_positive, default=os.cpu_count() or 1,
+                        help="parallel graders, at least 1 (default: cores)")
     parser.add_argument("--shard", metavar="i/n", help="grade only the i-th of n deterministic slices (1-based)")
     parser.add_argument(
         "--timeout",
@@ -88,6 +91,17 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--allow-root-students", action="store_true",
                         help="as root, grade even if student code would run as root (no usable sandbox user)")
     return parser
+
+
+def _positive(text: str) -> int:
+    """An integer >= 1 (argparse type): ``--jobs 0`` would grade nothing."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -167,8 +181,8 @@ def _run(
     for note in export.notes:
         print(f"batch: {note}")
     print(
-        f"batch: {len(export.submissions)} submissions in the export; {label}{len(chosen)} to grade, "
-        f"{len(chosen) - len(todo)} already graded by autograder {version[:12]}; "
+        f"batch: {len(export.submissions)} submissions in the export; {label}{len(todo)} left to grade "
+        f"({len(chosen) - len(todo)} of {len(chosen)} already graded by autograder {version[:12]}); "
         f"{jobs} warm graders, outer limit {timeout:g} s each"
     )
     try:

@@ -1,10 +1,19 @@
-"""Progress of a batch: a tqdm bar with ETA when tqdm is installed, plain lines otherwise."""
+"""Progress of a batch: a tqdm bar with ETA on a terminal when tqdm is installed, plain lines otherwise.
+
+Plain lines come at most every ``TERMINAL_SECONDS`` on a terminal. Without one (a log file, a
+job scheduler, CI) a redrawn bar would flood the log, so a line comes only every
+``LOG_SECONDS``, or when another tenth of the submissions is done, an error happens or the
+last one finishes: about a dozen lines for a whole class.
+"""
 
 from __future__ import annotations
 
 import sys
 import time
 from typing import TextIO
+
+TERMINAL_SECONDS = 2.0
+LOG_SECONDS = 30.0
 
 
 class Progress:
@@ -18,8 +27,12 @@ class Progress:
         self.graded_now = 0
         self.stream = stream or sys.stderr
         self._last_print = 0.0
-        self._bar = None if plain else _tqdm(total, done, self.stream)
-        self.note = "" if self._bar or plain else "tqdm not installed: plain-text progress (pip install tqdm)"
+        self._terminal = _is_terminal(self.stream)
+        self._interval = TERMINAL_SECONDS if self._terminal else LOG_SECONDS
+        self._step = max(1, -(-total // 10))  # a tenth of the submissions, rounded up
+        self._bar = None if plain or not self._terminal else _tqdm(total, done, self.stream)
+        wanted = not plain and self._terminal
+        self.note = "tqdm not installed: plain-text progress (pip install tqdm)" if wanted and not self._bar else ""
 
     def update(self, submission_id: str, *, error: bool = False) -> None:
         self.count += 1
@@ -31,7 +44,8 @@ class Progress:
                 self._bar.set_postfix(grader_errors=self.errors, refresh=False)
             return
         now = time.monotonic()
-        if now - self._last_print >= 2.0 or self.count == self.total or error:
+        milestone = not self._terminal and self.count % self._step == 0
+        if now - self._last_print >= self._interval or milestone or self.count == self.total or error:
             self._last_print = now
             print(self.line(submission_id, error=error), file=self.stream, flush=True)
 
@@ -54,6 +68,13 @@ class Progress:
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):  # a closed or unusual stream
+        return False
 
 
 def _tqdm(total: int, done: int, stream: TextIO) -> object | None:

@@ -38,7 +38,7 @@ FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder build", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="autograder build", description=__doc__.splitlines()[0].replace("``", "`"))
     parser.add_argument("-o", "--output", type=Path, default=Path("dist/autograder.zip"), help="default: %(default)s")
     args = parser.parse_args(argv)
     path = build_zip(args.output)

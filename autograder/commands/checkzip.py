@@ -1,4 +1,4 @@
-"""``python -m autograder check-zip dist/autograder.zip``: try a zip the way Gradescope will, before uploading.
+"""``autograder check-zip dist/autograder.zip``: try a zip the way Gradescope will, before uploading.
 
 1. Layout: ``setup.sh``, ``run_autograder`` and ``requirements.txt`` at the zip's root
    (not inside a folder), both scripts executable with Unix line endings; no
@@ -6,13 +6,17 @@
    inside, no solution markers, no unsafe paths; the engine and graded suite present.
    Also says whether the zip matches the working tree (a stale zip is a warning).
 2. Gradescope's steps in a temporary autograder root: unzip into ``source/``, run
-   ``setup.sh`` there (builds the venv from requirements.txt: about a minute;
-   ``--python`` chooses the interpreter, e.g. a python3.10 like Gradescope's image),
-   then for the reference and for the blank template: the submission in
-   ``submission/``, ``run_autograder``, ``results/results.json``.
+   ``setup.sh`` there (builds the venv from requirements.txt: about a minute) with a
+   Python 3.10 like Gradescope's image whenever one is found (``pythons.py``; ``--python``
+   chooses another), saying loudly when it is not testing 3.10; then for the reference and
+   for the blank template: the submission in ``submission/``, ``run_autograder``,
+   ``results/results.json``.
 3. Each results.json is validated against ``tests/schema/gradescope_results.schema.json``
    (plus structural checks: no nulls, valid enums, finite numbers); the reference must
-   get full marks, the template 0 with every test reported and explained.
+   get full marks, the template 0 with every test reported and explained. A results.json
+   that records reduced isolation (``extra_data["isolation"]``: student code ran as root,
+   or unswitched, or could read the grader's files) FAILS the check: run it as root, as
+   Gradescope runs ``run_autograder``.
 
 Prints one PASS/FAIL/WARN line per check and a verdict; exit status 0 only if
 nothing failed. Run as root, setup.sh also creates the sandbox user, as on Gradescope.
@@ -36,7 +40,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from autograder import contract
-from autograder.commands import build
+from autograder.commands import build, pythons
 from autograder.results.check import SCHEMA, _jsonschema, validate
 
 REPO = build.REPO
@@ -71,27 +75,33 @@ class Report:
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder check-zip", description=__doc__.splitlines()[0])
+    description = __doc__.splitlines()[0].replace("``", "`")
+    parser = argparse.ArgumentParser(prog="autograder check-zip", description=description)
     parser.add_argument("zip", type=Path, nargs="?", default=Path("dist/autograder.zip"), help="default: %(default)s")
-    parser.add_argument("--python", help="interpreter setup.sh builds the venv with (default: as on Gradescope)")
+    parser.add_argument("--python", help="interpreter setup.sh builds the venv with (default: a Python 3.10 if one "
+                        "is found, as on Gradescope)")
     parser.add_argument("--reference", type=Path, default=REPO / "reference" / "attention.py")
     parser.add_argument("--template", type=Path, default=REPO / "student_template" / "attention.py")
     parser.add_argument("--layout-only", action="store_true", help="only check the zip's contents (fast)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary autograder root")
     args = parser.parse_args(argv)
     if not args.zip.is_file():
-        print(f"check-zip: {args.zip} does not exist (build it: python -m autograder build)", file=sys.stderr)
+        print(f"check-zip: {args.zip} does not exist (build it: autograder build)", file=sys.stderr)
         return 2
     print(f"check-zip {args.zip}")
     report = Report()
     ok = check_layout(args.zip, report)
+    tested = ""
     if ok and not args.layout_only:
-        run_like_gradescope(args.zip, report, python=args.python, cases=_cases(args), keep=args.keep)
+        python = pythons.choose(args.python, warn=lambda text: report.add("WARN", "python", text))
+        tested = run_like_gradescope(args.zip, report, python=python, cases=_cases(args), keep=args.keep)
     failed = report.failed
     if failed:
         print(f"RESULT: FAIL ({len(failed)} of {len(report.checks)} checks failed): do not upload this zip")
         return 1
     scope = "layout only" if args.layout_only else "ready to upload"
+    if tested and not tested.startswith("Python 3.10"):
+        scope += f", but tested on {tested}, NOT on Gradescope's Python 3.10"
     print(f"RESULT: PASS ({len(report.checks)} checks): {scope}")
     return 0
 
@@ -200,10 +210,10 @@ def _check_fresh(zf: zipfile.ZipFile, infos: dict[str, zipfile.ZipInfo], report:
             "WARN",
             "up to date",
             f"{len(stale)} files differ from the working tree (e.g. {stale[0]}): "
-            "rebuild with `python -m autograder build` if that is not intended",
+            "rebuild with `autograder build` if that is not intended",
         )
     else:
-        report.add("PASS", "up to date", "identical to what `python -m autograder build` makes from this tree")
+        report.add("PASS", "up to date", "identical to what `autograder build` makes from this tree")
 
 
 # ---------------------------------------------------------------- 2. Gradescope's steps
@@ -211,23 +221,30 @@ def _check_fresh(zf: zipfile.ZipFile, infos: dict[str, zipfile.ZipInfo], report:
 
 def run_like_gradescope(
     zip_path: Path, report: Report, *, python: str | None, cases: list[tuple[str, Path]], keep: bool = False
-) -> None:
+) -> str:
+    """Gradescope's steps in a temporary root; returns the venv's Python version ("" if none was built)."""
     # Directly under /tmp, like /autograder under /: the sandbox user can reach the venv
     # once run_autograder has locked the root down.
     root = Path(tempfile.mkdtemp(prefix="check-zip-", dir="/tmp" if Path("/tmp").is_dir() else None))
+    spare = Path(tempfile.mkdtemp(prefix="ag-py-", dir=root.parent))  # outside the root: run_autograder locks it
+    spare.chmod(0o755)  # (a short path: pythons.relocate writes it into the executable)
     try:
         unzip(zip_path, root / "source")
-        if not _setup(root, report, python):
-            return
+        python = pythons.reachable(python, spare / "p", warn=lambda text: report.add("WARN", "python", text))
+        version = _setup(root, report, python)
+        if not version:
+            return ""
         shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
         reference_tests: list[str] = []
         for label, path in cases:
             reference_tests = _grade_case(root, report, label, path, reference_tests)
+        return version
     finally:
         if keep:
             print(f"check-zip: kept the autograder root {root}")
         else:
             shutil.rmtree(root, ignore_errors=True)
+        shutil.rmtree(spare, ignore_errors=True)
 
 
 def unzip(zip_path: Path, destination: Path) -> None:
@@ -245,10 +262,13 @@ def unzip(zip_path: Path, destination: Path) -> None:
 def clean_env(root: Path, **extra: str) -> dict[str, str]:
     """Our environment without anything that would make it unlike Gradescope's."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("AUTOGRADER_", "PYTHON", "VIRTUAL_ENV"))}
+    if os.environ.get("AUTOGRADER_SANDBOX_USER"):  # a developer's own sandbox user, as for every grading here
+        env["AUTOGRADER_SANDBOX_USER"] = os.environ["AUTOGRADER_SANDBOX_USER"]
     return dict(env, AUTOGRADER_ROOT=str(root), **extra)
 
 
-def _setup(root: Path, report: Report, python: str | None) -> bool:
+def _setup(root: Path, report: Report, python: str | None) -> str:
+    """Run setup.sh; the venv's Python version ("Python 3.10.13"), or "" when it failed."""
     if python:
         try:
             probe = _run(
@@ -261,7 +281,7 @@ def _setup(root: Path, report: Report, python: str | None) -> bool:
             probe = subprocess.CompletedProcess([python], 1, f"{error}")
         if probe.returncode != 0:
             report.add("FAIL", "setup.sh", f"--python {python} cannot build a venv:\n{_tail(probe.stdout, 5)}")
-            return False
+            return ""
     print("....  setup.sh: building the venv from requirements.txt (about a minute)", flush=True)
     extra = {"AUTOGRADER_SETUP_PYTHON": python} if python else {}
     started = time.monotonic()
@@ -269,15 +289,19 @@ def _setup(root: Path, report: Report, python: str | None) -> bool:
         done = _run(["bash", "setup.sh"], root / "source", clean_env(root, **extra), timeout=1800)
     except subprocess.TimeoutExpired:
         report.add("FAIL", "setup.sh", "did not finish within 30 minutes")
-        return False
+        return ""
     elapsed = time.monotonic() - started
     venv_python = root / "venv" / "bin" / "python"
     if done.returncode != 0 or not venv_python.exists():
         report.add("FAIL", "setup.sh", f"exit status {done.returncode} after {elapsed:.0f} s:\n{_tail(done.stdout)}")
-        return False
+        return ""
     version = _run([str(venv_python), "--version"], root, clean_env(root), timeout=60).stdout.strip()
-    report.add("PASS", "setup.sh", f"venv built with {version} in {elapsed:.0f} s")
-    return True
+    if version.startswith("Python 3.10"):
+        report.add("PASS", "setup.sh", f"venv built with {version} (as on Gradescope) in {elapsed:.0f} s")
+    else:
+        report.add("WARN", "setup.sh", f"venv built with {version} in {elapsed:.0f} s: NOT TESTING PYTHON 3.10, "
+                   "the version of Gradescope's image")
+    return version or "an unknown Python"
 
 
 def _grade_case(root: Path, report: Report, label: str, path: Path, reference_tests: list[str]) -> list[str]:
@@ -303,7 +327,7 @@ def _grade_case(root: Path, report: Report, label: str, path: Path, reference_te
         report.add("FAIL", label, f"no readable results.json ({error}):\n{_tail(done.stdout)}")
         return reference_tests
     names = [str(t.get("name")) for t in data.get("tests", []) if isinstance(t, dict)]
-    problems = validate(data) + expectations(label, data, reference_tests)
+    problems = validate(data) + expectations(label, data, reference_tests) + isolation_problems(data)
     score, top = _totals(data)
     summary = f"{score:g}/{top:g} points, {len(names)} tests, {elapsed:.1f} s"
     if problems:
@@ -339,6 +363,16 @@ def expectations(label: str, data: dict, reference_tests: list[str]) -> list[str
         if silent:
             problems.append(f"{len(silent)} failing tests say nothing (e.g. {silent[0]})")
     return problems
+
+
+def isolation_problems(data: dict) -> list[str]:
+    """A results.json that records reduced isolation (student code as root, unswitched, ...) fails the check."""
+    extra = data.get("extra_data")
+    note = extra.get("isolation") if isinstance(extra, dict) else None
+    if not note:
+        return []
+    hint = "" if os.geteuid() == 0 else " (run check-zip as root, as Gradescope runs run_autograder)"
+    return [f"student code ran with reduced isolation: {note}{hint}"]
 
 
 def _totals(data: dict) -> tuple[float, float]:

@@ -1,4 +1,4 @@
-"""``python -m autograder grade PATH``: grade locally, exactly as Gradescope would.
+"""``autograder grade PATH``: grade locally, exactly as Gradescope would.
 
 PATH is a student's ``attention.py``, ``attention.ipynb`` or a folder holding one; a
 file given directly is graded as ``attention.py`` (``attention.ipynb``) whatever its
@@ -7,6 +7,10 @@ name, with a note. The zip's contents are laid out in a temporary autograder roo
 Gradescope runs grades it; then the result is summarised here: points by part and the
 feedback of every failing test. When student code ran with reduced isolation (e.g. as
 root because the sandbox user cannot run this Python), one line on stderr says so.
+
+A folder that looks like a whole class (Gradescope's export, with ``submission_metadata.yml``,
+or several subfolders that each hold an attention.py/.ipynb) or a zip is refused: ``batch``
+grades those, one submission each.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from autograder.results import document
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m autograder grade", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="autograder grade", description=__doc__.splitlines()[0].replace("``", "`"))
     parser.add_argument("path", type=Path, help="attention.py, attention.ipynb, or a folder holding one")
     parser.add_argument("-o", "--output", type=Path, help="also write results.json here")
     parser.add_argument("--json", action="store_true", help="print results.json instead of the summary")
@@ -34,6 +38,11 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if not args.path.exists():
         print(f"grade: {args.path} does not exist", file=sys.stderr)
+        return 2
+    why = looks_like_a_class(args.path)
+    if why:
+        print(f"grade: {args.path} {why}: `grade` grades one submission. To grade them all, one each:\n"
+              f"  autograder batch {args.path} -o OUTDIR", file=sys.stderr)
         return 2
     data = grade(args.path)
     extra = data.get("extra_data")
@@ -46,6 +55,38 @@ def main(argv: list[str]) -> int:
     else:
         print(document.summary_text(data, show_hidden=args.all))
     return 0
+
+
+def looks_like_a_class(path: Path) -> str:
+    """Why ``path`` looks like several students' submissions (an export), or "" when it is one submission."""
+    if path.is_file():
+        return "is a zip (a Gradescope export?)" if path.suffix.lower() == ".zip" else ""
+    if (path / EXPORT_METADATA).is_file():
+        return f"is a Gradescope export ({EXPORT_METADATA})"
+    if any((path / name).is_file() for name in SUBMISSION_NAMES):
+        return ""
+    holders = [sub for sub in _subfolders(path) if _holds_a_submission(sub)]
+    if len(holders) >= MANY:
+        return f"holds {len(holders)} folders with a submission each (e.g. {holders[0].name}/)"
+    return ""
+
+
+EXPORT_METADATA = "submission_metadata.yml"
+SUBMISSION_NAMES = ("attention.py", "attention.ipynb")
+MANY = 2
+
+
+def _subfolders(path: Path) -> list[Path]:
+    try:
+        return sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith((".", "__")))
+    except OSError:
+        return []
+
+
+def _holds_a_submission(folder: Path, depth: int = 2) -> bool:
+    if any((folder / name).is_file() for name in SUBMISSION_NAMES):
+        return True
+    return depth > 0 and any(_holds_a_submission(sub, depth - 1) for sub in _subfolders(folder)[:50])
 
 
 def grade(path: Path, *, python: str | None = None, timeout: float | None = None) -> dict:

@@ -44,7 +44,7 @@ class TemplateError(Exception):
 
 def main(argv: list[str]) -> int:
     description = "Generate student_template/ from reference/attention.py."
-    parser = argparse.ArgumentParser(prog="python -m autograder template", description=description)
+    parser = argparse.ArgumentParser(prog="autograder template", description=description)
     parser.add_argument("--check", action="store_true", help="exit 1 if a generated file is stale (writes nothing)")
     args = parser.parse_args(argv)
     files = render()
