@@ -27,6 +27,7 @@ import numpy as np
 
 from autograder.suite.case_variants import extra_variants, with_extra_mistakes
 from autograder.suite.cases import Case
+from autograder.suite.random_cases import build_cases as build_random_cases
 from autograder.suite.regen import make_case
 
 Inputs = dict[str, object]
@@ -351,7 +352,8 @@ SPECS: list[Spec] = [
 def build_cases() -> list[Case]:
     """Every graded case, in SPECS order; the i-th (from 0) draws its random inputs with seed 2000 + i.
 
-    Worksheet cases (whose inputs are fixed numbers) record seed None.
+    Worksheet cases (whose inputs are fixed numbers) record seed None. The random-shape cases
+    (``random_cases``, with their own seeds) come last.
     """
     cases, extra = [], extra_variants()
     for seed, (case_id, function, description, make_inputs) in enumerate(SPECS, start=FIRST_SEED):
@@ -360,4 +362,4 @@ def build_cases() -> list[Case]:
         used = rng.bit_generator.state != np.random.default_rng(seed).bit_generator.state
         case = make_case(case_id, function, inputs, seed=seed if used else None, description=description)
         cases.append(with_extra_mistakes(case, extra.get(function, {})))
-    return cases
+    return cases + build_random_cases()

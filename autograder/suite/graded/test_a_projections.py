@@ -19,13 +19,13 @@ def test_qkv_batch_axes(student):
     check(student, "qkv-batch", batched=True)
 
 
-@graded("A.3", "qkv_project", 1, hidden=True)
+@graded("A.3", "qkv_project", 0.5, hidden=True)
 def test_qkv_dis10(student):
     """qkv_project: Dis 10 Q1 queries, keys and values of x_1, x_2, x_3 (q_2 = [-1, 0, -2])"""
     check(student, "qkv-dis10")
 
 
-@graded("A.4", "qkv_project", 1, hidden=True)
+@graded("A.4", "qkv_project", 0.5, hidden=True)
 def test_qkv_ps4(student):
     """qkv_project: PS4 Q3 projections Q = I W_Q, K = I W_K, V = I W_V"""
     check(student, "qkv-ps4")
@@ -46,7 +46,24 @@ def test_scores_batch_axes(student):
     check(student, "scores-batch", batched=True)
 
 
-@graded("A.7", "attention_scores", 2, hidden=True)
+@graded("A.7", "attention_scores", 1, hidden=True)
 def test_scores_worksheets(student):
     """attention_scores: Dis 10 Q1 scores (z_3 = [2, 8, -20]) and PS4 Q3 scores"""
     check(student, "scores-dis10", "scores-ps4")
+
+
+# ---- random shapes (cases drawn by autograder/suite/random_cases.py) -------------------------------------
+
+
+@graded("A.8", "qkv_project", 1, hidden=True)
+def test_qkv_random_shapes(student):
+    """qkv_project: random shapes (0 to 3 leading axes, N from 1 to 12, d_k ≠ d_v)"""
+    check(student, "random-qkv-1", "random-qkv-2", "random-qkv-3",
+          "random-qkv-4", "random-qkv-5", "random-qkv-6", batched=True)
+
+
+@graded("A.9", "attention_scores", 1, hidden=True)
+def test_scores_random_shapes(student):
+    """attention_scores: random shapes (0 to 3 leading axes, n_q ≠ n_k, d_k from 1 to 16)"""
+    check(student, "random-scores-1", "random-scores-2", "random-scores-3",
+          "random-scores-4", "random-scores-5", "random-scores-6", batched=True)

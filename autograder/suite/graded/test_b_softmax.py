@@ -39,7 +39,7 @@ def test_softmax_dis11_matrices(student, set_score=None):
     check(student, *cases, set_score=set_score, points=DIS11_POINTS)
 
 
-@graded("B.6", "softmax", 2, hidden=True)
+@graded("B.6", "softmax", 1, hidden=True)
 def test_softmax_dis11_temperature(student):
     """softmax: Dis 11 Q2c temperature on matrix B, T → 0 one-hot and T → ∞ uniform"""
     check(student, "softmax-dis11-cold", "softmax-dis11-warm", "softmax-dis11-hot")
@@ -49,3 +49,13 @@ def test_softmax_dis11_temperature(student):
 def test_softmax_all_neginf(student):
     """softmax: a slice whose entries are all -inf becomes zeros (no NaN)"""
     check(student, "softmax-neginf-rows", "softmax-neginf-column")
+
+
+# ---- random shapes (cases drawn by autograder/suite/random_cases.py) -------------------------------------
+
+
+@graded("B.8", "softmax", 1, hidden=True)
+def test_softmax_random_shapes(student):
+    """softmax: random shapes (1 to 4 axes, a random axis, a random temperature)"""
+    check(student, "random-softmax-1", "random-softmax-2", "random-softmax-3",
+          "random-softmax-4", "random-softmax-5", "random-softmax-6")

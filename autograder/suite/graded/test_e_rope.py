@@ -17,7 +17,7 @@ def test_rotation_counter_clockwise(student):
     check(student, "rotation-quarter", "rotation-small", "rotation-negative")
 
 
-@graded("E.2", "rotation_matrix", 2, hidden=True)
+@graded("E.2", "rotation_matrix", 1, hidden=True)
 def test_rotation_dis11(student):
     """rotation_matrix: Dis 11 Q1 R(2θ) and R(5θ) for θ = 0.7, and an angle over a full turn"""
     check(student, "rotation-dis11-2theta", "rotation-dis11-5theta", "rotation-dis11-big")
@@ -44,7 +44,7 @@ def test_rope_batch(student):
     check(student, "rope-batch", batched=True)
 
 
-@graded("E.6", "rope", 2, hidden=True)
+@graded("E.6", "rope", 1, hidden=True)
 def test_rope_real_positions(student):
     """rope: real-valued positions (0.5, -1.25, 3.7, 10)"""
     check(student, "rope-real-positions")
@@ -56,7 +56,24 @@ def test_rope_dis11(student):
     check(student, "rope-dis11")
 
 
-@graded("E.8", "rope", 2, hidden=True)
+@graded("E.8", "rope", 1, hidden=True)
 def test_rope_offsets(student):
     """rope: position offsets as in cached decoding (positions 7..10, and 12)"""
     check(student, "rope-offset", "rope-one-token")
+
+
+# ---- random shapes (cases drawn by autograder/suite/random_cases.py) -------------------------------------
+
+
+@graded("E.9", "rotation_matrix", 1, hidden=True)
+def test_rotation_random_angles(student):
+    """rotation_matrix: random angles from -4π to 4π"""
+    check(student, "random-rotation-1", "random-rotation-2", "random-rotation-3",
+          "random-rotation-4", "random-rotation-5", "random-rotation-6")
+
+
+@graded("E.10", "rope", 2, hidden=True)
+def test_rope_random_shapes(student):
+    """rope: random shapes (0 to 3 leading axes, even d from 2 to 16, real positions, several bases)"""
+    check(student, "random-rope-1", "random-rope-2", "random-rope-3",
+          "random-rope-4", "random-rope-5", "random-rope-6", batched=True)
