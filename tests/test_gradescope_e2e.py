@@ -112,6 +112,19 @@ def test_zip_holds_the_scripts_at_its_root_and_nothing_unneeded(tmp_path: Path) 
     assert not [n for n in build.DEV_ONLY if n in names]
 
 
+def test_every_module_in_the_zip_imports_only_modules_in_the_zip() -> None:
+    """A dev-only module (the case builders, the commands) left out of the zip is never needed by one in it."""
+    from tests.test_layout import imported, modules
+
+    shipped = {n for n in build.zip_members() if n.endswith(".py")}
+    by_path = {str(path.relative_to(build.REPO)): name for name, path in modules().items()}
+    names = {by_path[n] for n in shipped if n in by_path}
+    missing = {by_path[n]: sorted(d for d in imported(build.REPO / n) if d not in names)
+               for n in shipped if n in by_path}
+    assert not {k: v for k, v in missing.items() if v}
+    assert "autograder.suite.regen" not in names and "autograder.runner" in names
+
+
 def test_zip_carries_no_solution_code(tmp_path: Path) -> None:
     with zipfile.ZipFile(build.build_zip(tmp_path / "a.zip")) as zf:
         text = "\n".join(zf.read(n).decode("utf-8", "replace") for n in zf.namelist() if n.endswith(".py"))

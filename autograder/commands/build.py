@@ -21,18 +21,15 @@ EXECUTABLE = {"setup.sh", "run_autograder"}
 # Modules only instructors and TAs run on their own machines; they import the reference
 # or produce the template, so they stay out of the zip.
 DEV_ONLY = {
-    "autograder/commands/build.py",
-    "autograder/commands/checkzip.py",
-    "autograder/commands/demo.py",
-    "autograder/commands/grade.py",
     "autograder/suite/case_variants.py",
     "autograder/suite/graded_cases.py",
     "autograder/suite/public_cases.py",
+    "autograder/suite/random_cases.py",
     "autograder/suite/regen.py",
+    "autograder/suite/stored.py",
     "autograder/results/check.py",
-    "autograder/commands/template.py",
 }
-DEV_ONLY_DIRS = ("autograder/batch/",)
+DEV_ONLY_DIRS = ("autograder/batch/", "autograder/commands/")
 SKIPPED_PARTS = {"__pycache__", ".pytest_cache", ".ruff_cache"}
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
