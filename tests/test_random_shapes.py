@@ -24,6 +24,7 @@ from autograder import contract, runner
 from autograder.results import plugin
 from autograder.suite import random_cases, regen
 from autograder.suite.cases import Case, load_cases
+from autograder.suite.graded import shapes
 from tests.mutants import MUTANTS, SHAPE_ASSUMPTIONS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -201,5 +202,52 @@ def test_a_shape_assumption_loses_points_on_its_functions_random_shape_test(name
     (randomized,) = [t for t in data["tests"] if t["tags"] == [mutant.function] and ": random " in t["name"]]
     assert randomized["score"] < randomized["max_score"]
     assert "**Case:** random shapes (seed " in randomized["output"] and "**Call:** `" in randomized["output"]
+    assert "**Shapes:** " in randomized["output"], randomized["output"]  # the evidence of the assumption
     lost = {t["tags"][0] for t in data["tests"] if t["score"] < t["max_score"]}
     assert lost <= {mutant.function, *mutant.also}
+
+
+# ----------------------------------------------------------------------------
+# The evidence in the feedback (autograder/suite/graded/shapes.py)
+# ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("function", "holds", "words"), [
+    ("qkv_project", lambda c: np.ndim(c.inputs["X"]) == 3, "`X` is 3-D"),
+    ("attention_scores", lambda c: np.ndim(c.inputs["Q"]) == 2, "`Q` is 2-D"),
+    ("rope", lambda c: np.shape(c.inputs["x"])[-2] > 1, "more than one token"),
+    ("scaled_dot_product_attention", lambda c: c.inputs.get("mask") is None or np.ndim(c.inputs["mask"]) == 2
+     + np.ndim(c.inputs["Q"]) - 2, "the mask (if any) has as many axes"),
+])
+def test_a_shape_property_that_splits_passing_from_failing_cases_is_named(function, holds, words) -> None:
+    cases = random_cases_of(function)
+    failed = {c.id for c in cases if not holds(c)}
+    assert failed and len(failed) < len(cases)
+    text = shapes.shape_evidence(cases, failed)
+    assert text is not None and words in text and f"exactly the {len(cases) - len(failed)} where" in text
+    assert shapes.shape_evidence(cases, {c.id for c in cases}) is None  # nothing passes: no evidence
+    assert shapes.shape_evidence(cases, set()) is None
+
+
+def test_no_evidence_when_no_shape_property_splits_the_cases() -> None:
+    cases = random_cases_of("softmax")
+    assert shapes.shape_evidence(cases, {cases[0].id, cases[3].id}) is None
+
+
+@pytest.mark.parametrize("function", sorted(shapes.PROBES))
+def test_a_probe_is_the_same_attention_with_the_assumption_made_true(function: str) -> None:
+    from reference import attention as ref
+
+    probed = 0
+    for stored in [c for c in CASES.values() if c.function == function]:
+        for kind, probe in shapes.PROBES[function](stored):
+            output = regen.run(function, getattr(ref, function), probe.inputs)
+            assert regen.same_output(output, probe.expected), (stored.id, kind)
+            if kind == "head_width":
+                H, W_Q = probe.inputs["num_heads"], probe.inputs["W_Q"]
+                assert np.shape(probe.inputs["X"])[-1] == np.shape(W_Q)[-1] == H * (np.shape(W_Q)[-1] // H)
+            else:
+                prefix = "layer." if "layer.W_Q" in probe.inputs else ""
+                assert np.shape(probe.inputs[f"{prefix}W_Q"])[-1] == np.shape(probe.inputs[f"{prefix}W_V"])[-1]
+            probed += 1
+    assert probed >= 3
