@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import ast
 import types
 from collections import Counter
 from pathlib import Path
@@ -77,6 +78,16 @@ def test_each_function_has_six_seeded_random_cases() -> None:
         for i, case in enumerate(cases):
             assert case.function == function and case.seed == first_seed + i
             assert case.description.startswith(f"random shapes (seed {case.seed}): ")
+
+
+def test_the_case_builder_stays_out_of_the_zip_and_the_graded_suite() -> None:
+    from autograder.commands import build
+
+    assert "autograder/suite/random_cases.py" not in build.zip_members()
+    for path in (REPO / "autograder" / "suite" / "graded").glob("*.py"):
+        imports = [n for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, (ast.Import, ast.ImportFrom))]
+        names = [getattr(n, "module", None) or n.names[0].name for n in imports]
+        assert "autograder.suite.random_cases" not in names, path.name
 
 
 def test_the_stored_random_cases_are_the_seeded_draws() -> None:

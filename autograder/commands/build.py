@@ -28,6 +28,7 @@ DEV_ONLY = {
     "autograder/suite/case_variants.py",
     "autograder/suite/graded_cases.py",
     "autograder/suite/public_cases.py",
+    "autograder/suite/random_cases.py",
     "autograder/suite/regen.py",
     "autograder/results/check.py",
     "autograder/commands/template.py",
