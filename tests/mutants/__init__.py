@@ -12,8 +12,11 @@ points on their tests, and nowhere else. ``tests/test_mutations.py`` grades them
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+
+import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent.parent
 BASES = {
@@ -380,4 +383,48 @@ MUTANTS: list[Mutant] = [
         ("student_naive_no_scale", "generate_naive", "decode_no_scale",
          [("        w = softmax(K @ q / np.sqrt(q.shape[0]))", "        w = softmax(K @ q)")], ()),
     ]],
+    # --- silent shape assumptions (SHAPE_ASSUMPTIONS): each fails exactly the cases that break its assumption ---
+    m("qkv_3d_batch_first", "qkv_project", None,
+      (QKV, '    return tuple(np.einsum("bnd,de->bne", X, W) for W in (W_Q, W_K, W_V))'), also=MHA),
+    m("scores_3d_batch_first", "attention_scores", None, (SCORES, "    return Q @ K.transpose(0, 2, 1)"),
+      also=SCORES_CALLERS),
+    m("mha_3d_batch_first", "multi_head_attention", None,
+      (SPLIT, "        B, N, _ = M.shape\n        return M.reshape(B, N, num_heads, -1).transpose(0, 2, 1, 3)")),
+    m("mha_head_width_D_over_H", "multi_head_attention", None,
+      ("    Q, K, V = (split_heads(M) for M in qkv_project(X, W_Q, W_K, W_V))",
+       "    d_head = X.shape[-1] // num_heads  # assumes H * d_k = D\n"
+       "    Q, K, V = qkv_project(X, W_Q, W_K, W_V)\n"
+       "    Q, K = (np.swapaxes(M.reshape(*M.shape[:-1], num_heads, d_head), -2, -3) for M in (Q, K))\n"
+       "    V = split_heads(V)")),
+    m("student_decode_dv_equals_dk", "decode_step", None,
+      ("    return w @ V", "    out = np.zeros_like(q)  # assumes d_v = d_k\n    for j in range(len(w)):\n"
+                         "        out += w[j] * V[j]\n    return out"), also=CACHED_ONLY, base="student"),
+    m("student_naive_dv_equals_dk", "generate_naive", None,
+      ("        outs.append(w @ V)", "        out = np.zeros_like(q)  # assumes d_v = d_k\n"
+                                   "        for j in range(n + 1):\n            out += w[j] * V[j]\n"
+                                   "        outs.append(out)"), base="student"),
 ]
+
+
+def _ndim(case_inputs: dict, name: str) -> int:
+    return len(np.shape(case_inputs[name]))
+
+
+def _widths(case_inputs: dict, prefix: str = "") -> tuple[int, int]:
+    """(d_k, d_v) of a case: per head for multi_head_attention, of the layer for Part F."""
+    heads = case_inputs.get("num_heads", 1)
+    return (np.shape(case_inputs[f"{prefix}W_Q"])[-1] // heads, np.shape(case_inputs[f"{prefix}W_V"])[-1] // heads)
+
+
+# mutant name -> (the assumption in words, whether a case's inputs satisfy it). The mutant must fail
+# exactly the cases of its function that break the assumption (tests/test_random_shapes.py).
+SHAPE_ASSUMPTIONS: dict[str, tuple[str, Callable[[dict], bool]]] = {
+    "qkv_3d_batch_first": ("X is 3-D (B, N, D)", lambda c: _ndim(c, "X") == 3),
+    "scores_3d_batch_first": ("Q and K are 3-D (B, N, d)", lambda c: _ndim(c, "K") == 3),
+    "mha_3d_batch_first": ("X is 3-D (B, N, D)", lambda c: _ndim(c, "X") == 3),
+    "mha_head_width_D_over_H": ("the head width d_k is D // H",
+                                lambda c: np.shape(c["X"])[-1] // c["num_heads"] == _widths(c)[0]),
+    "value_heads_of_width_d_k": ("d_v = d_k", lambda c: _widths(c)[0] == _widths(c)[1]),
+    "student_decode_dv_equals_dk": ("d_v = d_k", lambda c: _widths(c, "layer.")[0] == _widths(c, "layer.")[1]),
+    "student_naive_dv_equals_dk": ("d_v = d_k", lambda c: _widths(c, "layer.")[0] == _widths(c, "layer.")[1]),
+}

@@ -47,6 +47,7 @@ from autograder.suite.graded.calls import (
     error_text,
     type_mistake,
 )
+from autograder.suite.graded.shapes import probe_evidence, shape_evidence
 
 CASES_FILE = Path(__file__).resolve().parent.parent / "cases" / "graded.npz"
 LIKELY = "**Likely mistake:**"
@@ -142,14 +143,16 @@ def case(case_id: str) -> Case:
 
 
 def check(
-    student: Any, *case_ids: str, batched: bool = False, set_score: Callable | None = None, points: float = 0.0
+    student: Any, *case_ids: str, batched: bool = False, set_score: Callable | None = None, points: float = 0.0,
+    shapes: bool = False,
 ) -> None:
     """Run the cases on the student's code; fail the test with feedback on the first that differs.
 
     ``batched``: the cases have leading batch/head axes; when the student's output is
     wrong for no known reason but right on each case's first 2-D slice, say so.
     ``set_score`` (from ``@partial_credit``) and the test's ``points``: credit the
-    fraction of the cases that pass.
+    fraction of the cases that pass. ``shapes``: the cases differ in shape (random-shape tests);
+    when one shape property tells the passing cases from the failing ones, say so (``shapes.py``).
     """
     failures: list[tuple[Case, str, str | None]] = []
     for case_id in case_ids:
@@ -163,16 +166,24 @@ def check(
         function = failures[0][0].function
         attempted = student.has(function) and not all(NOT_IMPLEMENTED in text for _, text, _ in failures)
         note = callee_note(student, function) if attempted else None
-        if note:  # a guess from an error alone is likelier the callee's fault
+        # a guess from an error alone is likelier the callee's fault; random shapes break every guess's premise
+        if note or shapes:
             failures = [(c, text, None if m in GUESSES_FROM_ERRORS else m) for c, text, m in failures]
-        pytest.fail(failure_message(failures, len(case_ids), note), pytrace=False)
+        failed = {c.id for c, _, _ in failures}
+        evidence = None
+        if shapes and attempted and not note:
+            evidence = shape_evidence([case(i) for i in case_ids], failed) or probe_evidence(
+                failures[0][0], lambda probe: run_case(student, probe)[0] is None)
+        pytest.fail(failure_message(failures, len(case_ids), note, evidence), pytrace=False)
 
 
 GUESSES_FROM_ERRORS = ("mha_value_width",)
 
 
-def failure_message(failures: Sequence[tuple[Case, str, str | None]], total: int, note: str | None = None) -> str:
-    """The first failing case in full, fix-first advice, the likely mistake, then the other failing cases by name."""
+def failure_message(
+    failures: Sequence[tuple[Case, str, str | None]], total: int, note: str | None = None, evidence: str | None = None
+) -> str:
+    """The first failing case in full, fix-first advice, the likely mistake, shape evidence, the other failing cases."""
     _, text, mistake = failures[0]
     mistake = mistake or next((m for _, _, m in failures if m), None)
     parts = [text]
@@ -180,6 +191,8 @@ def failure_message(failures: Sequence[tuple[Case, str, str | None]], total: int
         parts.append(note)
     if mistake:
         parts.append(f"{LIKELY} {sentence(mistake)}")
+    if evidence:
+        parts.append(evidence)
     if len(failures) > 1:
         others = "\n".join(f"- {c.description}" for c, _, _ in failures[1:])
         parts.append(f"{len(failures)} of the {total} cases of this test fail; the others are:\n{others}")

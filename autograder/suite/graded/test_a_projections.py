@@ -59,11 +59,11 @@ def test_scores_worksheets(student):
 def test_qkv_random_shapes(student):
     """qkv_project: random shapes (0 to 3 leading axes, N from 1 to 12, d_k ≠ d_v)"""
     check(student, "random-qkv-1", "random-qkv-2", "random-qkv-3",
-          "random-qkv-4", "random-qkv-5", "random-qkv-6", batched=True)
+          "random-qkv-4", "random-qkv-5", "random-qkv-6", batched=True, shapes=True)
 
 
 @graded("A.9", "attention_scores", 1, hidden=True)
 def test_scores_random_shapes(student):
     """attention_scores: random shapes (0 to 3 leading axes, n_q ≠ n_k, d_k from 1 to 16)"""
     check(student, "random-scores-1", "random-scores-2", "random-scores-3",
-          "random-scores-4", "random-scores-5", "random-scores-6", batched=True)
+          "random-scores-4", "random-scores-5", "random-scores-6", batched=True, shapes=True)

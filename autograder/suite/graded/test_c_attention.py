@@ -86,11 +86,11 @@ def test_sdpa_mask_over_heads(student):
 def test_mask_random_shapes(student):
     """causal_mask: random n_q and n_k from 1 to 12 (n_q ≠ n_k, or n_k left at its default)"""
     check(student, "random-mask-1", "random-mask-2", "random-mask-3",
-          "random-mask-4", "random-mask-5", "random-mask-6")
+          "random-mask-4", "random-mask-5", "random-mask-6", shapes=True)
 
 
 @graded("C.13", "scaled_dot_product_attention", 2, hidden=True)
 def test_sdpa_random_shapes(student):
     """scaled_dot_product_attention: random shapes (0 to 3 leading axes, n_q ≠ n_k, d_k ≠ d_v, masks of rank 1 to 5)"""
     check(student, "random-sdpa-1", "random-sdpa-2", "random-sdpa-3",
-          "random-sdpa-4", "random-sdpa-5", "random-sdpa-6", batched=True)
+          "random-sdpa-4", "random-sdpa-5", "random-sdpa-6", batched=True, shapes=True)

@@ -42,4 +42,4 @@ def test_mha_batch_masks(student):
 def test_mha_random_shapes(student):
     """multi_head_attention: random shapes (1 to 6 heads, H·d_k ≠ D, d_k ≠ d_v, 0 to 3 batch axes, mask ranks 1 to 5)"""
     check(student, "random-mha-1", "random-mha-2", "random-mha-3",
-          "random-mha-4", "random-mha-5", "random-mha-6", batched=True)
+          "random-mha-4", "random-mha-5", "random-mha-6", batched=True, shapes=True)

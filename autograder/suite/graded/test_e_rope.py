@@ -69,11 +69,11 @@ def test_rope_offsets(student):
 def test_rotation_random_angles(student):
     """rotation_matrix: random angles from -4π to 4π"""
     check(student, "random-rotation-1", "random-rotation-2", "random-rotation-3",
-          "random-rotation-4", "random-rotation-5", "random-rotation-6")
+          "random-rotation-4", "random-rotation-5", "random-rotation-6", shapes=True)
 
 
 @graded("E.10", "rope", 2, hidden=True)
 def test_rope_random_shapes(student):
     """rope: random shapes (0 to 3 leading axes, even d from 2 to 16, real positions, several bases)"""
     check(student, "random-rope-1", "random-rope-2", "random-rope-3",
-          "random-rope-4", "random-rope-5", "random-rope-6", batched=True)
+          "random-rope-4", "random-rope-5", "random-rope-6", batched=True, shapes=True)

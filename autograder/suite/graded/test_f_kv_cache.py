@@ -113,25 +113,25 @@ def test_naive_rope_long(student):
 def test_kv_random_shapes(student):
     """KVCache: random appends of single tokens and blocks (d_k ≠ d_v from 1 to 16)"""
     check(student, "random-kv-1", "random-kv-2", "random-kv-3",
-          "random-kv-4", "random-kv-5", "random-kv-6")
+          "random-kv-4", "random-kv-5", "random-kv-6", shapes=True)
 
 
 @graded("F.16", "decode_step", 1, hidden=True)
 def test_decode_random_shapes(student):
     """decode_step: random caches of 0 to 10 earlier tokens, D, d_k ≠ d_v, with and without RoPE"""
     check(student, "random-decode-1", "random-decode-2", "random-decode-3",
-          "random-decode-4", "random-decode-5", "random-decode-6")
+          "random-decode-4", "random-decode-5", "random-decode-6", shapes=True)
 
 
 @graded("F.17", "generate_cached", 1, hidden=True)
 def test_cached_random_shapes(student):
     """generate_cached: random N from 1 to 12, D, d_k ≠ d_v, with and without RoPE"""
     check(student, "random-cached-1", "random-cached-2", "random-cached-3",
-          "random-cached-4", "random-cached-5", "random-cached-6")
+          "random-cached-4", "random-cached-5", "random-cached-6", shapes=True)
 
 
 @graded("F.18", "generate_naive", 1, hidden=True)
 def test_naive_random_shapes(student):
     """generate_naive: random N from 2 to 10, D, d_k ≠ d_v, with and without RoPE"""
     check(student, "random-naive-1", "random-naive-2", "random-naive-3",
-          "random-naive-4", "random-naive-5", "random-naive-6")
+          "random-naive-4", "random-naive-5", "random-naive-6", shapes=True)

@@ -1,0 +1,195 @@
+"""The evidence of a shape assumption: which cases of a test pass and which fail, told apart by one shape property.
+
+The random-shape tests run each function on several drawn shapes. When the cases that
+fail are exactly those where one property of the shapes holds (or exactly those where it
+does not), with at least one case on each side, the feedback says so: e.g. a solution
+that unpacks ``B, N, D = X.shape`` passes exactly the 3-D cases. The sentence states what
+was observed and what the contract asks; it names no stored mistake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from autograder.suite.cases import Case
+
+# The input with the (..., N, d) shape of each function whose inputs have leading axes.
+MAIN_INPUT = {"qkv_project": "X", "attention_scores": "Q", "softmax": "Z", "scaled_dot_product_attention": "Q",
+              "multi_head_attention": "X", "rope": "x"}
+MASKED = {"scaled_dot_product_attention": ("mask",), "multi_head_attention": ("mask",)}
+ANY_LEADING_AXES = ("The contract's `...` means any number of leading batch/head axes, none included: index shapes "
+                    "from the end (`X.shape[-2:]`, `np.swapaxes(K, -1, -2)`, `M.reshape(*M.shape[:-1], H, -1)`)")
+
+
+class Property(NamedTuple):
+    """A shape property of a case (None: it does not apply to this case) and what to say when it splits a test."""
+
+    holds: Callable[[Case], bool | None]
+    passing_when_it_holds: str  # "your code passes exactly the cases where {this}"
+    advice: str
+
+
+def _main(case: Case) -> Any:
+    name = MAIN_INPUT.get(case.function)
+    return None if name is None or name not in case.inputs else np.asarray(case.inputs[name])
+
+
+def _ndim_is(n: int) -> Callable[[Case], bool | None]:
+    def holds(case: Case) -> bool | None:
+        main = _main(case)
+        return None if main is None else main.ndim == n
+
+    return holds
+
+
+def _tokens(case: Case) -> int | None:
+    if case.function in ("generate_cached", "generate_naive"):
+        return int(np.shape(case.inputs["X"])[0])
+    main = _main(case)
+    return None if main is None or main.ndim < 2 or case.function == "softmax" else int(main.shape[-2])
+
+
+def _several_tokens(case: Case) -> bool | None:
+    tokens = _tokens(case)
+    return None if tokens is None else tokens > 1
+
+
+def _no_width_1(case: Case) -> bool | None:
+    widths = [np.shape(v)[-1] for k, v in case.inputs.items()
+              if k.split(".")[-1] in ("W_Q", "W_K", "W_V", "Q", "K", "V") and np.ndim(v) >= 2]
+    return None if not widths else min(widths) > 1
+
+
+def _full_rank_mask(case: Case) -> bool | None:
+    mask, main = case.inputs.get("mask"), _main(case)
+    if main is None or "mask" not in MASKED.get(case.function, ()):
+        return None
+    return mask is None or np.ndim(mask) == main.ndim  # no mask: nothing to broadcast
+
+
+PROPERTIES: tuple[Property, ...] = (
+    Property(_ndim_is(3), "`{name}` is 3-D (one leading axis): your code seems to assume a batch-first (B, N, D) input",
+             ANY_LEADING_AXES + " instead of unpacking `B, N, D = X.shape` or transposing with `(0, 2, 1)`."),
+    Property(_ndim_is(2), "`{name}` is 2-D (no leading axes): your code seems to treat its input as one matrix",
+             ANY_LEADING_AXES + " instead of `.T` or `reshape(-1, d)`, which mix the leading axes."),
+    Property(_several_tokens, "there is more than one token: with N = 1 your code loses the token axis",
+             "A sequence of one token is still 2-D, (1, d): avoid `np.squeeze` and indexing that drops the axis."),
+    Property(_no_width_1, "every width is more than 1: a width of 1 breaks your code",
+             "A width of 1 is still an axis: avoid `np.squeeze`, and check that no shape is assumed square."),
+    Property(_full_rank_mask, "the mask (if any) has as many axes as the scores",
+             "The mask only has to be broadcastable to (..., N_q, N_k): let numpy broadcast it (`np.where(mask, "
+             "scores, -np.inf)`), with fewer leading axes or none."),
+)
+
+
+def shape_evidence(cases: Sequence[Case], failed: Collection[str]) -> str | None:
+    """A sentence when exactly the failing cases (ids ``failed``) lack one shape property that every passing one has.
+
+    Needs a passing and a failing case; a property must apply to every case of the test.
+    """
+    passed = [c for c in cases if c.id not in failed]
+    if not passed or len(passed) == len(cases):
+        return None
+    name = MAIN_INPUT.get(cases[0].function, "the input")
+    for prop in PROPERTIES:
+        values = [prop.holds(c) for c in cases]
+        if None in values:
+            continue
+        if all(v == (c.id not in failed) for v, c in zip(values, cases)):
+            what = prop.passing_when_it_holds.format(name=name)
+            return (f"**Shapes:** of these {len(cases)} cases, your code passes exactly the {len(passed)} where "
+                    f"{what}. {prop.advice}")
+    return None
+
+
+# ----------------------------------------------------------------------------
+# Probes: the same case rewritten so that one assumption holds, with the same answer
+# ----------------------------------------------------------------------------
+
+
+def _pad(a: np.ndarray, axis: int, width: int) -> np.ndarray:
+    """``a`` with zeros appended along ``axis`` up to ``width``."""
+    pad = [(0, 0)] * a.ndim
+    pad[axis] = (0, width - a.shape[axis])
+    return np.pad(a, pad)
+
+
+def _pad_heads(W: np.ndarray, heads: int, width: int, gain: float = 1.0) -> np.ndarray:
+    """(rows, H*d) -> (rows, H*width): each head's block of columns padded with zero columns, times ``gain``."""
+    rows, d = W.shape[0], W.shape[1] // heads
+    return gain * _pad(W.reshape(rows, heads, d), 2, width).reshape(rows, heads * width)
+
+
+def _probe(stored: Case, kind: str, inputs: dict[str, Any], expected: Any) -> Case:
+    return Case(f"{stored.id}.{kind}", stored.function, inputs, expected, {}, stored.seed, stored.description)
+
+
+def _mha_probes(stored: Case) -> list[tuple[str, Case]]:
+    inputs = dict(stored.inputs)
+    H, X = inputs["num_heads"], np.asarray(inputs["X"])
+    W_Q, W_K, W_V, W_O = (np.asarray(inputs[w]) for w in ("W_Q", "W_K", "W_V", "W_O"))
+    D, d_k, d_v = X.shape[-1], W_Q.shape[1] // H, W_V.shape[1] // H
+    probes = []
+    if D != H * d_k:  # pad X to D' = H * d_k' (zero columns, zero weight rows) and each head to d_k'
+        width = max(d_k, -(-D // H))
+        D_new = H * width
+        gain = np.sqrt(width / d_k)  # the scale 1/sqrt(d_k') then gives back 1/sqrt(d_k)
+        probe = {**inputs, "X": _pad(X, -1, D_new), "W_Q": _pad_heads(_pad(W_Q, 0, D_new), H, width, gain),
+                 "W_K": _pad_heads(_pad(W_K, 0, D_new), H, width), "W_V": _pad(W_V, 0, D_new)}
+        probes.append(("head_width", _probe(stored, "head_width", probe, stored.expected)))
+    if d_k != d_v:  # every head d' wide: zero columns in Q, K, V heads, zero rows in W_O
+        width = max(d_k, d_v)
+        W_O_new = _pad(W_O.reshape(H, d_v, W_O.shape[1]), 1, width).reshape(H * width, W_O.shape[1])
+        probe = {**inputs, "W_Q": _pad_heads(W_Q, H, width, np.sqrt(width / d_k)), "W_K": _pad_heads(W_K, H, width),
+                 "W_V": _pad_heads(W_V, H, width), "W_O": W_O_new}
+        probes.append(("value_width", _probe(stored, "value_width", probe, stored.expected)))
+    return probes
+
+
+def _layer_probes(stored: Case) -> list[tuple[str, Case]]:
+    """decode_step / generate_*: d_v = d_k by zero columns (without RoPE, whose frequencies depend on d_k)."""
+    inputs = dict(stored.inputs)
+    W_Q, W_V = np.asarray(inputs["layer.W_Q"]), np.asarray(inputs["layer.W_V"])
+    d_k, d_v = W_Q.shape[1], W_V.shape[1]
+    if d_k == d_v or inputs.get("rope_base") is not None:
+        return []
+    width = max(d_k, d_v)
+    probe = {**inputs, "layer.W_Q": _pad(W_Q, 1, width) * np.sqrt(width / d_k),
+             "layer.W_K": _pad(np.asarray(inputs["layer.W_K"]), 1, width), "layer.W_V": _pad(W_V, 1, width)}
+    expected = dict(stored.expected)
+    expected["out"] = _pad(np.asarray(expected["out"]), -1, width)
+    if "cache.keys" in inputs:
+        probe["cache.keys"] = _pad(np.asarray(inputs["cache.keys"]), 1, width)
+        probe["cache.values"] = _pad(np.asarray(inputs["cache.values"]), 1, width)
+        expected["cache.keys"] = _pad(np.asarray(expected["cache.keys"]), 1, width)
+        expected["cache.values"] = _pad(np.asarray(expected["cache.values"]), 1, width)
+    return [("value_width", _probe(stored, "value_width", probe, expected))]
+
+
+PROBES: dict[str, Callable[[Case], list[tuple[str, Case]]]] = {
+    "multi_head_attention": _mha_probes,
+    "decode_step": _layer_probes,
+    "generate_cached": _layer_probes,
+    "generate_naive": _layer_probes,
+}
+PROBE_EVIDENCE = {
+    "head_width": ("**Shapes:** your code gets this case right once it is rewritten so that D = H·d_k (X padded "
+                   "with zero columns, the same attention): it seems to take the head width from D. The head width "
+                   "is d_k = W_Q.shape[-1] // num_heads (and d_v = W_V.shape[-1] // num_heads), which need not be "
+                   "D // H."),
+    "value_width": ("**Shapes:** your code gets this case right once it is rewritten so that d_v = d_k (V and the "
+                    "weights padded with zero columns, the same attention): it seems to assume d_v = d_k. Take d_v "
+                    "from V or W_V (`W_V.shape[-1]`), and size outputs by d_v, not by the query's width."),
+}
+
+
+def probe_evidence(stored: Case, passes: Callable[[Case], bool]) -> str | None:
+    """Evidence of a shape assumption on a failing case: the student's code passes the same case rewritten
+    (with the same answer) so that the assumption holds. ``passes`` runs one case on the student's code."""
+    for kind, probe in PROBES.get(stored.function, lambda _: [])(stored):
+        if passes(probe):
+            return PROBE_EVIDENCE[kind]
+    return None
