@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from autograder import batch
-from autograder.batch import export, merge, pool, state, table
+from autograder.batch import export, merge, pool, progress, state, table
 from tests import fixtures_export as fx
 
 VERSION = "v" * 64
@@ -295,6 +295,7 @@ def test_without_tqdm_and_matplotlib_batch_still_works_and_says_so(
 ) -> None:
     for name in ("tqdm", "matplotlib", "matplotlib.pyplot"):
         monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setattr(progress, "_is_terminal", lambda stream: True)  # tqdm is wanted on a terminal only
     path, _ = fake_export(tmp_path, [GOOD, HALF])
     out = tmp_path / "out"
     assert run_fake(path, out, plain=False) == 0
