@@ -15,7 +15,15 @@ import numpy as np
 from autograder.feedback import compare
 from autograder.sandbox.student import Cache, Layer, StudentError
 from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded.calls import case_header, describe_call, error_mistake, error_text, same, type_mistake
+from autograder.suite.graded.calls import (
+    case_header,
+    describe_call,
+    error_mistake,
+    error_text,
+    note_used,
+    same,
+    type_mistake,
+)
 
 COUNT_WORDS = {"query": "layer.query", "key": "layer.key", "value": "layer.value"}
 
@@ -42,7 +50,9 @@ def run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
     try:
         out, layer, cache = call_with_layer(student, stored)
     except StudentError as error:
+        note_used(student)
         return f"{header}\n\n{error_text(stored.function, error)}", error_mistake(error)
+    note_used(student)
     expected = stored.expected
     observed: dict[str, Any] = {"out": out}
     if cache is not None:

@@ -38,14 +38,16 @@ from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import stateful
+from autograder.suite.graded import evidence, stateful
 from autograder.suite.graded.calls import (
     NOT_IMPLEMENTED,
     case_header,
     describe_call,
     error_mistake,
     error_text,
+    note_used,
     type_mistake,
+    using,
 )
 
 CASES_FILE = Path(__file__).resolve().parent.parent / "cases" / "graded.npz"
@@ -72,14 +74,18 @@ def graded(test_number: str, function: str, points: float, *, hidden: bool = Fal
     def decorate(test: Callable) -> Callable:
         @functools.wraps(test)
         def remembered(student: Any, *args: Any, **kwargs: Any) -> None:
-            token = _current.set(Failed(function, test_number, shown))
+            token, named = _current.set(Failed(function, test_number, shown)), _named.set([])
+            remembered.__mistakes__ = []
             try:
                 test(student, *args, **kwargs)
-            except BaseException:
-                _failed.setdefault(student, []).append(Failed(function, test_number, shown))
+            except BaseException as error:
+                if student_facing(error):  # a test that hit an internal error is never cited (Check first)
+                    _failed.setdefault(student, []).append(Failed(function, test_number, shown))
+                    remembered.__mistakes__ = list(_named.get() or [])
                 raise
             finally:
                 _current.reset(token)
+                _named.reset(named)
 
         marked = number(test_number)(tags(function)(visibility(shown)(remembered)))
         return partial_credit(points)(marked) if partial else weight(points)(marked)
@@ -95,30 +101,50 @@ class Failed(NamedTuple):
     shown: str
 
 
-# The test running now, and the tests that failed so far, per Student (one grading session each).
+# The test running now, the mistakes its feedback names, and the tests that failed so far, per Student
+# (one grading session each). The plugin reads a test's ``__mistakes__`` into results.json's extra_data.
 _current: contextvars.ContextVar[Failed | None] = contextvars.ContextVar("current_graded_test", default=None)
+_named: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("named_mistakes", default=None)
 _failed: weakref.WeakKeyDictionary[Any, list[Failed]] = weakref.WeakKeyDictionary()
 
 
-def callee_note(student: Any, function: str) -> str | None:
+def student_facing(error: BaseException) -> bool:
+    """Whether a test's exception is a verdict on the student's code (pytest.fail, an assert, a StudentError),
+    not an internal error of the grader (which the results plugin reports as such)."""
+    return isinstance(error, (pytest.fail.Exception, AssertionError)) or getattr(error, "student_facing", False) is True
+
+
+ROPE_OPTIONAL = ("decode_step", "generate_cached", "generate_naive")  # RoPE only when rope_base is given
+
+
+def callee_note(student: Any, function: str, *, used: Collection[str] | None = None, rope: bool = True) -> str | None:
     """Fix-this-first advice when functions that ``function`` usually calls failed their own tests.
 
-    Only failures the student may already see are cited: visible tests, or tests shown
-    at the same time as the current one.
+    Only failures the student may already see are cited (visible tests, or tests shown at
+    the same time as the current one), only of functions the failing cases used: ``used``
+    holds the contract functions the student's calls entered (None: unknown), and RoPE is
+    used only where ``rope_base`` is given (``rope``). Classes (KVCache) are not reported
+    by the worker and follow the usual call graph.
     """
     current = _current.get()
     shown_now = current[2] if current else contract.VISIBLE
     failing: dict[str, list[str]] = {}
     for callee, test_number, shown in _failed.get(student, []):
-        if callee in contract.callees(function) and shown in (contract.VISIBLE, shown_now):
-            failing.setdefault(callee, [])
-            if test_number not in failing[callee]:
-                failing[callee].append(test_number)
+        if callee not in contract.callees(function) or shown not in (contract.VISIBLE, shown_now):
+            continue
+        if function in ROPE_OPTIONAL and not rope and callee in ("rope", "rotation_matrix"):
+            continue
+        if used is not None and callee != "KVCache" and callee not in used:
+            continue
+        failing.setdefault(callee, [])
+        if test_number not in failing[callee]:
+            failing[callee].append(test_number)
     if not failing:
         return None
     said = [f"`{name}` fails its own test{'s' if len(ns) > 1 else ''} {', '.join(ns)}" for name, ns in failing.items()]
     them = "it" if len(failing) == 1 else "them"
-    return (f"**Check first:** your {' and your '.join(said)}. `{function}` usually calls {them}, so that bug "
+    calls = f"usually calls {them}" if used is None else f"called {them} in this test"
+    return (f"**Check first:** your {' and your '.join(said)}. `{function}` {calls}, so that bug "
             f"shows here too: fix {them} first, then look at this test again.")
 
 
@@ -151,38 +177,48 @@ def check(
     ``set_score`` (from ``@partial_credit``) and the test's ``points``: credit the
     fraction of the cases that pass.
     """
-    failures: list[tuple[Case, str, str | None]] = []
+    failures: list[tuple[Case, str, Mistakes]] = []
+    used: set[str] | None = set()
     for case_id in case_ids:
         stored = case(case_id)
-        problem, mistake = run_case(student, stored, batched=batched)
+        with using() as entered:
+            problem, mistake = run_case(student, stored, batched=batched)
         if problem is not None:
             failures.append((stored, problem, mistake))
+            used = None if used is None or entered.names is None else used | entered.names
     if set_score is not None:
         set_score(points * (len(case_ids) - len(failures)) / len(case_ids))
     if failures:
         function = failures[0][0].function
         attempted = student.has(function) and not all(NOT_IMPLEMENTED in text for _, text, _ in failures)
-        note = callee_note(student, function) if attempted else None
-        if note:  # a guess from an error alone is likelier the callee's fault
-            failures = [(c, text, None if m in GUESSES_FROM_ERRORS else m) for c, text, m in failures]
+        rope = any(c.inputs.get("rope_base") is not None for c, _, _ in failures)
+        note = callee_note(student, function, used=used, rope=rope) if attempted else None
         pytest.fail(failure_message(failures, len(case_ids), note), pytrace=False)
 
 
-GUESSES_FROM_ERRORS = ("mha_value_width",)
+Mistakes = str | tuple[str, ...] | None
 
 
-def failure_message(failures: Sequence[tuple[Case, str, str | None]], total: int, note: str | None = None) -> str:
-    """The first failing case in full, fix-first advice, the likely mistake, then the other failing cases by name."""
-    _, text, mistake = failures[0]
-    mistake = mistake or next((m for _, _, m in failures if m), None)
-    parts = [text]
+def mistake_ids(mistake: Mistakes) -> list[str]:
+    """The base ids ("<id>.<how>" -> "<id>") of one mistake or several, in order, without repeats."""
+    found = [mistake] if isinstance(mistake, str) else list(mistake or ())
+    return list(dict.fromkeys(m.split(".", maxsplit=1)[0] for m in found))
+
+
+def failure_message(failures: Sequence[tuple[Case, str, Mistakes]], total: int, note: str | None = None) -> str:
+    """The diagnosis first (every evidenced mistake, else the fix-first advice), then the first failing
+    case in full, then the other failing cases by name. Records the mistakes named for results.json."""
+    named = mistake_ids(failures[0][2]) or next((mistake_ids(m) for _, _, m in failures if m), [])
+    parts = [f"{LIKELY} {sentence(m)}" for m in named]
     if note:
         parts.append(note)
-    if mistake:
-        parts.append(f"{LIKELY} {sentence(mistake)}")
+    parts.append(failures[0][1])
     if len(failures) > 1:
         others = "\n".join(f"- {c.description}" for c, _, _ in failures[1:])
         parts.append(f"{len(failures)} of the {total} cases of this test fail; the others are:\n{others}")
+    recorded = _named.get()
+    if recorded is not None:
+        recorded[:] = named
     return "\n\n".join(parts)
 
 
@@ -192,8 +228,8 @@ def sentence(mistake_id: str) -> str:
     return compare.MISTAKES.get(base, base)
 
 
-def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str | None, str | None]:
-    """(None, None) when the student's code reproduces the case, else (feedback, mistake id or None)."""
+def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str | None, Mistakes]:
+    """(None, None) when the student's code reproduces the case, else (feedback, mistake id(s) or None)."""
     if stored.function == "KVCache":
         return stateful.run_kv_cache(student, stored)
     if isinstance(stored.expected, Mapping):
@@ -201,29 +237,37 @@ def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str 
     return _run_plain(student, stored, batched=batched)
 
 
-def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None, str | None]:
-    args = [value for _, value in call_arguments(stored.inputs)]
+def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None, Mistakes]:
+    named = call_arguments(stored.inputs)
+    args, names = [value for _, value in named], [name for name, _ in named]
     header = case_header(stored, describe_call(stored.function, stored.inputs))
     try:
         actual = student.call(stored.function, *args)
-    except StudentError as error:
-        mistake = error_mistake(error)
-        if mistake is None and batched and _works_on_a_slice(student, stored, args):
-            mistake = "no_batch_support"
-        mistake = mistake or _shape_error_mistake(stored, error)
+    except StudentError as error:  # an exception alone is no evidence: only a probe that makes it right
+        note_used(student)
+        mistake = error_mistake(error) or _probed(student, stored, args, names, batched)
         return f"{header}\n\n{error_text(stored.function, error)}", mistake
+    note_used(student)
     text = compare.compare(
         f"{stored.function}(...)", stored.expected, actual,
         heatmap=HEATMAPS.get(stored.function, False), names=OUTPUT_NAMES.get(stored.function),
     )
     if text is None:
         return None, None
-    mistake = type_mistake(stored.expected, actual) or diagnose(actual, stored.mistakes, stored.expected)
+    mistake: Mistakes = type_mistake(stored.expected, actual) or diagnose(actual, stored.mistakes, stored.expected)
+    mistake = mistake or evidence.masked_rows(stored, actual) or evidence.causal_form(stored, actual) or None
     if mistake is None and stored.function == "softmax":
         mistake = softmax_mistake(actual, stored)
-    if mistake is None and batched and _works_on_a_slice(student, stored, args):
-        mistake = "no_batch_support"
+    mistake = mistake or _probed(student, stored, args, names, batched)
+    if mistake is None and evidence.low_precision(stored.expected, actual):
+        mistake = "low_precision"
     return f"{header}\n\n{text}", mistake
+
+
+def _probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool) -> str | None:
+    if batched and _works_on_a_slice(student, stored, args):
+        return "no_batch_support"
+    return evidence.probe(student, stored, args, names)
 
 
 # When several stored mistakes give the same output on a case, the first of these that matches is named:
@@ -281,11 +325,3 @@ def _works_on_a_slice(student: Any, stored: Case, args: list[Any]) -> bool:
         if compare.compare("slice", cut(stored.expected, index), actual) is not None:
             return False
     return True
-
-
-def _shape_error_mistake(stored: Case, error: StudentError) -> str | None:
-    """A shape error in multi-head attention on a case where d_v != d_k: V was split with d_k."""
-    if stored.function != "multi_head_attention" or error.kind != "exception" or "NotImplementedError" in str(error):
-        return None
-    widths = {np.shape(stored.inputs[name])[-1] for name in ("W_Q", "W_V")}
-    return "mha_value_width" if len(widths) > 1 else None
