@@ -95,8 +95,10 @@ def test_values_split_with_d_k_are_named_only_when_padding_d_v_to_d_k_makes_them
 
 
 def test_heads_of_width_d_over_h_are_named_when_padding_d_to_h_d_k_makes_them_right() -> None:
-    text = failure(LocalStudent(multi_head_attention=mha_with(MODEL_WIDTH, MODEL_WIDTH)), "mha-batch")
+    text = failure(LocalStudent(multi_head_attention=mha_with(MODEL_WIDTH, RIGHT_V)), "mha-batch")
     assert named(text) == ["mha_head_width_model"]
+    text = failure(LocalStudent(multi_head_attention=mha_with(MODEL_WIDTH, MODEL_WIDTH)), "mha-batch")
+    assert named(text) == ["mha_value_width", "mha_head_width_model"]  # D // H for V too: both are true
 
 
 def test_a_per_sequence_mask_without_its_head_axis_is_named() -> None:

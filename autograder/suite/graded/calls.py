@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import os
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -15,6 +16,7 @@ from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
 
 NOT_IMPLEMENTED = "is not implemented yet"
+TRACEBACK_LINES = 10  # the last lines of a traceback shown (the student's own frames are last)
 
 
 class Used:
@@ -59,6 +61,9 @@ def error_mistake(error: StudentError) -> str | None:
 def error_text(function: str, error: StudentError) -> str:
     """The student-facing text of a StudentError, with a plain word for NotImplementedError."""
     text = str(error).strip()
+    lines = error.traceback.strip().splitlines() if error.traceback else []
+    if len(lines) > TRACEBACK_LINES and os.environ.get("AUTOGRADER_FULL_FEEDBACK") != "1":
+        text = str(StudentError(error.kind, error.message, "\n".join(["...", *lines[-TRACEBACK_LINES:]])))
     if error.kind == "exception" and "NotImplementedError" in text:
         text = f"`{function}` {NOT_IMPLEMENTED}: it raised NotImplementedError.\n\n{text}"
     return text

@@ -11,7 +11,9 @@ evidence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import functools
+from collections.abc import Callable, Mapping
+from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -45,18 +47,25 @@ def masked_rows(stored: Case, actual: Any) -> tuple[str, ...]:
     if stored.function not in MASKED or not isinstance(mask, np.ndarray) or mask.dtype.kind != "b":
         return ()
     expected = stored.expected
-    inverted = stored.mistakes.get("mask_inverted")
-    for polarity, target in (((), expected), (("mask_inverted",), inverted)):
+    targets = [((), expected), (("mask_inverted",), stored.mistakes.get("mask_inverted"))]
+    targets += [((m,), out) for m, out in stored.mistakes.items() if m.split(".")[0] not in FILL_MISTAKES]
+    for named, target in targets:
         if target is None:
             continue
-        allowed = mask if not polarity else ~mask
+        allowed = ~mask if named == ("mask_inverted",) else mask
         live = allowed.any(axis=-1)  # (..., N_q): rows that keep a key
-        if live.all() and not polarity:
+        if live.all() and named != ("mask_inverted",):
             continue  # no fully masked row: an exact match is the only evidence, and diagnose() has tried it
+        if named and named != ("mask_inverted",) and _fill(stored.function, expected, target, live, None) is not None:
+            continue  # this mistake does not change the live rows: matching them says nothing about it
         fill = _fill(stored.function, target, actual, live, stored.mistakes.get("mask_ignored"))
         if fill is not None:
-            return (*polarity, *fill)
+            return (*named, *fill)
     return ()
+
+
+# mistakes about the fully masked rows themselves (or the polarity): not matched on the live rows
+FILL_MISTAKES = ("mask_inverted", "mask_finite_fill", "softmax_nan_fully_masked", "softmax_unstable")
 
 
 def _fill(function: str, target: Any, actual: Any, live: np.ndarray, unmasked: Any) -> tuple[str, ...] | None:
@@ -129,6 +138,13 @@ def causal_form(stored: Case, actual: Any) -> tuple[str, ...]:
         return (form,)
     if np.array_equal(~allowed, expected):
         return ("mask_inverted", form)
+    for mistake, output in stored.mistakes.items():  # e.g. a top-left mask written as numbers: both are named
+        pattern = np.asarray(output)
+        if pattern.dtype.kind == "b" and pattern.shape == allowed.shape:
+            if np.array_equal(allowed, pattern):
+                return (mistake, form)
+            if np.array_equal(~allowed, pattern):
+                return ("mask_inverted", mistake, form)
     return ()
 
 
@@ -158,86 +174,177 @@ def low_precision(expected: Any, actual: Any) -> bool:
 
 
 # ----------------------------------------------------------------------------
-# Probes: the same call on a variant input that removes one suspected cause
+# Probes: the same call on a variant input that removes one suspected cause (or two, or three)
 # ----------------------------------------------------------------------------
 
+MAX_COMBINED = 3  # suspected causes removed at once
+MAX_PROBES = 24  # probe calls per case
 
-def probe(student: Any, stored: Case, args: list[Any], names: list[str]) -> str | None:
-    """The mistake a confirming probe shows: a variant input that makes the student's output right."""
-    for mistake, variant in _probes(stored, args, names):
-        try:
-            actual = student.call(stored.function, *variant.args)
-        except StudentError:
-            continue
-        if matches(variant.unwrap(actual), stored.expected):
-            return mistake
-    return None
+
+def probe(student: Any, stored: Case, args: list[Any], names: list[str], original: Any = None) -> tuple[str, ...]:
+    """The mistakes confirming probes show, or ().
+
+    Each probe removes one or more suspected causes from the input (without changing the
+    expected output, except the mask inversion, which tests the polarity hypothesis) and calls
+    the student's function again. The smallest set of removed causes after which the output is
+    right, or is a stored mistake's, or is right on the rows the mask determines, is named with
+    what remains. A probe whose output equals the original output flipped nothing: no evidence.
+    """
+    named = dict(zip(names, args))
+    causes = [c for c in CAUSES if c[1](stored, named)]
+    calls = 0
+    for size in range(1, min(MAX_COMBINED, len(causes)) + 1):
+        for combo in combinations(causes, size):
+            if len({name for name, _, _ in combo}) < size:
+                continue
+            variant = Variant(dict(named))
+            for _, _, apply in combo:
+                variant = apply(stored, variant)
+            if calls >= MAX_PROBES:
+                return ()
+            calls += 1
+            try:
+                actual = variant.unwrap(student.call(stored.function, *(variant.named[n] for n in names)))
+            except StudentError:
+                continue
+            if original is not None and matches(actual, original):
+                continue
+            rest = _explained(stored, actual)
+            if rest is not None:
+                return tuple(dict.fromkeys((*(name for name, _, _ in combo), *rest)))
+    return ()
+
+
+def _explained(stored: Case, actual: Any) -> tuple[str, ...] | None:
+    """() when right; the stored mistake it matches; the fill shown on its dead rows; else None."""
+    if matches(actual, stored.expected):
+        return ()
+    for mistake, output in stored.mistakes.items():
+        if output is not None and not matches(output, stored.expected) and matches(actual, output):
+            return (mistake,)
+    return masked_rows(stored, actual) or None
 
 
 class Variant:
-    """Arguments for a probe call, and how to map its output back onto the case's expected output."""
+    """Named arguments for a probe call, and how to map its output back onto the case's expected output."""
 
-    def __init__(self, args: list[Any], unwrap: Callable[[Any], Any] = lambda out: out) -> None:
-        self.args, self.unwrap = args, unwrap
-
-
-def _probes(stored: Case, args: list[Any], names: list[str]) -> Iterator[tuple[str, Variant]]:
-    named = dict(zip(names, args))
-    if stored.function == "multi_head_attention":
-        yield from _mha_probes(named, names)
-    yield from _batch_first(stored, args, names)
+    def __init__(self, named: dict[str, Any], unwrap: Callable[[Any], Any] = lambda out: out) -> None:
+        self.named, self.unwrap = named, unwrap
 
 
-def _mha_probes(named: Mapping[str, Any], names: list[str]) -> Iterator[tuple[str, Variant]]:
-    X, W_Q, W_K, W_V, W_O = (np.asarray(named[n]) for n in ("X", "W_Q", "W_K", "W_V", "W_O"))
+def _mha_widths(named: Mapping[str, Any]) -> tuple[int, int, int, int]:
     H = int(named["num_heads"])
-    d_k, d_v, D = W_Q.shape[-1] // H, W_V.shape[-1] // H, X.shape[-1]
+    return H, np.shape(named["W_Q"])[-1] // H, np.shape(named["W_V"])[-1] // H, np.shape(named["X"])[-1]
+
+
+def _is_mha(stored: Case, named: Mapping[str, Any]) -> bool:
+    return stored.function == "multi_head_attention"
+
+
+def _value_width(stored: Case, v: Variant) -> Variant:
+    """Heads of one width for Q, K and V (the larger of d_k and d_v), the output unchanged."""
+    _, d_k, d_v, _ = _mha_widths(v.named)
+    return _widen(v, max(d_k, d_v), max(d_k, d_v))
+
+
+def _widen(v: Variant, to_qk: int, to_v: int) -> Variant:
+    """Wider heads, the output unchanged: zero query/key columns, the query scaled by sqrt(to_qk / d_k) so that
+    the scaled scores stay; zero value columns and the matching zero rows of W_O."""
+    named = dict(v.named)
+    H, d_k, d_v, _ = _mha_widths(named)
+    if to_qk > d_k:
+        named["W_Q"] = _pad_heads(np.asarray(named["W_Q"]) * np.sqrt(to_qk / d_k), H, d_k, to_qk)
+        named["W_K"] = _pad_heads(np.asarray(named["W_K"]), H, d_k, to_qk)
+    if to_v > d_v:
+        W_O = np.asarray(named["W_O"])
+        named["W_V"] = _pad_heads(np.asarray(named["W_V"]), H, d_v, to_v)
+        named["W_O"] = np.concatenate([W_O.reshape(H, d_v, -1), np.zeros((H, to_v - d_v, W_O.shape[-1]))],
+                                      axis=1).reshape(H * to_v, -1)
+    return Variant(named, v.unwrap)
+
+
+def _pad_heads(W: np.ndarray, H: int, width: int, to: int) -> np.ndarray:
+    D = W.shape[0]
+    return np.concatenate([W.reshape(D, H, width), np.zeros((D, H, to - width))], axis=-1).reshape(D, H * to)
+
+
+def _model_width(stored: Case, v: Variant) -> Variant:
+    """Heads of width D // H, the output unchanged: D padded with zero features (and zero weight rows) up to
+    H * d_k, or the heads widened to D / H (values too when they already have the queries' width)."""
+    named = dict(v.named)
+    H, d_k, d_v, D = _mha_widths(named)
+    if D % H == 0 and D // H > d_k:
+        return _widen(v, D // H, D // H if d_v == d_k else d_v)
+    extra = H * d_k - D
+    if extra <= 0:
+        return v  # nothing to change: the probe repeats the call, which flips nothing
+    X = np.asarray(named["X"])
+    named["X"] = np.concatenate([X, np.zeros((*X.shape[:-1], extra))], axis=-1)
+    for name in ("W_Q", "W_K", "W_V"):
+        W = np.asarray(named[name])
+        named[name] = np.concatenate([W, np.zeros((extra, W.shape[-1]))])
+    return Variant(named, v.unwrap)
+
+
+def _model_width_applies(stored: Case, named: Mapping[str, Any]) -> bool:
+    if not _is_mha(stored, named):
+        return False
+    H, d_k, d_v, D = _mha_widths(named)
+    return D != H * d_k or D != H * d_v
+
+
+def _head_axis(stored: Case, v: Variant) -> Variant:
+    return Variant(dict(v.named, mask=np.expand_dims(v.named["mask"], -3)), v.unwrap)
+
+
+def _inverted(stored: Case, v: Variant) -> Variant:
+    return Variant(dict(v.named, mask=~np.asarray(v.named["mask"])), v.unwrap)
+
+
+def _has_bool_mask(stored: Case, named: Mapping[str, Any]) -> bool:
     mask = named.get("mask")
-
-    def call(**changed: Any) -> list[Any]:
-        return [changed.get(n, named[n]) for n in names]
-
-    W_O2 = W_O
-    if d_v < d_k:  # zero value columns per head (and zero W_O rows) leave the output unchanged
-        pad = np.zeros((D, H, d_k - d_v))
-        W_V2 = np.concatenate([W_V.reshape(D, H, d_v), pad], axis=-1).reshape(D, H * d_k)
-        W_O2 = np.concatenate([W_O.reshape(H, d_v, -1), np.zeros((H, d_k - d_v, W_O.shape[-1]))], axis=1)
-        yield "mha_value_width", Variant(call(W_V=W_V2, W_O=W_O2.reshape(H * d_k, -1)))
-    if D < H * d_k and d_v <= d_k:  # zero features and weight rows (and value columns) change nothing; D // H = d_k
-        extra = H * d_k - D
-        X2 = np.concatenate([X, np.zeros((*X.shape[:-1], extra))], axis=-1)
-        rows = {n: np.concatenate([W, np.zeros((extra, W.shape[-1]))]) for n, W in
-                (("W_Q", W_Q), ("W_K", W_K), ("W_V", W_V))}
-        if d_v < d_k:
-            rows["W_V"] = np.concatenate([rows["W_V"].reshape(H * d_k, H, d_v),
-                                          np.zeros((H * d_k, H, d_k - d_v))], axis=-1).reshape(H * d_k, H * d_k)
-            rows["W_O"] = W_O2.reshape(H * d_k, -1)
-        yield "mha_head_width_model", Variant(call(X=X2, **rows))
-    if isinstance(mask, np.ndarray) and mask.ndim >= 3:  # one mask per sequence: give it the head axis
-        yield "mha_mask_head_axis", Variant(call(mask=np.expand_dims(mask, -3)))
+    return stored.function in MASKED and isinstance(mask, np.ndarray) and mask.dtype.kind == "b"
 
 
-def _batch_first(stored: Case, args: list[Any], names: list[str]) -> Iterator[tuple[str, Variant]]:
-    """Code written for exactly one leading (batch) axis: give it one, by adding or merging leading axes."""
-    tokens = [(i, np.asarray(a)) for i, (n, a) in enumerate(zip(names, args)) if n in TOKEN_ARRAYS]
+def _lead(stored: Case, named: Mapping[str, Any]) -> tuple[int, ...] | None:
+    """The common leading axes of the token arrays, or None when the batch-first probe does not apply."""
+    tokens = [np.asarray(a) for n, a in named.items() if n in TOKEN_ARRAYS]
     if stored.function in ("softmax", "causal_mask", "rotation_matrix") or not tokens:
-        return
-    lead = tokens[0][1].shape[:-2]
-    if len(lead) == 1 or any(a.shape[:-2] != lead for _, a in tokens):
-        return
-    variant = list(args)
-    for i, a in tokens:
-        variant[i] = a[None] if not lead else a.reshape(-1, *a.shape[-2:])
-    mask_at = names.index("mask") if "mask" in names else None
-    if mask_at is not None and isinstance(args[mask_at], np.ndarray) and args[mask_at].ndim > 2:
-        mask = np.broadcast_to(args[mask_at], (*lead, *args[mask_at].shape[-2:]))
-        variant[mask_at] = mask.reshape(-1, *mask.shape[-2:]) if lead else mask[None]
+        return None
+    lead = tokens[0].shape[:-2]
+    return None if len(lead) == 1 or any(a.shape[:-2] != lead for a in tokens) else lead
+
+
+def _batch_first(stored: Case, v: Variant, *, with_mask: bool = False) -> Variant:
+    """Exactly one leading axis: added, or the leading axes merged into one (``with_mask``: the mask too)."""
+    lead = _lead(stored, v.named)
+    assert lead is not None
+    named = dict(v.named)
+    for name, a in v.named.items():
+        if name in TOKEN_ARRAYS:
+            named[name] = np.asarray(a)[None] if not lead else np.asarray(a).reshape(-1, *np.shape(a)[-2:])
+    mask = v.named.get("mask")
+    if isinstance(mask, np.ndarray) and mask.ndim >= 2 and (with_mask or mask.ndim > 2):
+        full = np.broadcast_to(mask, (*lead, *mask.shape[-2:]))
+        named["mask"] = full[None] if not lead else full.reshape(-1, *mask.shape[-2:])
 
     def unwrap(out: Any) -> Any:
         if isinstance(out, (tuple, list)):
             return tuple(unwrap(o) for o in out)
-        if not isinstance(out, np.ndarray) or out.ndim < 1:
+        if not isinstance(out, np.ndarray) or out.ndim < 1 or (lead and out.shape[0] != int(np.prod(lead))):
             return out
         return out[0] if not lead else out.reshape(*lead, *out.shape[1:])
 
-    yield "batch_first_only", Variant(variant, unwrap)
+    return Variant(named, lambda out: v.unwrap(unwrap(out)))
+
+
+# (mistake named when removing this cause confirms it, applies to (case, arguments), remove it); applied in this order
+CAUSES: list[tuple[str, Callable[[Case, Mapping[str, Any]], bool], Callable[[Case, Variant], Variant]]] = [
+    ("mha_value_width", lambda c, n: _is_mha(c, n) and _mha_widths(n)[1] != _mha_widths(n)[2], _value_width),
+    ("mha_head_width_model", _model_width_applies, _model_width),
+    ("batch_first_only", lambda c, n: _lead(c, n) is not None, _batch_first),
+    ("batch_first_only", lambda c, n: _lead(c, n) is not None and np.ndim(n.get("mask")) == 2,
+     functools.partial(_batch_first, with_mask=True)),
+    ("mha_mask_head_axis", lambda c, n: _is_mha(c, n) and np.ndim(n.get("mask")) >= 3, _head_axis),
+    ("mask_inverted", _has_bool_mask, _inverted),
+]

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import os
 import weakref
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
@@ -212,14 +213,34 @@ def failure_message(failures: Sequence[tuple[Case, str, Mistakes]], total: int, 
     parts = [f"{LIKELY} {sentence(m)}" for m in named]
     if note:
         parts.append(note)
-    parts.append(failures[0][1])
     if len(failures) > 1:
         others = "\n".join(f"- {c.description}" for c, _, _ in failures[1:])
         parts.append(f"{len(failures)} of the {total} cases of this test fail; the others are:\n{others}")
+    fixed = sum(len(part.splitlines()) + 1 for part in parts)
+    parts.insert(len(parts) - (len(failures) > 1), shorten(failures[0][1], MAX_LINES - fixed))
     recorded = _named.get()
     if recorded is not None:
         recorded[:] = named
     return "\n\n".join(parts)
+
+
+MAX_LINES = 24  # a failing test's feedback, about; AUTOGRADER_FULL_FEEDBACK=1 keeps every excerpt and heatmap
+DETAILS = ("Around index", "Heatmap")  # blocks of compare()'s report that may be left out, the last first
+
+
+def shorten(text: str, budget: int) -> str:
+    """``text`` without its excerpts and heatmaps (the last first) while it is longer than ``budget`` lines."""
+    if os.environ.get("AUTOGRADER_FULL_FEEDBACK") == "1":
+        return text
+    blocks = text.split("\n\n")
+    droppable = [i for i, block in enumerate(blocks) if block.startswith(DETAILS)]
+    dropped: set[int] = set()
+    while droppable and sum(len(b.splitlines()) + 1 for i, b in enumerate(blocks) if i not in dropped) > budget:
+        dropped.add(droppable.pop())
+    if not dropped:
+        return text
+    kept = [b for i, b in enumerate(blocks) if i not in dropped]
+    return "\n\n".join([*kept, "_(Excerpts and heatmaps are left out to keep this short.)_"])
 
 
 def sentence(mistake_id: str) -> str:
@@ -245,7 +266,7 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
         actual = student.call(stored.function, *args)
     except StudentError as error:  # an exception alone is no evidence: only a probe that makes it right
         note_used(student)
-        mistake = error_mistake(error) or _probed(student, stored, args, names, batched)
+        mistake = error_mistake(error) or _probed(student, stored, args, names, batched, None)
         return f"{header}\n\n{error_text(stored.function, error)}", mistake
     note_used(student)
     text = compare.compare(
@@ -258,16 +279,17 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
     mistake = mistake or evidence.masked_rows(stored, actual) or evidence.causal_form(stored, actual) or None
     if mistake is None and stored.function == "softmax":
         mistake = softmax_mistake(actual, stored)
-    mistake = mistake or _probed(student, stored, args, names, batched)
+    mistake = mistake or _probed(student, stored, args, names, batched, actual)
     if mistake is None and evidence.low_precision(stored.expected, actual):
         mistake = "low_precision"
     return f"{header}\n\n{text}", mistake
 
 
-def _probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool) -> str | None:
+def _probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
+            original: Any) -> Mistakes:
     if batched and _works_on_a_slice(student, stored, args):
         return "no_batch_support"
-    return evidence.probe(student, stored, args, names)
+    return evidence.probe(student, stored, args, names, original) or None
 
 
 # When several stored mistakes give the same output on a case, the first of these that matches is named:
