@@ -62,6 +62,7 @@ def test_verdicts_on_each_port(port: Port, graded: dict[str, dict]) -> None:
         (function,) = t["tags"]
         if function not in port.causes:
             assert t["status"] == "passed", f"{port.name} {t['number']} lost points:\n{t['output']}"
+    assert all(t["extra_data"] == {"mistakes": []} for t in data["tests"] if t["status"] == "passed")
     verdicts = {t["number"]: tuple(t["extra_data"]["mistakes"]) for t in failing(data)}
     assert verdicts == VERDICTS[port.name]
     for t in failing(data):

@@ -266,7 +266,9 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
         actual = student.call(stored.function, *args)
     except StudentError as error:  # an exception alone is no evidence: only a probe that makes it right
         note_used(student)
-        mistake = error_mistake(error) or _probed(student, stored, args, names, batched, None)
+        unimplemented = error.kind == "exception" and "NotImplementedError" in str(error)
+        mistake = error_mistake(error) or (None if unimplemented else _probed(student, stored, args, names, batched,
+                                                                               None))
         return f"{header}\n\n{error_text(stored.function, error)}", mistake
     note_used(student)
     text = compare.compare(
