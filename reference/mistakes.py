@@ -38,6 +38,7 @@ NOT_BY_VALUE: dict[str, str] = {
     "mha_mask_head_axis": "probe: multi_head_attention right once the (B, N, N) mask gets its head axis",
     "batch_first_only": "probe: right once the input has exactly one leading axis (added, or the leading ones merged)",
     "low_precision": "every entry within a few float16/bfloat16 ulps of the expected value",
+    "extra_leading_axes": "the expected values with extra leading axes of length 1",
     "returned_list": "the type of the result: a Python list where the contract asks for a numpy array",
 }
 

@@ -215,3 +215,11 @@ def test_a_failing_graded_test_records_the_mistakes_it_names_for_results_json() 
     with pytest.raises(pytest.fail.Exception):
         sdpa_scale(LocalStudent(scaled_dot_product_attention=lambda Q, K, V, mask=None, scale=None: (Q[..., :1], Q)))
     assert sdpa_scale.__mistakes__ == []
+
+
+def test_right_values_with_extra_leading_axes_of_length_one_are_named() -> None:
+    def extra(Q, K, V, mask=None, scale=None):
+        out, weights = ref.scaled_dot_product_attention(Q, K, V, mask, scale)
+        return out[None, None], weights[None, None]
+
+    assert named(failure(LocalStudent(scaled_dot_product_attention=extra), "sdpa-causal")) == ["extra_leading_axes"]

@@ -451,7 +451,9 @@ def test_a_call_reports_which_top_level_functions_it_entered_as_names_and_counts
               "def helper(x):\n    return x + 1\n"
               "def twice(x):\n    return helper(helper(x))\n"
               "def fails(x):\n    helper(x)\n    raise ValueError('no')\n"
-              "def alone(x):\n    return x\n")
+              "def alone(x):\n    return x\n"
+              "class Box:\n    def append(self, x):\n        return x\n"
+              "def boxed(x):\n    Box().append(x)\n    return x\n")
     with make(user, source) as s:
         assert s.call("twice", np.zeros(2)).tolist() == [2.0, 2.0]
         assert s.entered == {"helper": 2}
@@ -461,6 +463,8 @@ def test_a_call_reports_which_top_level_functions_it_entered_as_names_and_counts
         s.call("alone", np.zeros(2))
         assert s.entered == {}
         assert s.call("twice", np.zeros(2)).tolist() == [2.0, 2.0]  # the wrappers were removed after each call
+        s.call("boxed", np.zeros(2))
+        assert s.entered == {"Box": 1}  # a class counts by its own __init__ or append
 
 
 def test_the_graders_cache_accepts_every_append_the_contracts_kvcache_accepts_and_names_its_interface(user) -> None:

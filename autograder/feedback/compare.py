@@ -142,6 +142,8 @@ MISTAKES: dict[str, str] = {
     "batch_first_only": "Your function works only with exactly one leading batch axis (`B, T, C = X.shape`): "
     "inputs are (..., N, D) with any number of leading axes, none included: read sizes from the end "
     "(`X.shape[-2:]`) and keep `...`.",
+    "extra_leading_axes": "Your values are right but have extra leading axes of length 1 (e.g. from mask[None, "
+    "None] or X[None]): keep the inputs' leading axes as given; a mask broadcasts without added axes.",
     "low_precision": "Your values are right to only about 3 significant digits (errors near 1e-3): part of the "
     "computation runs in low precision (float16/bfloat16, e.g. RoPE cos/sin tables or a cache): compute in float64 "
     "(float32 is enough).",

@@ -325,18 +325,30 @@ class Server:
 
         Each function is replaced, for the call only, by a wrapper that counts and calls it; calls
         through the module's globals (``softmax(...)`` inside ``scaled_dot_product_attention``) are seen.
+        A top-level class counts when its own ``__init__`` or ``append`` runs (KVCache in generate_cached).
         """
-        names = [n for n, v in self.module.__dict__.items() if isinstance(v, types.FunctionType)
-                 and not n.startswith("__") and len(n) <= 100][:MAX_TRACKED] if on else []
+        top = [(n, v) for n, v in self.module.__dict__.items() if not n.startswith("__") and len(n) <= 100][:5000]
+        names = [n for n, v in top if isinstance(v, types.FunctionType)][:MAX_TRACKED] if on else []
         originals = {name: self.module.__dict__[name] for name in names}
         wrappers = {name: _counted(name, fn, entered) for name, fn in originals.items()}
         self.module.__dict__.update(wrappers)
+        methods = []  # (class, method name, original): a class counts as entered when its own __init__ or append runs
+        for name, cls in ([(n, v) for n, v in top if isinstance(v, type)][:MAX_TRACKED] if on else []):
+            for method in ("__init__", "append"):
+                original = vars(cls).get(method)
+                if isinstance(original, types.FunctionType):
+                    with contextlib.suppress(Exception):
+                        setattr(cls, method, _counted(name, original, entered))
+                        methods.append((cls, method, original))
         try:
             yield
         finally:
             for name, wrapper in wrappers.items():
                 if self.module.__dict__.get(name) is wrapper:
                     self.module.__dict__[name] = originals[name]
+            for cls, method, original in methods:
+                with contextlib.suppress(Exception):
+                    setattr(cls, method, original)
 
     def incoming(self, value: Any) -> Any:
         """Refs become proxies or handle objects; arrays stay read-only views."""

@@ -148,6 +148,23 @@ def causal_form(stored: Case, actual: Any) -> tuple[str, ...]:
     return ()
 
 
+def extra_axes(expected: Any, actual: Any) -> bool:
+    """The right values with extra leading axes of length 1 (e.g. from mask[None, None]) in some output."""
+    if isinstance(expected, tuple):
+        return (isinstance(actual, (tuple, list)) and len(actual) == len(expected)
+                and all(matches(a, e) or _squeezed(e, a) for e, a in zip(expected, actual))
+                and any(_squeezed(e, a) for e, a in zip(expected, actual)))
+    return _squeezed(expected, actual)
+
+
+def _squeezed(expected: Any, actual: Any) -> bool:
+    e = np.asarray(expected)
+    if not isinstance(actual, np.ndarray) or actual.ndim <= e.ndim or actual.size != e.size:
+        return False
+    extra = actual.shape[: actual.ndim - e.ndim]
+    return all(n == 1 for n in extra) and actual.shape[len(extra):] == e.shape and matches(actual.reshape(e.shape), e)
+
+
 # ----------------------------------------------------------------------------
 # Precision
 # ----------------------------------------------------------------------------

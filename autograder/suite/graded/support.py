@@ -123,9 +123,8 @@ def callee_note(student: Any, function: str, *, used: Collection[str] | None = N
 
     Only failures the student may already see are cited (visible tests, or tests shown at
     the same time as the current one), only of functions the failing cases used: ``used``
-    holds the contract functions the student's calls entered (None: unknown), and RoPE is
-    used only where ``rope_base`` is given (``rope``). Classes (KVCache) are not reported
-    by the worker and follow the usual call graph.
+    holds the contract functions (and KVCache, by its ``__init__`` or ``append``) the student's
+    calls entered (None: unknown), and RoPE is used only where ``rope_base`` is given (``rope``).
     """
     current = _current.get()
     shown_now = current[2] if current else contract.VISIBLE
@@ -135,7 +134,7 @@ def callee_note(student: Any, function: str, *, used: Collection[str] | None = N
             continue
         if function in ROPE_OPTIONAL and not rope and callee in ("rope", "rotation_matrix"):
             continue
-        if used is not None and callee != "KVCache" and callee not in used:
+        if used is not None and callee not in used:
             continue
         failing.setdefault(callee, [])
         if test_number not in failing[callee]:
@@ -284,6 +283,8 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
     mistake = mistake or _probed(student, stored, args, names, batched, actual)
     if mistake is None and evidence.low_precision(stored.expected, actual):
         mistake = "low_precision"
+    if mistake is None and evidence.extra_axes(stored.expected, actual):
+        mistake = "extra_leading_axes"
     return f"{header}\n\n{text}", mistake
 
 
