@@ -47,7 +47,8 @@ PORTS = [
         "decode_step": (), "generate_cached": (), "generate_naive": (),
     }, callee={f: ("scaled_dot_product_attention",) for f in ("decode_step", "generate_cached", "generate_naive")}),
     Port("hf_llama_rope", {
-        "rope": ("rope_half_split",), "decode_step": (), "generate_cached": (), "generate_naive": (),
+        "rope": ("rope_half_split",), "decode_step": ("rope_half_split",), "generate_cached": ("rope_half_split",),
+        "generate_naive": ("rope_half_split",),
     }, callee={f: ("rope",) for f in ("decode_step", "generate_cached", "generate_naive")}),
     Port("llama2_c", {}),
     Port("llama3_np", {
@@ -125,11 +126,11 @@ VERDICTS: dict[str, dict[str, tuple[str, ...]]] = {
         "E.5": ('rope_half_split',),
         "E.6": ('rope_half_split',),
         "E.8": ('rope_half_split',),
-        "F.5": (),
-        "F.6": (),
-        "F.10": (),
-        "F.12": (),
-        "F.14": (),
+        "F.5": ('rope_half_split',),
+        "F.6": ('rope_half_split',),
+        "F.10": ('rope_half_split',),
+        "F.12": ('rope_half_split',),
+        "F.14": ('rope_half_split',),
     },
     "llama2_c": {
     },
