@@ -33,7 +33,12 @@ NOT_BY_VALUE: dict[str, str] = {
     "naive_no_recompute": "call counts: fewer than N(N+1)/2 key/value projections in generate_naive",
     "extra_projections": "call counts: the new token projected more than once in decode_step or generate_cached",
     "shared_state": "state kept between caches or calls: a new KVCache() is not empty, or a repeated call differs",
-    "mha_value_width": "a shape error in multi_head_attention on a case whose d_v differs from d_k",
+    "mha_value_width": "probe: multi_head_attention right once each head's values are zero-padded to d_v = d_k",
+    "mha_head_width_model": "probe: multi_head_attention right once X and the weights are zero-padded to D = H*d_k",
+    "mha_mask_head_axis": "probe: multi_head_attention right once the (B, N, N) mask gets its head axis",
+    "batch_first_only": "probe: right once the input has exactly one leading axis (added, or the leading ones merged)",
+    "low_precision": "every entry within a few float16/bfloat16 ulps of the expected value",
+    "extra_leading_axes": "the expected values with extra leading axes of length 1",
     "returned_list": "the type of the result: a Python list where the contract asks for a numpy array",
 }
 

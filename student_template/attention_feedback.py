@@ -7,7 +7,7 @@ also read well as plain text in a terminal or in pytest output.
 
     compare(what, expected, actual)          None if equal within tolerance, else a report
     diagnose(actual, mistakes, expected=...) id of the known mistake whose output matches
-    report(what, expected, actual, mistakes) compare() plus "Likely mistake: ..."
+    report(what, expected, actual, mistakes) "Likely mistake: ..." then compare()
     MISTAKES                                 mistake id -> one sentence: what it is, how to fix it
 """
 
@@ -58,7 +58,8 @@ MISTAKES: dict[str, str] = {
     "and np.swapaxes(K, -1, -2) (not .T or reshape(-1, d)) so that `...` axes are kept.",
     # Part B: softmax
     "softmax_wrong_axis": "Your softmax normalised along the wrong axis (columns instead of rows): each query's "
-    "weights over the keys must sum to 1, so normalise along axis=-1 with keepdims=True (Dis 10 Q1f).",
+    "weights over the keys must sum to 1: check the `axis` you pass (the keys are the scores' last axis) and use "
+    "it, with keepdims=True, in the max and the sum (Dis 10 Q1f).",
     "softmax_ignores_axis": "Your softmax ignores its `axis` argument and always normalises the last axis: pass axis "
     "(with keepdims=True) to both max and sum (Dis 10 Q1c).",
     "softmax_global_sum": "You divided by the sum over the whole array: normalise each slice separately with np.sum(E, "
@@ -108,7 +109,8 @@ MISTAKES: dict[str, str] = {
     "masked_zero": "You set the masked scores to 0 instead of -inf, so masked keys still get weight (exp(0) = 1): use "
     "np.where(mask, scores, -np.inf) (Dis 11 Q2, matrix C).",
     "mask_finite_fill": "You filled masked scores with a large finite number (e.g. -1e9), so a fully masked row "
-    "becomes uniform: use -np.inf, and make an all -inf row give zero weights.",
+    "gets weights (uniform, or its unmasked ones) instead of zeros: use -np.inf, and make an all -inf row give zero "
+    "weights.",
     "mask_after_softmax": "You applied the mask after the softmax, so the remaining weights no longer sum to 1: mask "
     "the scores (to -inf) before the softmax (Dis 11 Q2).",
     "mask_ignored": "The mask had no effect: replace the disallowed scores (mask == False) by -inf before the softmax.",
@@ -120,8 +122,8 @@ MISTAKES: dict[str, str] = {
     "that sum to 1 (Dis 10 Q1c).",
     "outputs_swapped": "You returned (weights, out): the contract's order is (out, weights).",
     # Part D: multi-head attention
-    "scale_d_model": "You scaled by 1/sqrt(D) (the model width): each head is scaled by 1/sqrt(d_k), the per-head "
-    "width D/H (PS4 Q2c).",
+    "scale_d_model": "You scaled by 1/sqrt of the model width (X.shape[-1] or W_Q.shape[-1]): each head is scaled "
+    "by 1/sqrt(d_k) of its own width, d_k = W_Q.shape[-1] // num_heads (PS4 Q2c).",
     "mha_value_width": "Your code fails when d_v differs from d_k: W_V has H*d_v columns, so split V into heads of "
     "width d_v = W_V.shape[-1] // num_heads (and merge them back with d_v), not d_k (PS4 Q2c).",
     "head_split_wrong": "Your heads took interleaved columns (reshape to (N, d_k, H)): head h is the contiguous block "
@@ -132,6 +134,19 @@ MISTAKES: dict[str, str] = {
     "tokens and heads: swap the H and N axes back first, then reshape (PS4 Q2c).",
     "heads_not_split": "You ran one attention over the full width instead of num_heads separate heads: split the "
     "columns into H heads of width d_k, attend per head, then concatenate (PS4 Q2c).",
+    "mha_head_width_model": "You split the heads with width D // num_heads (the model width X.shape[-1]): the "
+    "head width is d_k = W_Q.shape[-1] // num_heads (and d_v = W_V.shape[-1] // num_heads), which differs from D // H "
+    "when the projections change the width (PS4 Q2c).",
+    "mha_mask_head_axis": "Your code gives a per-sequence mask of shape (B, N, N) no head axis, so it broadcasts "
+    "against the heads instead of the batch: insert it, mask[..., None, :, :], before attending per head (PS4 Q2c).",
+    "batch_first_only": "Your function works only with exactly one leading batch axis (`B, T, C = X.shape`): "
+    "inputs are (..., N, D) with any number of leading axes, none included: read sizes from the end "
+    "(`X.shape[-2:]`) and keep `...`.",
+    "extra_leading_axes": "Your values are right but have extra leading axes of length 1 (e.g. from mask[None, "
+    "None] or X[None]): keep the inputs' leading axes as given; a mask broadcasts without added axes.",
+    "low_precision": "Your values are right to only about 3 significant digits (errors near 1e-3): part of the "
+    "computation runs in low precision (float16/bfloat16, e.g. RoPE cos/sin tables or a cache): compute in float64 "
+    "(float32 is enough).",
     "no_output_projection": "You returned the concatenated heads without the output projection: multiply by W_O (PS4 "
     "Q2c).",
     # Part E: rotary positional embeddings
@@ -259,14 +274,15 @@ def report(
     heatmap: bool | Collection[str] = False,
     names: Sequence[str] | None = None,
 ) -> str | None:
-    """compare(), followed by the likely mistake when diagnose() recognises one."""
+    """compare(), preceded by the likely mistake when diagnose() recognises one (the sentence first)."""
     text = compare(what, expected, actual, heatmap=heatmap, names=names)
     if text is None or not mistakes:
         return text
     mistake_id = diagnose(actual, mistakes, expected=expected)
     if mistake_id is None:
         return text
-    return f"{text}\n\n**Likely mistake:** {MISTAKES.get(mistake_id, mistake_id)}"
+    base = mistake_id.split(".", maxsplit=1)[0]
+    return f"**Likely mistake:** {MISTAKES.get(base, base)}\n\n{text}"
 
 
 # ----------------------------------------------------------------------------

@@ -309,12 +309,12 @@ def test_diagnose_requires_the_same_shape_and_handles_nan_and_tuples():
     assert diagnose([1.0, 1.0], {"m": np.ones(2)}) is None
 
 
-def test_report_appends_the_likely_mistake():
+def test_report_starts_with_the_likely_mistake():
     Q, K, V = (RNG.normal(size=(4, 3)) for _ in range(3))
     expected = ref.scaled_dot_product_attention(Q, K, V)
     stored = {mid: fn(Q, K, V) for mid, fn in mistakes.SDPA.items() if mid in ("no_scale", "sqrt_missing")}
     text = report("sdpa", expected, stored["sqrt_missing"], stored, names=["out", "weights"])
-    assert text.endswith(f"**Likely mistake:** {MISTAKES['sqrt_missing']}")
+    assert text.startswith(f"**Likely mistake:** {MISTAKES['sqrt_missing']}\n\n**sdpa** does not match")
     assert report("sdpa", expected, expected, stored) is None
     unknown = report("sdpa", expected, (expected[0] + 1, expected[1]), stored, names=["out", "weights"])
     assert "Likely mistake" not in unknown

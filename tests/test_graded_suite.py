@@ -231,13 +231,18 @@ def test_check_passes_the_reference_on_every_stored_case() -> None:
             assert support.run_case(student, stored) == (None, None), stored.id
 
 
-def test_a_mismatch_reports_shapes_errors_an_excerpt_a_heatmap_and_the_mistake() -> None:
+def test_a_mismatch_reports_shapes_errors_an_excerpt_a_heatmap_and_the_mistake(monkeypatch) -> None:
+    monkeypatch.setenv("AUTOGRADER_FULL_FEEDBACK", "1")  # excerpts and heatmaps are left out beyond ~24 lines
     text = failure(LocalStudent(scaled_dot_product_attention=mistakes.SDPA["no_scale"]), "sdpa-causal")
     for part in ("**Case:**", "entries differ", "Largest absolute error", "expected", "yours", "Heatmap",
                  f"{support.LIKELY} {compare.MISTAKES['no_scale']}"):
         assert part in text
     text = failure(LocalStudent(attention_scores=mistakes.SCORES["transposed_scores"]), "scores-more-keys")
-    assert text.index("Shape: expected (3, 6)") < text.index(compare.MISTAKES["transposed_scores"])
+    assert text.startswith(f"{support.LIKELY} {compare.MISTAKES['transposed_scores']}")  # the diagnosis first
+    assert text.index(compare.MISTAKES["transposed_scores"]) < text.index("Shape: expected (3, 6)")
+    monkeypatch.delenv("AUTOGRADER_FULL_FEEDBACK")
+    short = failure(LocalStudent(scaled_dot_product_attention=mistakes.SDPA["no_scale"]), "sdpa-causal", "sdpa-batch")
+    assert len(short.splitlines()) <= support.MAX_LINES and "Heatmap" not in short and "left out" in short
 
 
 def test_an_input_written_to_and_missing_batch_support_are_named() -> None:

@@ -45,7 +45,7 @@ def check(data: dict[str, Any]) -> None:
     assert {"score", "execution_time", "output", "output_format", "stdout_visibility", "tests"} <= set(data)
     assert data["output_format"] == "md" and data["stdout_visibility"] == "hidden"
     for test in data["tests"]:
-        assert TEST_KEYS <= set(test) <= TEST_KEYS | {"number"}
+        assert TEST_KEYS <= set(test) <= TEST_KEYS | {"number", "extra_data"}
         assert test["output_format"] == "md"
         assert 0 <= test["score"] <= test["max_score"]
 

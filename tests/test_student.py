@@ -444,3 +444,38 @@ def test_a_traceback_cannot_break_out_of_its_code_block(traceback) -> None:
     assert message == "f raised ValueError" and set(fence) == {"`"} and len(fence) >= 3
     assert block == f"{fence}\n{traceback}\n{fence}"
     assert not any(line.startswith(fence) for line in traceback.split("\n"))
+
+
+def test_a_call_reports_which_top_level_functions_it_entered_as_names_and_counts(user) -> None:
+    source = ("import numpy as np\n"
+              "def helper(x):\n    return x + 1\n"
+              "def twice(x):\n    return helper(helper(x))\n"
+              "def fails(x):\n    helper(x)\n    raise ValueError('no')\n"
+              "def alone(x):\n    return x\n"
+              "class Box:\n    def append(self, x):\n        return x\n"
+              "def boxed(x):\n    Box().append(x)\n    return x\n")
+    with make(user, source) as s:
+        assert s.call("twice", np.zeros(2)).tolist() == [2.0, 2.0]
+        assert s.entered == {"helper": 2}
+        with pytest.raises(StudentError):
+            s.call("fails", np.zeros(2))
+        assert s.entered == {"helper": 1}
+        s.call("alone", np.zeros(2))
+        assert s.entered == {}
+        assert s.call("twice", np.zeros(2)).tolist() == [2.0, 2.0]  # the wrappers were removed after each call
+        s.call("boxed", np.zeros(2))
+        assert s.entered == {"Box": 1}  # a class counts by its own __init__ or append
+
+
+def test_the_graders_cache_accepts_every_append_the_contracts_kvcache_accepts_and_names_its_interface(user) -> None:
+    source = ("import numpy as np\n"
+              "def row_and_vector(cache, k, v):\n    cache.append(k[None, :], v)\n    return cache.keys\n"
+              "def index(cache):\n    return cache.cache_index\n")
+    cache = Cache(np.zeros((2, 3)), np.zeros((2, 4)))
+    with make(user, source) as s:
+        keys = s.call("row_and_vector", cache, np.ones(3), np.ones(4))
+        assert keys.shape == (3, 3) and len(cache) == 3 and cache.values.shape == (3, 4)
+        with pytest.raises(StudentError) as info:
+            s.call("index", Cache())
+        assert "cache.cache_index is not part of the contract's KVCache interface" in str(info.value)
+        assert "append(k, v), keys, values and len(cache)" in str(info.value)

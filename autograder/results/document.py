@@ -42,6 +42,7 @@ class GradedTest:
     number: str = ""
     tags: list[str] = field(default_factory=list)
     visibility: str = "visible"
+    mistakes: list[str] = field(default_factory=list)  # ids of the known mistakes its output names (the grader's)
 
     def to_json(self) -> dict[str, Any]:
         """The test as a results.json entry (cleaned: finite numbers, valid enums, bounded text)."""
@@ -54,6 +55,7 @@ class GradedTest:
             "visibility": self.visibility if self.visibility in VISIBILITIES else "hidden",
             "output": _text(self.output, MAX_OUTPUT),
             "output_format": "md",
+            "extra_data": {"mistakes": [_text(m, 100) for m in self.mistakes[:20]]},
         }
         if self.number:
             entry["number"] = _text(self.number, 50)
@@ -71,7 +73,13 @@ class GradedTest:
             number=str(data.get("number", "")),
             tags=[str(tag) for tag in data.get("tags", ())],
             visibility=str(data.get("visibility", "visible")),
+            mistakes=_mistakes(data.get("extra_data")),
         )
+
+
+def _mistakes(extra: Any) -> list[str]:
+    listed = extra.get("mistakes") if isinstance(extra, Mapping) else None
+    return [str(m) for m in listed] if isinstance(listed, list) else []
 
 
 def build_results(

@@ -16,6 +16,8 @@ Graded tests are plain pytest tests carrying gradescope-utils' attributes: ``@we
 * score: full weight when setup, call and teardown pass. ``set_score`` partial credit
   is honoured (clamped to [0, weight]) when the call passes or fails; status is
   "passed" only with the full weight. Errors, skips, xfail and xpass: 0, "failed".
+* extra_data: ``{"mistakes": [ids]}``, the known mistakes the test's feedback names, as the
+  graded test recorded them in ``__mistakes__`` (never parsed from the output); [] otherwise.
 * output (markdown, student-facing): for ``AssertionError`` (pytest's rewritten
   explanation removed), ``pytest.fail`` and exceptions with ``student_facing = True``
   (StudentError, IntakeError) the exception's message only; for anything else a fixed
@@ -65,6 +67,7 @@ class ResultsPlugin:
         self._numbers: dict[str, str] = {}
         self._phases: dict[str, list[_Phase]] = {}
         self._scores: dict[str, float] = {}
+        self._mistakes: dict[str, list[str]] = {}  # the mistake ids a test's feedback names (support.graded)
 
     # ------------------------------------------------------------------------- hooks
 
@@ -106,12 +109,15 @@ class ResultsPlugin:
         namespaces = [getattr(fn, "__dict__", {}) for fn in _wrapped_chain(getattr(item, "obj", None))]
         for namespace in namespaces:  # a stale score from another parameter must not leak into this one
             namespace.pop("__score__", None)
+            namespace.pop("__mistakes__", None)
         try:
             return (yield)
         finally:
             score = next((ns["__score__"] for ns in namespaces if ns.get("__score__") is not None), None)
             if score is not None:
                 self._scores[item.nodeid] = score
+            named = next((ns["__mistakes__"] for ns in namespaces if isinstance(ns.get("__mistakes__"), list)), [])
+            self._mistakes[item.nodeid] = [str(m) for m in named]
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
@@ -197,6 +203,7 @@ class ResultsPlugin:
             number=self._numbers.get(nodeid, ""),
             tags=[str(tag) for tag in (_attribute(item, "__tags__", ()) or ())],
             visibility=_visibility(item),
+            mistakes=self._mistakes.get(nodeid, []) if status == "failed" else [],
         )
 
 

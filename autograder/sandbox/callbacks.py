@@ -15,6 +15,8 @@ import numpy as np
 
 MAX_PROJECTIONS = 20_000  # layer.query/key/value calls per Layer (the graded cases need at most a few hundred)
 MAX_CACHE_ROWS, MAX_CACHE_WIDTH = 1024, 1024  # the grader's Cache (the graded cases need about 10 rows)
+CACHE_INTERFACE = "the cache passed to decode_step has the contract's KVCache interface only: append(k, v), keys, " \
+    "values and len(cache)"
 
 
 class Layer:
@@ -64,10 +66,10 @@ class Cache:
 
     def append(self, k: Any, v: Any) -> None:
         k, v = _real_array(k, "cache.append(k, v): k"), _real_array(v, "cache.append(k, v): v")
-        if k.ndim not in (1, 2) or v.ndim != k.ndim or (k.ndim == 2 and len(k) != len(v)):
-            raise ValueError(f"cache.append(k, v) takes k (d_k,) and v (d_v,), or (T, d_k) and (T, d_v); "
-                             f"got {k.shape} and {v.shape}")
-        k, v = np.atleast_2d(k), np.atleast_2d(v)
+        if k.ndim not in (1, 2) or v.ndim not in (1, 2) or len(np.atleast_2d(k)) != len(np.atleast_2d(v)):
+            raise ValueError(f"cache.append(k, v) takes k (d_k,) or (T, d_k) and v (d_v,) or (T, d_v), with as "
+                             f"many rows in each; got {k.shape} and {v.shape}")
+        k, v = np.atleast_2d(k), np.atleast_2d(v)  # as the contract's KVCache: (1, d_k) with (d_v,) is one token
         for name, old, new in (("k", self._keys, k), ("v", self._values, v)):
             if len(old) and old.shape[1] != new.shape[1]:
                 raise ValueError(f"cache.append: {name} has width {new.shape[1]}, the cache holds {old.shape[1]}")
@@ -83,7 +85,7 @@ class Cache:
             return self.append(*args)
         if method in ("keys", "values", "len") and not args:
             return len(self) if method == "len" else getattr(self, method)
-        raise TypeError(f"cache.{method}() is not available; use append(k, v), keys, values, len(cache)")
+        raise TypeError(f"cache.{method}() is not available: {CACHE_INTERFACE}")
 
 
 def _real_array(x: Any, what: str) -> np.ndarray:

@@ -88,6 +88,7 @@ class Student:
         self.chunks = [_chunk(c) for c in program.chunks]
         self.notes: list[str] = list(getattr(program, "notes", []))
         self.output = ""
+        self.entered: dict[str, int] | None = None  # top-level functions the last call entered (None: unknown)
         self.call_timeout, self.load_timeout, self.budget = call_timeout, load_timeout, budget
         self.statement_timeout, self.load_budget = statement_timeout, load_budget
         self.sandbox = Sandbox(user=user, switch_user=switch_user, limits=limits, python=python)
@@ -223,6 +224,7 @@ class Student:
             raise StudentError(self._not_loaded.kind, self._not_loaded.message)
 
     def _request(self, what: str, header: dict, args: tuple, kwargs: dict, remote: Remote | None = None) -> Any:
+        self.entered = None
         self._check(what)
         refs: list[Layer | Cache] = []
         self._outgoing(remote, refs)  # raises when that object died with an earlier worker
@@ -237,6 +239,7 @@ class Student:
             while reply.get("op") == "callback":
                 self._callback(reply, arrays, refs, deadline)
                 reply, arrays = self.sandbox.receive(deadline)
+            self.entered = _entered(reply.get("entered")) if header["op"] == "call" else None
             if reply.get("op") == "error":
                 raise self._error(what, reply, timeout)
             if reply.get("op") != "result":
@@ -356,6 +359,13 @@ def _chunk(chunk: Any) -> dict:
     get = chunk.get if isinstance(chunk, dict) else lambda k, d=None: getattr(chunk, k, d)
     return {"label": str(get("label")), "filename": str(get("filename", get("label"))),
             "source": str(get("source")), "first_line": int(get("first_line", 1) or 1)}
+
+
+def _entered(value: Any) -> dict[str, int] | None:
+    """The worker's report of which top-level functions a call entered: names and counts, or None."""
+    if not isinstance(value, dict) or len(value) > 500:
+        return None
+    return {k: v for k, v in value.items() if isinstance(k, str) and len(k) <= 100 and type(v) is int and v > 0}
 
 
 def _int(value: Any) -> int:

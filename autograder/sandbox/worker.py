@@ -44,6 +44,7 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 MESSAGE_LIMIT = 2000  # characters of an exception message
 TRACEBACK_LIMIT = 6000  # characters of a traceback
 MAX_HANDLES = 10_000
+MAX_TRACKED = 200  # top-level functions whose calls are counted during a graded call
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
 
 
@@ -155,6 +156,12 @@ class LayerProxy(GraderObject):
     key = functools.partialmethod(GraderObject._call, "key")
     value = functools.partialmethod(GraderObject._call, "value")
 
+    def __getattr__(self, name: str) -> Any:  # only for names the interface lacks (e.g. layer.W_Q)
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(f"layer.{name} is not part of the layer's interface; it offers only layer.query(x), "
+                             "layer.key(x) and layer.value(x), each projecting one token x of shape (D,)")
+
 
 class CacheProxy(GraderObject):
     """The grader's KV cache: append(k, v), keys, values and len() are answered by the grader."""
@@ -164,6 +171,12 @@ class CacheProxy(GraderObject):
     __len__ = functools.partialmethod(GraderObject._call, "len")
     keys = property(lambda self: self._call("keys"))
     values = property(lambda self: self._call("values"))
+
+    def __getattr__(self, name: str) -> Any:  # only for names the interface lacks (e.g. cache.cache_index)
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(f"cache.{name} is not part of the contract's KVCache interface; the cache passed to "
+                             "decode_step offers only append(k, v), keys, values and len(cache)")
 
 
 class Server:
@@ -288,21 +301,54 @@ class Server:
             raise ValueError(f"unknown request {op!r}")
         args, kwvalues = self.incoming(protocol.decode(header["args"], arrays))
         kwargs = dict(zip(header["kw"], kwvalues))
+        entered: dict[str, int] = {}
         self.alarm.arm(float(header["timeout"]))
         try:
-            result = target(*args, **kwargs)
+            with self.counting(entered, op == "call"):
+                result = target(*args, **kwargs)
             if op == "new":
                 return protocol.pack_frame({"op": "result", "handle": self.register(result)})
             tree, out_arrays = protocol.encode(self.outgoing(result), name="the result")
-            return protocol.pack_frame({"op": "result", "value": tree}, out_arrays)
+            return protocol.pack_frame({"op": "result", "value": tree, "entered": entered}, out_arrays)
         except protocol.EncodeError as e:
             self.alarm.disarm()
-            return protocol.pack_frame({"op": "error", "kind": "invalid_output", "message": str(e)})
+            return protocol.pack_frame({"op": "error", "kind": "invalid_output", "message": str(e), "entered": entered})
         except BaseException as e:
             self.alarm.disarm()
-            return protocol.pack_frame(self.error(e, params=array_params(target, args, kwargs)))
+            return protocol.pack_frame(dict(self.error(e, params=array_params(target, args, kwargs)), entered=entered))
         finally:
             self.alarm.disarm()
+
+    @contextlib.contextmanager
+    def counting(self, entered: dict[str, int], on: bool) -> Iterator[None]:
+        """Count the calls of the module's top-level functions during a call (plain data: names and counts).
+
+        Each function is replaced, for the call only, by a wrapper that counts and calls it; calls
+        through the module's globals (``softmax(...)`` inside ``scaled_dot_product_attention``) are seen.
+        A top-level class counts when its own ``__init__`` or ``append`` runs (KVCache in generate_cached).
+        """
+        top = [(n, v) for n, v in self.module.__dict__.items() if not n.startswith("__") and len(n) <= 100][:5000]
+        names = [n for n, v in top if isinstance(v, types.FunctionType)][:MAX_TRACKED] if on else []
+        originals = {name: self.module.__dict__[name] for name in names}
+        wrappers = {name: _counted(name, fn, entered) for name, fn in originals.items()}
+        self.module.__dict__.update(wrappers)
+        methods = []  # (class, method name, original): a class counts as entered when its own __init__ or append runs
+        for name, cls in ([(n, v) for n, v in top if isinstance(v, type)][:MAX_TRACKED] if on else []):
+            for method in ("__init__", "append"):
+                original = vars(cls).get(method)
+                if isinstance(original, types.FunctionType):
+                    with contextlib.suppress(Exception):
+                        setattr(cls, method, _counted(name, original, entered))
+                        methods.append((cls, method, original))
+        try:
+            yield
+        finally:
+            for name, wrapper in wrappers.items():
+                if self.module.__dict__.get(name) is wrapper:
+                    self.module.__dict__[name] = originals[name]
+            for cls, method, original in methods:
+                with contextlib.suppress(Exception):
+                    setattr(cls, method, original)
 
     def incoming(self, value: Any) -> Any:
         """Refs become proxies or handle objects; arrays stay read-only views."""
@@ -370,6 +416,15 @@ class Server:
         text = "".join(traceback.format_list(frames)) + f"{type(exc).__name__}: {message}"
         return {"op": "error", "kind": kind, "type": type(exc).__name__, "message": message[:MESSAGE_LIMIT],
                 "where": where, "traceback": text[-TRACEBACK_LIMIT:], "params": params or []}
+
+
+def _counted(name: str, fn: Callable[..., Any], entered: dict[str, int]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        entered[name] = entered.get(name, 0) + 1
+        return fn(*args, **kwargs)
+
+    return counted
 
 
 def array_params(target: Callable[..., Any], args: tuple, kwargs: dict) -> list[str]:

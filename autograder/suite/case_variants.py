@@ -57,6 +57,28 @@ def extra_variants() -> dict[str, dict[str, Callable]]:
         total = np.sum(E, axis=axis, keepdims=True)
         return E / np.where(total == 0.0, 1.0, total)
 
+    half = mistakes.ROPE["rope_half_split"]  # RoPE written inline with rotate_half (GPT-NeoX / HF layout)
+
+    def decode_half_split(layer, x, cache, rope_base=None):
+        q, k, v = layer.query(x), layer.key(x), layer.value(x)
+        if rope_base is not None:
+            position = np.array([len(cache)], dtype=float)
+            q, k = half(q[None, :], position, base=rope_base)[0], half(k[None, :], position, base=rope_base)[0]
+        cache.append(k, v)
+        return ref.scaled_dot_product_attention(q[None, :], cache.keys, cache.values)[0][0]
+
+    def naive_half_split(layer, X, rope_base=None):
+        outputs = []
+        for n in range(len(X)):
+            q = layer.query(X[n])[None, :]
+            K = np.stack([layer.key(X[j]) for j in range(n + 1)])
+            V = np.stack([layer.value(X[j]) for j in range(n + 1)])
+            if rope_base is not None:
+                q = half(q, np.array([n], dtype=float), base=rope_base)
+                K = half(K, np.arange(n + 1, dtype=float), base=rope_base)
+            outputs.append(ref.scaled_dot_product_attention(q, K, V)[0][0])
+        return np.stack(outputs)
+
     k_only = mistakes.decode_variant(rotate_q=False)
     q_later = mistakes.decode_variant(q_shift=1)  # q at len(cache) read after appending
     return {
@@ -78,10 +100,13 @@ def extra_variants() -> dict[str, dict[str, Callable]]:
         "KVCache": {"cache_newest_first.rows": RowsNewestFirst},
         "rope": {"rope_position_off_by_one.minus": mistakes.rope_variant(shift=-1.0)},
         "decode_step": {"decode_rope_wrong_position.minus": mistakes.decode_variant(shift=-1),
-                        "decode_rope_wrong_position.q": q_later, "rope_one_side.k": k_only},
+                        "decode_rope_wrong_position.q": q_later, "rope_one_side.k": k_only,
+                        "rope_half_split.inline": decode_half_split},
         "generate_cached": {"rope_one_side.k": mistakes.cached_variant(decode=k_only),
-                            "decode_rope_wrong_position.q": mistakes.cached_variant(decode=q_later)},
-        "generate_naive": {"naive_query_position.minus": mistakes.naive_variant(q_shift=-1)},
+                            "decode_rope_wrong_position.q": mistakes.cached_variant(decode=q_later),
+                            "rope_half_split.inline": mistakes.cached_variant(decode=decode_half_split)},
+        "generate_naive": {"naive_query_position.minus": mistakes.naive_variant(q_shift=-1),
+                           "rope_half_split.inline": naive_half_split},
     }
 
 

@@ -403,6 +403,19 @@ MUTANTS: list[Mutant] = [
       ("        outs.append(w @ V)", "        out = np.zeros_like(q)  # assumes d_v = d_k\n"
                                    "        for j in range(n + 1):\n            out += w[j] * V[j]\n"
                                    "        outs.append(out)"), base="student"),
+    # --- conventions of code written the way the world writes it (issue 13): named only with evidence ---
+    m("mha_heads_of_model_width", "multi_head_attention", "mha_head_width_model",
+      (SPLIT, "        return np.swapaxes(M.reshape(*M.shape[:-1], num_heads, X.shape[-1] // num_heads), -2, -3)")),
+    m("mha_batch_first_only", "multi_head_attention", "batch_first_only",
+      ("    Q, K, V = (split_heads(M) for M in qkv_project(X, W_Q, W_K, W_V))",
+       "    _batch, _tokens, _width = X.shape  # B, T, C = x.shape\n"
+       "    Q, K, V = (split_heads(M) for M in qkv_project(X, W_Q, W_K, W_V))")),
+    m("sdpa_additive_mask_true_hides", "scaled_dot_product_attention", "mask_inverted",
+      (MASKING, "        scores = scores + mask * -1e9"), also=MHA),
+    m("causal_triu_float", "causal_mask", "mask_inverted",
+      (TRIL, "    return 1.0 - np.tril(np.ones((n_q, n_k)), k=n_k - n_q)")),
+    m("rope_half_precision_tables", "rope", "low_precision",
+      (THETA, "    theta = (base ** (-np.arange(0, d, 2) / d)).astype(np.float16)  # (d/2,)"), also=ROPE_CALLERS),
 ]
 
 

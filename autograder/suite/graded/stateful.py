@@ -15,7 +15,16 @@ import numpy as np
 from autograder.feedback import compare
 from autograder.sandbox.student import Cache, Layer, StudentError
 from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded.calls import case_header, describe_call, error_mistake, error_text, same, type_mistake
+from autograder.suite.graded import evidence
+from autograder.suite.graded.calls import (
+    case_header,
+    describe_call,
+    error_mistake,
+    error_text,
+    note_used,
+    same,
+    type_mistake,
+)
 
 COUNT_WORDS = {"query": "layer.query", "key": "layer.key", "value": "layer.value"}
 
@@ -42,7 +51,9 @@ def run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
     try:
         out, layer, cache = call_with_layer(student, stored)
     except StudentError as error:
+        note_used(student)
         return f"{header}\n\n{error_text(stored.function, error)}", error_mistake(error)
+    note_used(student)
     expected = stored.expected
     observed: dict[str, Any] = {"out": out}
     if cache is not None:
@@ -68,7 +79,9 @@ def run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
     if not problems:
         return None, None
     mistake = (type_mistake(expected["out"], out) or diagnose_named(observed, expected, stored.mistakes)
-               or count_mistake(stored.function, counts, wanted) or _state_mistake(student, stored, out))
+               or count_mistake(stored.function, counts, wanted)
+               or ("low_precision" if evidence.low_precision(expected["out"], out) else None)
+               or _state_mistake(student, stored, out))
     return f"{header}\n\n" + "\n\n".join(problems), mistake
 
 
@@ -207,6 +220,9 @@ def _kv_mistake(stored: Case, cache: Any, lengths: list[int]) -> str | None:
         return None
     if isinstance(keys, list) or isinstance(values, list):
         return "returned_list"
+    n = int(stored.expected["lengths"][-1])
+    if evidence.low_precision((stored.expected["keys"][:n], stored.expected["values"][:n]), (keys, values)):
+        return "low_precision"
     for mistake_id, output in stored.mistakes.items():
         if same(keys, output["keys"]) and same(values, output["values"]):
             return mistake_id

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import os
 import weakref
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
@@ -38,14 +39,16 @@ from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import stateful
+from autograder.suite.graded import evidence, stateful
 from autograder.suite.graded.calls import (
     NOT_IMPLEMENTED,
     case_header,
     describe_call,
     error_mistake,
     error_text,
+    note_used,
     type_mistake,
+    using,
 )
 from autograder.suite.graded.shapes import probe_evidence, shape_evidence
 
@@ -73,14 +76,18 @@ def graded(test_number: str, function: str, points: float, *, hidden: bool = Fal
     def decorate(test: Callable) -> Callable:
         @functools.wraps(test)
         def remembered(student: Any, *args: Any, **kwargs: Any) -> None:
-            token = _current.set(Failed(function, test_number, shown))
+            token, named = _current.set(Failed(function, test_number, shown)), _named.set([])
+            remembered.__mistakes__ = []
             try:
                 test(student, *args, **kwargs)
-            except BaseException:
-                _failed.setdefault(student, []).append(Failed(function, test_number, shown))
+            except BaseException as error:
+                if student_facing(error):  # a test that hit an internal error is never cited (Check first)
+                    _failed.setdefault(student, []).append(Failed(function, test_number, shown))
+                    remembered.__mistakes__ = list(_named.get() or [])
                 raise
             finally:
                 _current.reset(token)
+                _named.reset(named)
 
         marked = number(test_number)(tags(function)(visibility(shown)(remembered)))
         return partial_credit(points)(marked) if partial else weight(points)(marked)
@@ -96,30 +103,49 @@ class Failed(NamedTuple):
     shown: str
 
 
-# The test running now, and the tests that failed so far, per Student (one grading session each).
+# The test running now, the mistakes its feedback names, and the tests that failed so far, per Student
+# (one grading session each). The plugin reads a test's ``__mistakes__`` into results.json's extra_data.
 _current: contextvars.ContextVar[Failed | None] = contextvars.ContextVar("current_graded_test", default=None)
+_named: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("named_mistakes", default=None)
 _failed: weakref.WeakKeyDictionary[Any, list[Failed]] = weakref.WeakKeyDictionary()
 
 
-def callee_note(student: Any, function: str) -> str | None:
+def student_facing(error: BaseException) -> bool:
+    """Whether a test's exception is a verdict on the student's code (pytest.fail, an assert, a StudentError),
+    not an internal error of the grader (which the results plugin reports as such)."""
+    return isinstance(error, (pytest.fail.Exception, AssertionError)) or getattr(error, "student_facing", False) is True
+
+
+ROPE_OPTIONAL = ("decode_step", "generate_cached", "generate_naive")  # RoPE only when rope_base is given
+
+
+def callee_note(student: Any, function: str, *, used: Collection[str] | None = None, rope: bool = True) -> str | None:
     """Fix-this-first advice when functions that ``function`` usually calls failed their own tests.
 
-    Only failures the student may already see are cited: visible tests, or tests shown
-    at the same time as the current one.
+    Only failures the student may already see are cited (visible tests, or tests shown at
+    the same time as the current one), only of functions the failing cases used: ``used``
+    holds the contract functions (and KVCache, by its ``__init__`` or ``append``) the student's
+    calls entered (None: unknown), and RoPE is used only where ``rope_base`` is given (``rope``).
     """
     current = _current.get()
     shown_now = current[2] if current else contract.VISIBLE
     failing: dict[str, list[str]] = {}
     for callee, test_number, shown in _failed.get(student, []):
-        if callee in contract.callees(function) and shown in (contract.VISIBLE, shown_now):
-            failing.setdefault(callee, [])
-            if test_number not in failing[callee]:
-                failing[callee].append(test_number)
+        if callee not in contract.callees(function) or shown not in (contract.VISIBLE, shown_now):
+            continue
+        if function in ROPE_OPTIONAL and not rope and callee in ("rope", "rotation_matrix"):
+            continue
+        if used is not None and callee not in used:
+            continue
+        failing.setdefault(callee, [])
+        if test_number not in failing[callee]:
+            failing[callee].append(test_number)
     if not failing:
         return None
     said = [f"`{name}` fails its own test{'s' if len(ns) > 1 else ''} {', '.join(ns)}" for name, ns in failing.items()]
     them = "it" if len(failing) == 1 else "them"
-    return (f"**Check first:** your {' and your '.join(said)}. `{function}` usually calls {them}, so that bug "
+    calls = f"usually calls {them}" if used is None else f"called {them} in this test"
+    return (f"**Check first:** your {' and your '.join(said)}. `{function}` {calls}, so that bug "
             f"shows here too: fix {them} first, then look at this test again.")
 
 
@@ -154,49 +180,79 @@ def check(
     fraction of the cases that pass. ``shapes``: the cases differ in shape (random-shape tests);
     when one shape property tells the passing cases from the failing ones, say so (``shapes.py``).
     """
-    failures: list[tuple[Case, str, str | None]] = []
+    failures: list[tuple[Case, str, Mistakes]] = []
+    used: set[str] | None = set()
     for case_id in case_ids:
         stored = case(case_id)
-        problem, mistake = run_case(student, stored, batched=batched)
+        with using() as entered:
+            problem, mistake = run_case(student, stored, batched=batched)
         if problem is not None:
             failures.append((stored, problem, mistake))
+            used = None if used is None or entered.names is None else used | entered.names
     if set_score is not None:
         set_score(points * (len(case_ids) - len(failures)) / len(case_ids))
     if failures:
         function = failures[0][0].function
         attempted = student.has(function) and not all(NOT_IMPLEMENTED in text for _, text, _ in failures)
-        note = callee_note(student, function) if attempted else None
-        # a guess from an error alone is likelier the callee's fault; random shapes break every guess's premise
-        if note or shapes:
-            failures = [(c, text, None if m in GUESSES_FROM_ERRORS else m) for c, text, m in failures]
-        failed = {c.id for c, _, _ in failures}
+        rope = any(c.inputs.get("rope_base") is not None for c, _, _ in failures)
+        note = callee_note(student, function, used=used, rope=rope) if attempted else None
         evidence = None
         if shapes and attempted and not note:
+            failed = {c.id for c, _, _ in failures}
             evidence = shape_evidence([case(i) for i in case_ids], failed) or probe_evidence(
                 failures[0][0], lambda probe: run_case(student, probe)[0] is None)
         pytest.fail(failure_message(failures, len(case_ids), note, evidence), pytrace=False)
 
 
-GUESSES_FROM_ERRORS = ("mha_value_width",)
+Mistakes = str | tuple[str, ...] | None
+
+
+def mistake_ids(mistake: Mistakes) -> list[str]:
+    """The base ids ("<id>.<how>" -> "<id>") of one mistake or several, in order, without repeats."""
+    found = [mistake] if isinstance(mistake, str) else list(mistake or ())
+    return list(dict.fromkeys(m.split(".", maxsplit=1)[0] for m in found))
 
 
 def failure_message(
-    failures: Sequence[tuple[Case, str, str | None]], total: int, note: str | None = None, evidence: str | None = None
+    failures: Sequence[tuple[Case, str, Mistakes]], total: int, note: str | None = None, evidence: str | None = None
 ) -> str:
-    """The first failing case in full, fix-first advice, the likely mistake, shape evidence, the other failing cases."""
-    _, text, mistake = failures[0]
-    mistake = mistake or next((m for _, _, m in failures if m), None)
-    parts = [text]
-    if note:
-        parts.append(note)
-    if mistake:
-        parts.append(f"{LIKELY} {sentence(mistake)}")
+    """The diagnosis first (every evidenced mistake and the shape evidence, else the fix-first advice), then
+    the first failing case in full, then the other failing cases by name. Records the mistakes named for
+    results.json."""
+    named = mistake_ids(failures[0][2]) or next((mistake_ids(m) for _, _, m in failures if m), [])
+    parts = [f"{LIKELY} {sentence(m)}" for m in named]
     if evidence:
         parts.append(evidence)
+    if note:
+        parts.append(note)
     if len(failures) > 1:
         others = "\n".join(f"- {c.description}" for c, _, _ in failures[1:])
         parts.append(f"{len(failures)} of the {total} cases of this test fail; the others are:\n{others}")
+    fixed = sum(len(part.splitlines()) + 1 for part in parts)
+    parts.insert(len(parts) - (len(failures) > 1), shorten(failures[0][1], MAX_LINES - fixed))
+    recorded = _named.get()
+    if recorded is not None:
+        recorded[:] = named
     return "\n\n".join(parts)
+
+
+MAX_LINES = 24  # a failing test's feedback, about; AUTOGRADER_FULL_FEEDBACK=1 keeps every excerpt and heatmap
+DETAILS = ("Around index", "Heatmap")  # blocks of compare()'s report that may be left out, the last first
+
+
+def shorten(text: str, budget: int) -> str:
+    """``text`` without its excerpts and heatmaps (the last first) while it is longer than ``budget`` lines."""
+    if os.environ.get("AUTOGRADER_FULL_FEEDBACK") == "1":
+        return text
+    blocks = text.split("\n\n")
+    droppable = [i for i, block in enumerate(blocks) if block.startswith(DETAILS)]
+    dropped: set[int] = set()
+    while droppable and sum(len(b.splitlines()) + 1 for i, b in enumerate(blocks) if i not in dropped) > budget:
+        dropped.add(droppable.pop())
+    if not dropped:
+        return text
+    kept = [b for i, b in enumerate(blocks) if i not in dropped]
+    return "\n\n".join([*kept, "_(Excerpts and heatmaps are left out to keep this short.)_"])
 
 
 def sentence(mistake_id: str) -> str:
@@ -205,8 +261,8 @@ def sentence(mistake_id: str) -> str:
     return compare.MISTAKES.get(base, base)
 
 
-def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str | None, str | None]:
-    """(None, None) when the student's code reproduces the case, else (feedback, mistake id or None)."""
+def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str | None, Mistakes]:
+    """(None, None) when the student's code reproduces the case, else (feedback, mistake id(s) or None)."""
     if stored.function == "KVCache":
         return stateful.run_kv_cache(student, stored)
     if isinstance(stored.expected, Mapping):
@@ -214,29 +270,42 @@ def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str 
     return _run_plain(student, stored, batched=batched)
 
 
-def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None, str | None]:
-    args = [value for _, value in call_arguments(stored.inputs)]
+def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None, Mistakes]:
+    named = call_arguments(stored.inputs)
+    args, names = [value for _, value in named], [name for name, _ in named]
     header = case_header(stored, describe_call(stored.function, stored.inputs))
     try:
         actual = student.call(stored.function, *args)
-    except StudentError as error:
-        mistake = error_mistake(error)
-        if mistake is None and batched and _works_on_a_slice(student, stored, args):
-            mistake = "no_batch_support"
-        mistake = mistake or _shape_error_mistake(stored, error)
+    except StudentError as error:  # an exception alone is no evidence: only a probe that makes it right
+        note_used(student)
+        unimplemented = error.kind == "exception" and "NotImplementedError" in str(error)
+        mistake = error_mistake(error) or (None if unimplemented else _probed(student, stored, args, names, batched,
+                                                                               None))
         return f"{header}\n\n{error_text(stored.function, error)}", mistake
+    note_used(student)
     text = compare.compare(
         f"{stored.function}(...)", stored.expected, actual,
         heatmap=HEATMAPS.get(stored.function, False), names=OUTPUT_NAMES.get(stored.function),
     )
     if text is None:
         return None, None
-    mistake = type_mistake(stored.expected, actual) or diagnose(actual, stored.mistakes, stored.expected)
+    mistake: Mistakes = type_mistake(stored.expected, actual) or diagnose(actual, stored.mistakes, stored.expected)
+    mistake = mistake or evidence.masked_rows(stored, actual) or evidence.causal_form(stored, actual) or None
     if mistake is None and stored.function == "softmax":
         mistake = softmax_mistake(actual, stored)
-    if mistake is None and batched and _works_on_a_slice(student, stored, args):
-        mistake = "no_batch_support"
+    mistake = mistake or _probed(student, stored, args, names, batched, actual)
+    if mistake is None and evidence.low_precision(stored.expected, actual):
+        mistake = "low_precision"
+    if mistake is None and evidence.extra_axes(stored.expected, actual):
+        mistake = "extra_leading_axes"
     return f"{header}\n\n{text}", mistake
+
+
+def _probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
+            original: Any) -> Mistakes:
+    if batched and _works_on_a_slice(student, stored, args):
+        return "no_batch_support"
+    return evidence.probe(student, stored, args, names, original) or None
 
 
 # When several stored mistakes give the same output on a case, the first of these that matches is named:
@@ -294,11 +363,3 @@ def _works_on_a_slice(student: Any, stored: Case, args: list[Any]) -> bool:
         if compare.compare("slice", cut(stored.expected, index), actual) is not None:
             return False
     return True
-
-
-def _shape_error_mistake(stored: Case, error: StudentError) -> str | None:
-    """A shape error in multi-head attention on a case where d_v != d_k: V was split with d_k."""
-    if stored.function != "multi_head_attention" or error.kind != "exception" or "NotImplementedError" in str(error):
-        return None
-    widths = {np.shape(stored.inputs[name])[-1] for name in ("W_Q", "W_V")}
-    return "mha_value_width" if len(widths) > 1 else None

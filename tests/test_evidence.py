@@ -1,0 +1,225 @@
+"""Every diagnosis needs evidence: a row-wise match, a number form of a mask, lost precision, or a probe.
+
+The graded suite's helpers run here with a stand-in for the sandboxed student (plain functions in
+this process), so each rule is checked on the exact stored cases the graded tests use.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from autograder.feedback import compare
+from autograder.sandbox.student import StudentError
+from autograder.suite.graded import support
+from reference import attention as ref
+
+
+class LocalStudent:
+    """Runs given functions in this process; a function that raises gives a StudentError, as in the worker."""
+
+    def __init__(self, entered: dict[str, int] | None = None, **functions):
+        self.functions, self.entered_always = functions, entered
+
+    def call(self, name, *args):
+        self.entered = self.entered_always
+        try:
+            return self.functions.get(name, getattr(ref, name))(*args)
+        except (ValueError, TypeError, IndexError) as error:
+            raise StudentError("exception", f"{name} raised {type(error).__name__}: {error}") from None
+
+    def has(self, name):
+        return True
+
+
+def failure(student: LocalStudent, *case_ids: str, **kwargs) -> str:
+    with pytest.raises(pytest.fail.Exception) as info:
+        support.check(student, *case_ids, **kwargs)
+    return str(info.value.msg)
+
+
+def named(text: str) -> list[str]:
+    """The mistakes the feedback names, in the order it names them."""
+    found = [(text.index(f"{support.LIKELY} {s}"), m) for m, s in compare.MISTAKES.items()
+             if f"{support.LIKELY} {s}" in text]
+    return [m for _, m in sorted(found)]
+
+
+# ---- multi-head attention: shape assumptions are named only when a probe confirms them ------------------
+
+
+def _split(M, H, width):
+    return np.swapaxes(M.reshape(*M.shape[:-1], H, width), -2, -3)
+
+
+def mha_with(width_of_q, width_of_v, *, batch_first=False, head_axis=True):
+    """multi_head_attention with the head widths computed by the given rules (a real-world convention each)."""
+
+    def mha(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+        if batch_first:
+            _B, _T, _C = X.shape  # raises on 2-D input
+        H = num_heads
+        q_width, v_width = width_of_q(X, W_Q, W_V, H), width_of_v(X, W_Q, W_V, H)
+        Q, K, V = _split(X @ W_Q, H, q_width), _split(X @ W_K, H, q_width), _split(X @ W_V, H, v_width)
+        if mask is not None and head_axis:
+            mask = mask[..., None, :, :] if mask.ndim >= 3 else mask
+        heads, _ = ref.scaled_dot_product_attention(Q, K, V, mask=mask)
+        concat = np.swapaxes(heads, -2, -3)
+        return concat.reshape(*concat.shape[:-2], -1) @ W_O
+
+    return mha
+
+
+RIGHT_Q = lambda X, W_Q, W_V, H: W_Q.shape[-1] // H  # noqa: E731
+RIGHT_V = lambda X, W_Q, W_V, H: W_V.shape[-1] // H  # noqa: E731
+MODEL_WIDTH = lambda X, W_Q, W_V, H: X.shape[-1] // H  # noqa: E731
+
+
+def test_an_exception_alone_names_nothing_and_shows_the_call() -> None:
+    def raises(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+        raise ValueError("cannot reshape array")
+
+    text = failure(LocalStudent(multi_head_attention=raises), "mha-batch-masks")
+    assert named(text) == [] and support.LIKELY not in text
+    assert "raised ValueError" in text and "X of shape (2, 5, 6)" in text
+
+
+def test_a_batch_first_only_function_is_named_by_the_probe_that_adds_the_batch_axis() -> None:
+    text = failure(LocalStudent(multi_head_attention=mha_with(RIGHT_Q, RIGHT_V, batch_first=True)), "mha-two-heads")
+    assert named(text) == ["batch_first_only"] and text.startswith(support.LIKELY)
+
+
+def test_values_split_with_d_k_are_named_only_when_padding_d_v_to_d_k_makes_them_right() -> None:
+    text = failure(LocalStudent(multi_head_attention=mha_with(RIGHT_Q, RIGHT_Q)), "mha-two-heads")
+    assert "mha_value_width" in named(text)
+
+
+def test_heads_of_width_d_over_h_are_named_when_padding_d_to_h_d_k_makes_them_right() -> None:
+    text = failure(LocalStudent(multi_head_attention=mha_with(MODEL_WIDTH, RIGHT_V)), "mha-batch")
+    assert named(text) == ["mha_head_width_model"]
+    text = failure(LocalStudent(multi_head_attention=mha_with(MODEL_WIDTH, MODEL_WIDTH)), "mha-batch")
+    assert named(text) == ["mha_value_width", "mha_head_width_model"]  # D // H for V too: both are true
+
+
+def test_a_per_sequence_mask_without_its_head_axis_is_named() -> None:
+    text = failure(LocalStudent(multi_head_attention=mha_with(RIGHT_Q, RIGHT_V, head_axis=False)), "mha-batch-masks")
+    assert named(text) == ["mha_mask_head_axis"]
+
+
+# ---- masks: polarity and fill, judged on the rows each determines -------------------------------------
+
+
+def sdpa_filling(fill, *, inverted: bool, additive: bool = False):
+    def sdpa(Q, K, V, mask=None, scale=None):
+        scale = 1 / np.sqrt(Q.shape[-1]) if scale is None else scale
+        scores = Q @ np.swapaxes(K, -1, -2) * scale
+        if mask is not None:
+            hidden = mask if inverted else ~mask
+            scores = scores + hidden * fill if additive else np.where(hidden, fill, scores)
+        with np.errstate(invalid="ignore"):  # masked_fill(-inf) on a fully masked row: NaN, as in torch
+            E = np.exp(scores - scores.max(-1, keepdims=True))
+            weights = E / E.sum(-1, keepdims=True)
+        return weights @ V, weights
+
+    return sdpa
+
+
+@pytest.mark.parametrize(("fill", "inverted", "additive", "expected"), [
+    (-1e9, True, True, ["mask_inverted", "mask_finite_fill"]),  # scores + mask * -1e9, True = hidden
+    (-np.inf, True, False, ["mask_inverted", "softmax_nan_fully_masked"]),  # masked_fill(mask, -inf)
+    (np.finfo(float).min, False, False, ["mask_finite_fill"]),
+    (-1e9, False, False, ["mask_finite_fill"]),
+])
+def test_mask_polarity_and_fill_are_both_named_from_the_rows_they_determine(fill, inverted, additive, expected):
+    student = LocalStudent(scaled_dot_product_attention=sdpa_filling(fill, inverted=inverted, additive=additive))
+    text = failure(student, "sdpa-fully-masked")
+    assert named(text) == expected
+
+
+@pytest.mark.parametrize(("mask", "expected"), [
+    (lambda n_q, n_k: np.triu(np.ones((n_q, n_k)), k=n_k - n_q + 1), ["mask_inverted", "mask_float"]),
+    (lambda n_q, n_k: np.where(ref.causal_mask(n_q, n_k), 0.0, -1e9), ["mask_additive"]),
+    (lambda n_q, n_k: ref.causal_mask(n_q, n_k).astype(float), ["mask_float"]),
+])
+def test_a_causal_mask_written_as_numbers_is_named_with_its_polarity(mask, expected) -> None:
+    student = LocalStudent(causal_mask=lambda n_q, n_k=None: mask(n_q, n_q if n_k is None else n_k))
+    assert named(failure(student, "mask-more-keys")) == expected
+
+
+# ---- precision --------------------------------------------------------------------------------------------
+
+
+def rope_half_precision(x, positions, base=10000.0):
+    d = x.shape[-1]
+    theta = (base ** (-np.arange(0, d, 2) / d)).astype(np.float16)
+    angles = (np.asarray(positions, dtype=np.float16)[:, None] * theta).astype(np.float16)
+    cos, sin = np.cos(angles).astype(np.float16), np.sin(angles).astype(np.float16)
+    out = np.empty_like(x)
+    out[..., 0::2] = x[..., 0::2] * cos - x[..., 1::2] * sin
+    out[..., 1::2] = x[..., 0::2] * sin + x[..., 1::2] * cos
+    return out
+
+
+def test_rope_tables_in_half_precision_are_named_low_precision() -> None:
+    assert named(failure(LocalStudent(rope=rope_half_precision), "rope-d8")) == ["low_precision"]
+
+
+def test_a_real_mistake_is_never_called_low_precision() -> None:
+    wrong = lambda Z, axis=-1, temperature=1.0: ref.softmax(Z, axis, temperature) * 1.1  # noqa: E731
+    assert "low_precision" not in named(failure(LocalStudent(softmax=wrong), "softmax-rows"))
+
+
+# ---- Check first: only functions the failing case used ----------------------------------------------------
+
+
+def test_check_first_cites_only_functions_the_case_used() -> None:
+    broken = LocalStudent(entered={"scaled_dot_product_attention": 1},
+                          decode_step=lambda layer, x, cache, rope_base=None: 2 * ref.decode_step(layer, x, cache,
+                                                                                                   rope_base))
+    support._failed[broken] = [support.Failed("rope", "E.3", "visible"), support.Failed("softmax", "B.1", "visible"),
+                               support.Failed("scaled_dot_product_attention", "C.4", "visible")]
+    text = failure(broken, "decode-three-cached")  # no rope_base: RoPE is not used
+    assert "`rope`" not in text and "`softmax`" not in text
+    assert "**Check first:** your `scaled_dot_product_attention` fails its own test C.4" in text
+    text = failure(broken, "decode-rope")  # rope_base given, but the student's decode_step never entered rope
+    assert "`rope`" not in text
+
+
+def test_check_first_never_cites_a_test_that_hit_an_internal_error() -> None:
+    student = LocalStudent()
+
+    @support.graded("B.1", "softmax", 1)
+    def crashes(student):
+        raise RuntimeError("a grader bug")
+
+    @support.graded("B.2", "softmax", 1)
+    def fails(student):
+        pytest.fail("wrong", pytrace=False)
+
+    for test in (crashes, fails):
+        with pytest.raises((RuntimeError, pytest.fail.Exception)):
+            test(student)
+    assert [f.number for f in support._failed[student]] == ["B.2"]
+
+
+def test_a_failing_graded_test_records_the_mistakes_it_names_for_results_json() -> None:
+    from reference import mistakes
+
+    @support.graded("C.4", "scaled_dot_product_attention", 1)
+    def sdpa_scale(student):
+        support.check(student, "sdpa-causal")
+
+    with pytest.raises(pytest.fail.Exception):
+        sdpa_scale(LocalStudent(scaled_dot_product_attention=mistakes.SDPA["no_scale"]))
+    assert sdpa_scale.__mistakes__ == ["no_scale"]
+    with pytest.raises(pytest.fail.Exception):
+        sdpa_scale(LocalStudent(scaled_dot_product_attention=lambda Q, K, V, mask=None, scale=None: (Q[..., :1], Q)))
+    assert sdpa_scale.__mistakes__ == []
+
+
+def test_right_values_with_extra_leading_axes_of_length_one_are_named() -> None:
+    def extra(Q, K, V, mask=None, scale=None):
+        out, weights = ref.scaled_dot_product_attention(Q, K, V, mask, scale)
+        return out[None, None], weights[None, None]
+
+    assert named(failure(LocalStudent(scaled_dot_product_attention=extra), "sdpa-causal")) == ["extra_leading_axes"]
