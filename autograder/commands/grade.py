@@ -22,6 +22,7 @@ from pathlib import Path
 
 from autograder.commands import build
 from autograder.feedback import markdown
+from autograder.intake.folder import copy_folder, special_kind
 from autograder.results import document
 
 
@@ -53,31 +54,35 @@ def grade(path: Path, *, python: str | None = None, timeout: float | None = None
     with tempfile.TemporaryDirectory(prefix="autograder-root-") as tmp:
         root = Path(tmp)
         build.copy_tree(root / "source")
-        note = copy_submission(path, root / "submission")
+        notes = copy_submission(path, root / "submission")
         log = run_root(root, python=python, timeout=timeout)
         data = json.loads((root / "results" / "results.json").read_text())
         if not data.get("tests") or os.environ.get("AUTOGRADER_VERBOSE"):
             print(log, file=sys.stderr)  # the engine failed: show the instructor why
-        return add_note(data, note) if note else data
+        for note in reversed(notes):
+            data = add_note(data, note)
+        return data
 
 
-def copy_submission(path: Path, destination: Path) -> str:
-    """Put a file, or a folder's contents, where Gradescope puts the submission.
+def copy_submission(path: Path, destination: Path) -> list[str]:
+    """Put a file, or a folder's contents, where Gradescope puts the submission; notes for the student.
 
+    A folder is copied by ``intake.folder.copy_folder`` (bounded; special files left out, with a note).
     A ``.py`` or ``.ipynb`` file is put there as ``attention.py`` or ``attention.ipynb``
-    whatever its name (``grade loops.py`` grades loops.py); then a note naming the original
-    is returned (otherwise "").
+    whatever its name (``grade loops.py`` grades loops.py), with a note naming the original.
     """
     if path.is_dir():
-        shutil.copytree(path, destination, symlinks=True)
-        return ""
+        return copy_folder(path, destination)
     destination.mkdir(parents=True)
+    kind = special_kind(path.stat().st_mode)
+    if kind:
+        return [f"{markdown.code_span(path.name)} is {kind}, not a file: nothing was graded."]
     suffix = path.suffix.lower()
     name = f"attention{suffix}" if suffix in (".py", ".ipynb") else path.name
     shutil.copy2(path, destination / name)
     if name == path.name:
-        return ""
-    return f"Your file is named {markdown.code_span(path.name)}; it was graded as `{name}`."
+        return []
+    return [f"Your file is named {markdown.code_span(path.name)}; it was graded as `{name}`."]
 
 
 def add_note(data: dict, note: str) -> dict:

@@ -34,7 +34,7 @@ from typing import Any, BinaryIO
 import numpy as np
 
 MAX_FRAME = 64 * 2**20  # bytes in one frame body
-MAX_HEADER = 4 * 2**20  # bytes of JSON in one frame
+MAX_HEADER = 16 * 2**20  # bytes of JSON in one frame: above intake's WIRE_LIMIT, so every accepted file loads
 MAX_DEPTH = 32  # nesting of tuples/lists in a value
 MAX_NDIM = 32  # dimensions of one array (numpy's own limit is 64)
 MAX_NODES = 100_000  # tree nodes in a value
