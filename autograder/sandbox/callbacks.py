@@ -17,6 +17,11 @@ MAX_PROJECTIONS = 20_000  # layer.query/key/value calls per Layer (the graded ca
 MAX_CACHE_ROWS, MAX_CACHE_WIDTH = 1024, 1024  # the grader's Cache (the graded cases need about 10 rows)
 
 
+class CallbackLimit(Exception):  # noqa: N818 - a limit reached, not a fault of the grader
+    """A bound of the grader-side objects was reached; ``str(e)`` is a sentence for the student. The call that
+    reached it is stopped (its worker restarted, so no reply is ever read as another request's answer)."""
+
+
 class Layer:
     """Projections of one token at a time, computed and counted here; the worker never sees W."""
 
@@ -31,7 +36,9 @@ class Layer:
         if x.shape != (self.D,):
             raise ValueError(f"layer.{method}(x) projects ONE token: x must have shape ({self.D},), got {x.shape}")
         if sum(self.counts.values()) >= MAX_PROJECTIONS:
-            raise RuntimeError(f"more than {MAX_PROJECTIONS} projections in one call: stopped")
+            raise CallbackLimit(f"more than {MAX_PROJECTIONS:,} projections (`layer.query/key/value` calls) in one "
+                                "call, so it was stopped; the graded cases need at most a few hundred (an endless "
+                                "loop?)")
         self.counts[method] += 1
         self.inputs[method].append(x.copy())
         return x @ self._W[method]
