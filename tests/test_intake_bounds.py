@@ -9,6 +9,7 @@ import os
 import re
 import socket
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -49,19 +50,19 @@ STUDENT_TEXT_PATTERNS = {  # every regex applied to text a student (or an export
 def test_no_pattern_on_student_text_is_slow_on_adversarial_input(name: str) -> None:
     pattern, mode = STUDENT_TEXT_PATTERNS[name]
     for text in adversarial_strings():
-        began = time.perf_counter()
+        began = time.process_time()
         getattr(pattern, mode)(text)
-        assert time.perf_counter() - began < 0.1, (name, text[:20])
+        assert time.process_time() - began < 0.1, (name, text[:20])  # CPU time: other load does not count
 
 
 def test_the_ipython_check_and_markdown_quoting_are_linear_on_long_lines() -> None:
     for text in adversarial_strings():
-        began = time.perf_counter()
+        began = time.process_time()
         source.is_ipython_line(text)
         markdown.code_span(text)
         markdown.fenced(text)
         export._scalar("a" + text)  # a metadata value (names and SIDs in an export)
-        assert time.perf_counter() - began < 0.1, text[:20]
+        assert time.process_time() - began < 0.1, text[:20]
 
 
 @pytest.mark.parametrize(
@@ -134,7 +135,7 @@ def nested(root: Path, depth: int) -> Path:
 
 
 @pytest.fixture
-def hostile_folder(tmp_path: Path) -> Path:
+def hostile_folder(tmp_path: Path) -> Iterator[Path]:
     root = tmp_path / "submission"
     root.mkdir()
     (root / "attention.py").write_text("x = 1\n")
@@ -142,7 +143,11 @@ def hostile_folder(tmp_path: Path) -> Path:
     os.mkfifo(root / "pipe.py")
     with socket.socket(socket.AF_UNIX) as sock:
         sock.bind(str(root / "sock"))
-    return root
+    yield root
+    deepest = os.path.join(root, *["d"] * 1_100)  # pytest's own cleanup is recursive: it cannot remove this
+    while deepest != str(root):
+        os.rmdir(deepest)
+        deepest = os.path.dirname(deepest)
 
 
 def test_a_deep_folder_with_a_pipe_and_a_socket_is_walked_with_notes(hostile_folder: Path) -> None:

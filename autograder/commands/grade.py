@@ -23,7 +23,9 @@ from pathlib import Path
 from autograder.commands import build
 from autograder.feedback import markdown
 from autograder.intake.folder import copy_folder, special_kind
-from autograder.results import document
+from autograder.results import document, hygiene
+
+MAX_CONSOLE_LINES, MAX_CONSOLE_CHARS = 3_000, 300_000  # what `grade` prints, whatever the submission
 
 
 def main(argv: list[str]) -> int:
@@ -39,14 +41,19 @@ def main(argv: list[str]) -> int:
     data = grade(args.path)
     extra = data.get("extra_data")
     if isinstance(extra, dict) and extra.get("isolation"):
-        print(f"grade: {extra['isolation']}", file=sys.stderr)
+        print(f"grade: {console(str(extra['isolation']))}", file=sys.stderr)
     if args.output:
         document.write_results(args.output, data)
     if args.json:
-        print(json.dumps(data, indent=2))
+        print(json.dumps(data, indent=2))  # ASCII: every control character escaped
     else:
-        print(document.summary_text(data, show_hidden=args.all))
+        print(console(document.summary_text(data, show_hidden=args.all)))
     return 0
+
+
+def console(text: str) -> str:
+    """Text for the TA's terminal: control and bidi characters shown as escapes, at most ``MAX_CONSOLE_LINES``."""
+    return hygiene.bounded(hygiene.visible(text), MAX_CONSOLE_CHARS, MAX_CONSOLE_LINES)
 
 
 def grade(path: Path, *, python: str | None = None, timeout: float | None = None) -> dict:
@@ -58,7 +65,7 @@ def grade(path: Path, *, python: str | None = None, timeout: float | None = None
         log = run_root(root, python=python, timeout=timeout)
         data = json.loads((root / "results" / "results.json").read_text())
         if not data.get("tests") or os.environ.get("AUTOGRADER_VERBOSE"):
-            print(log, file=sys.stderr)  # the engine failed: show the instructor why
+            print(console(log), file=sys.stderr)  # the engine failed: show the instructor why
         for note in reversed(notes):
             data = add_note(data, note)
         return data
