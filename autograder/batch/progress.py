@@ -6,6 +6,8 @@ import sys
 import time
 from typing import TextIO
 
+from autograder.results.hygiene import visible
+
 
 class Progress:
     """Counts finished submissions; ``update`` after each, ``close`` at the end."""
@@ -33,7 +35,7 @@ class Progress:
         now = time.monotonic()
         if now - self._last_print >= 2.0 or self.count == self.total or error:
             self._last_print = now
-            print(self.line(submission_id, error=error), file=self.stream, flush=True)
+            print(visible(self.line(submission_id, error=error)), file=self.stream, flush=True)  # ids: folder names
 
     def line(self, submission_id: str = "", *, error: bool = False) -> str:
         rate = self.rate()
