@@ -104,3 +104,11 @@ def test_files_the_sandbox_user_left_in_shared_folders_are_removed_at_a_restart(
         with pytest.raises(StudentError):
             s.call("crash")
         assert s.call("found") == 0
+
+
+def test_thousands_of_failing_statements_and_huge_names_still_load(user) -> None:
+    source = "raise ValueError('m' * 2000)\n" * 5_000  # 20 MB of notes, tracebacks included, if all were sent
+    source += "globals()['n' * 10**6] = 1\n" + "def one():\n    return 1\n"
+    with Student(program(source), user=user) as s:
+        assert s.call("one") == 1
+        assert len(s.notes) == 21 and s.notes[-1] == "... and 4980 more top-level statements did not run cleanly."

@@ -98,7 +98,7 @@ def test_intake_stops_with_a_message_once_its_time_budget_is_spent(monkeypatch: 
 def test_the_protocol_carries_every_program_intake_accepts() -> None:
     worst_py = source.wire_size([source.Chunk("attention.py", "attention.py", "\x01" * submission.MAX_BYTES)])
     assert worst_py <= source.WIRE_LIMIT
-    assert source.WIRE_LIMIT + 2**20 <= protocol.MAX_HEADER  # the rest of the load request fits in 1 MiB
+    assert source.WIRE_LIMIT + 2**20 <= protocol.MAX_REQUEST_HEADER  # the rest of the load request fits in 1 MiB
 
 
 def test_a_large_file_of_emoji_comments_is_sent_to_the_worker_whole() -> None:
@@ -108,7 +108,8 @@ def test_a_large_file_of_emoji_comments_is_sent_to_the_worker_whole() -> None:
     source.check_wire_size(program)
     chunks = [{"label": c.label, "filename": c.filename, "source": c.source, "first_line": c.first_line}
               for c in program.chunks]
-    header, _ = protocol.unpack_body(protocol.pack_frame({"op": "load", "chunks": chunks})[8:])
+    load = {"op": "load", "chunks": chunks}, (), protocol.MAX_REQUEST_HEADER
+    header, _ = protocol.unpack_body(protocol.pack_frame(*load)[8:], protocol.MAX_REQUEST_HEADER)
     assert header["chunks"][0]["source"] == code
 
 

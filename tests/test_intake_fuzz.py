@@ -38,7 +38,8 @@ def accepted_or_refused(data: bytes, name: str) -> None:
         assert time.monotonic() - began < source.SECONDS + 5
     chunks = [{"label": c.label, "filename": c.filename, "source": c.source, "first_line": c.first_line}
               for c in program.chunks]
-    header, _ = protocol.unpack_body(protocol.pack_frame({"op": "load", "chunks": chunks})[8:])
+    load = {"op": "load", "chunks": chunks}, (), protocol.MAX_REQUEST_HEADER
+    header, _ = protocol.unpack_body(protocol.pack_frame(*load)[8:], protocol.MAX_REQUEST_HEADER)
     assert [c["source"] for c in header["chunks"]] == [c.source for c in program.chunks]
     assert all(isinstance(note, str) for note in program.notes)
 

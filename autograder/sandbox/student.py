@@ -218,10 +218,12 @@ class Student:
                 self._skip.add((_int(note.get("chunk")), _int(note.get("stmt"))))
         if not first:
             return
+        more = reply.get("more_notes")
+        total = len(notes) + (more if type(more) is int and more > 0 else 0)  # the worker sends 100 at most
         for note in notes[:MAX_NOTES]:
             self._note(_load_note(note, self.statement_timeout))
-        if len(notes) > MAX_NOTES:
-            self._note(f"... and {len(notes) - MAX_NOTES} more top-level statements did not run cleanly.")
+        if total > MAX_NOTES:
+            self._note(f"... and {total - MAX_NOTES} more top-level statements did not run cleanly.")
 
     def _note(self, text: str) -> None:
         if text not in self.notes:
