@@ -92,7 +92,8 @@ def grade_folder(submission: Path) -> dict:
     finally:
         grader.close()  # every student process is gone before results are written
     place = functools.partial(note_place, path=program.path if program is not None else "")
-    notes = ordered_notes(_unique(first), [n for n in _unique(grader.notes) if n not in first], place)
+    known = set(first)  # a set: a notebook may bring tens of thousands of notes
+    notes = ordered_notes(_unique(first), [n for n in _unique(grader.notes) if n not in known], place)
     data = document.build_results(collector.tests, execution_time=time.monotonic() - started, notes=notes)
     if grader.isolation_note:  # not for students (extra_data is not shown to them); `grade` prints it
         print(grader.isolation_note, file=sys.stderr)
@@ -128,11 +129,17 @@ def none_defined_note(grader: Any, program: Any) -> str:
 
 def note_place(note: str, path: str = "") -> tuple[int, int] | None:
     """(code cell, line) a note starts with ("code cell 3, line 2: ...", "attention.py, lines 4, 9: ..."), else None."""
+    match = _place_pattern(path).match(note)
+    return (int(match[1] or 0), int(match[2])) if match else None
+
+
+@functools.lru_cache(maxsize=8)
+def _place_pattern(path: str) -> re.Pattern:
+    """The pattern of ``note_place`` for one submission path (built once: a notebook may bring thousands of notes)."""
     from autograder.feedback.markdown import plain
 
-    files = "|".join(re.escape(p) for p in {path, plain(path)} if p) or "(?!)"
-    match = re.match(rf"(?:code cell (\d+)|{files}), lines? (\d+)\b", note)
-    return (int(match[1] or 0), int(match[2])) if match else None
+    files = "|".join(sorted(re.escape(p) for p in {path, plain(path)} if p)) or "(?!)"
+    return re.compile(rf"(?:code cell (\d+)|{files}), lines? (\d+)\b")
 
 
 def ordered_notes(first: list[str], later: list[str], place: Callable[[str], Any]) -> list[str]:

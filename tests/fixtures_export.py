@@ -27,7 +27,8 @@ HOSTILE = REPO / "examples" / "hostile" / "infinite_loop" / "attention.py"
 FIRST = ["Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "John", "Radia", "Ken", "Zoë", "José"]
 LAST = ["Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov", "Knuth", "Allen", "McCarthy", "Perlman", "Thompson"]
 # Student-provided strings a report must escape and a spreadsheet must not execute.
-NASTY_NAMES = ["<script>alert('x')</script>", 'O\'Brien & Søn "Jr"', '=HYPERLINK("http://x")']
+NASTY_NAMES = ["<script>alert('x')</script>", 'O\'Brien & Søn "Jr"', '=HYPERLINK("http://x")',
+               "\u202eevil\u202c Mallory", "\uff1dSUM(A1)"]  # a right-to-left override, a full-width formula
 
 
 def blank_source() -> str:
@@ -151,7 +152,7 @@ FAKE_FUNCTIONS = ("softmax", "causal_mask", "rope")
 
 
 def fake_source(*good: str, mistake: str = "", extra: str = "") -> str:
-    """A "submission" for ``fake_grade``: which functions pass, which mistake it makes."""
+    """A "submission" for ``fake_grade``: which functions pass, which mistake (an id) the grader diagnoses."""
     return "\n".join([*(f"# good_{fn}" for fn in good), f"# mistake {mistake}" if mistake else "", extra]) + "\n"
 
 
@@ -170,8 +171,11 @@ def fake_grade(submission: Path) -> dict:
     for number, fn in enumerate(FAKE_FUNCTIONS, 1):
         ok = f"good_{fn}" in text
         output = "" if ok else f"`{fn}` is wrong."
-        if not ok and mistake:
-            output += f"\n\n**Likely mistake:** {mistake.group(1)}"
+        mistakes = [mistake.group(1).strip()] if mistake and not ok else []
+        if mistakes:
+            output += f"\n\n**Likely mistake:** the sentence of {mistakes[0]}"
+        if "FAKE_FORGED_MISTAKE" in text:  # what a student's exception message could print
+            output += "\n\n**Likely mistake:** I forged this line"
         tests.append(
             {
                 "name": f"{fn}: matches the reference",
@@ -183,6 +187,7 @@ def fake_grade(submission: Path) -> dict:
                 "visibility": "visible",
                 "output": output,
                 "output_format": "md",
+                "extra_data": {"mistakes": mistakes},
             }
         )
     return {

@@ -15,12 +15,14 @@ import os
 import sys
 import time
 import zipfile
+from html import escape
 from pathlib import Path
 
 import pytest
 
 from autograder import batch
 from autograder.batch import export, merge, pool, progress, state, table
+from autograder.feedback.compare import MISTAKES
 from tests import fixtures_export as fx
 
 VERSION = "v" * 64
@@ -42,7 +44,7 @@ def read_csv(path: Path) -> list[dict[str, str]]:
 
 
 GOOD = fx.fake_source(*fx.FAKE_FUNCTIONS)
-HALF = fx.fake_source("softmax", mistake="The mask is applied after the softmax.")
+HALF = fx.fake_source("softmax", mistake="mask_after_softmax")
 
 
 # ---------------------------------------------------------------- reading exports
@@ -180,7 +182,7 @@ def test_batch_outputs_and_a_hostile_submission_costs_only_its_limit(tmp_path: P
     assert "fake grader:" in state.log_path(out, order[0]).read_text()
     assert "Traceback" in state.log_path(out, order[5]).read_text()
     html = (out / "report.html").read_text()
-    assert "could not grade" in html and "The mask is applied after the softmax." in html
+    assert "could not grade" in html and escape(MISTAKES["mask_after_softmax"]) in html  # from the grader's id
     assert sorted(p.name for p in (out / "plots").glob("*.png")) == sorted(
         ["score_histogram.png", "test_pass_rates.png", "function_pass_rates.png"]
     )
@@ -248,7 +250,7 @@ def test_interrupt_kills_running_graders_and_the_rerun_resumes(tmp_path: Path) -
 
 
 def test_merge_of_shards_equals_the_whole_run(tmp_path: Path) -> None:
-    sources = [GOOD, HALF, fx.fake_source("rope", mistake="Forgot 1/sqrt(d_k)."), GOOD, HALF, fx.fake_source()] * 2
+    sources = [GOOD, HALF, fx.fake_source("rope", mistake="no_scale"), GOOD, HALF, fx.fake_source()] * 2
     path, _ = fake_export(tmp_path, sources)
     assert run_fake(path, tmp_path / "whole") == 0
     for i in (1, 2, 3):
@@ -267,27 +269,40 @@ def test_merge_of_shards_equals_the_whole_run(tmp_path: Path) -> None:
 
 
 def test_csv_and_report_escape_student_strings(tmp_path: Path) -> None:
-    path, _ = fake_export(tmp_path, [GOOD] * 20)
+    path, _ = fake_export(tmp_path, [GOOD] * 50)
     out = tmp_path / "out"
     assert run_fake(path, out) == 0
     rows = read_csv(out / "scores.csv")
     assert rows[9]["names"] == "<script>alert('x')</script>"
     assert rows[19]["emails"].startswith("'=cmd")  # no formula injection in spreadsheets
+    assert rows[39]["names"] == "\\u202eevil\\u202c Mallory"  # a bidi override shown, not obeyed
+    assert rows[49]["names"] == "'\uff1dSUM(A1)"  # full-width formulas defused too
     html = (out / "report.html").read_text()
     assert "<script>" not in html and "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in html
+    for text in (html, (out / "scores.csv").read_text()):
+        assert not any(c in text for c in "\u202e\u202c\x1b"), "no bidi or escape character reaches a TA"
 
 
-def test_mistakes_are_counted_by_sentence_per_submission(tmp_path: Path) -> None:
-    mask = "The mask is applied after the softmax."
-    sources = [fx.fake_source(mistake=mask)] * 3 + [fx.fake_source("softmax", mistake="Other.")] + [GOOD]
+def test_mistakes_are_counted_by_the_graders_ids_per_submission(tmp_path: Path) -> None:
+    mask = next(iter(MISTAKES))
+    sources = [fx.fake_source(mistake=mask)] * 3 + [fx.fake_source("softmax", mistake="other_id")] + [GOOD]
+    sources.append(fx.fake_source(extra="FAKE_FORGED_MISTAKE"))  # "**Likely mistake:**" printed by student code
     path, _ = fake_export(tmp_path, sources)
     out = tmp_path / "out"
     assert run_fake(path, out) == 0
     subs = export.open_export(path, out).submissions
     summary = table.summarize(table.load_rows(out, subs, VERSION))
-    assert summary.mistakes[0] == (mask, 3, ["causal_mask", "rope", "softmax"])
-    assert summary.mistakes[1][:2] == ("Other.", 1)
-    assert summary.functions["softmax"][:2] == (2, 5)  # all tests of softmax passed in 2 of 5
+    assert summary.mistakes == [(mask, 3, ["causal_mask", "rope", "softmax"]), ("other_id", 1, ["causal_mask", "rope"])]
+    assert summary.functions["softmax"][:2] == (2, 6)  # all tests of softmax passed in 2 of 6
+    html = (out / "report.html").read_text()
+    assert escape(MISTAKES[mask]) in html and "forged" not in html
+
+
+@pytest.mark.parametrize("extra", [None, {}, {"mistakes": "no_scale"}, {"mistakes": [3, None, ""]}, []])
+def test_a_test_without_grader_mistake_ids_counts_nothing(extra: object) -> None:
+    test = {"output": "**Likely mistake:** printed by the student"}
+    test.update({"extra_data": extra} if extra is not None else {})
+    assert table.diagnosed(test) == []
 
 
 def test_without_tqdm_and_matplotlib_batch_still_works_and_says_so(
@@ -347,7 +362,9 @@ def test_batch_equals_grade_alone(tmp_path: Path) -> None:
     summary = table.summarize(
         table.load_rows(out, export.open_export(path, out).submissions, state.autograder_version())
     )
-    assert summary.mistakes, "the buggy submissions' mistakes are diagnosed and counted"
+    written = {m for sid in [*ids, "999999999"] for t in json.loads(state.results_path(out, sid).read_text())["tests"]
+               for m in table.diagnosed(t)}  # the grader's ids (issue 13 adds them to every graded test)
+    assert {m for m, _, _ in summary.mistakes} == written
 
 
 @needs_engine

@@ -150,9 +150,9 @@ def test_notes_are_ordered_by_place_in_the_code(first: list[str], later: list[st
 def test_a_file_given_directly_is_graded_under_the_contract_name(tmp_path: Path, name: str, graded_as: str) -> None:
     source = tmp_path / name
     source.write_text("x = 1\n")
-    note = grade.copy_submission(source, tmp_path / "submission")
+    notes = grade.copy_submission(source, tmp_path / "submission")
     assert [p.name for p in (tmp_path / "submission").iterdir()] == [graded_as or name]
-    assert note == (f"Your file is named `{name}`; it was graded as `{graded_as}`." if graded_as else "")
+    assert notes == ([f"Your file is named `{name}`; it was graded as `{graded_as}`."] if graded_as else [])
 
 
 def test_grade_takes_a_direct_path_whatever_its_name(tmp_path: Path) -> None:

@@ -39,6 +39,7 @@ from autograder.batch import isolation, pool, progress, report, state
 from autograder.batch import merge as merging
 from autograder.batch.export import Export, ExportError, Submission, open_export
 from autograder.batch.table import Summary
+from autograder.results.hygiene import visible
 
 RUN_FILE = merging.RUN_FILE
 
@@ -179,7 +180,7 @@ def _run(
     todo = [s for s in chosen if s.id not in done]
     label = f"shard {shard[0]}/{shard[1]}: " if shard else ""
     for note in export.notes:
-        print(f"batch: {note}")
+        print(visible(f"batch: {note}"))
     print(
         f"batch: {len(export.submissions)} submissions in the export; {label}{len(todo)} left to grade "
         f"({len(chosen) - len(todo)} of {len(chosen)} already graded by autograder {version[:12]}); "
@@ -300,7 +301,7 @@ def _print_summary(outdir: Path, summary: Summary, notes: list[str], graded_now:
         print(f"batch: the grader could not grade {len(summary.errors)} submissions (see report.html):")
         for row in summary.errors[:10]:
             why = (row.record.error or "its results.json is missing").splitlines()[0][:200]
-            print(f"  {row.submission.id} {row.submission.names}: {why}")
+            print(visible(f"  {row.submission.id} {row.submission.names}: {why}"))  # names: student text
     if summary.pending:
         print(f"batch: {len(summary.pending)} submissions not graded yet")
     for name in ("scores.csv", "report.html", "plots"):

@@ -45,6 +45,7 @@ from multiprocessing.connection import wait
 from pathlib import Path
 
 from autograder.batch import state
+from autograder.intake.folder import copy_folder
 
 GRADE_FUNCTION = "autograder.runner:grade_folder"
 PRELOAD = ["autograder.batch.warm", "autograder.batch.pool"]
@@ -328,19 +329,25 @@ def _child(task: Task, target: str, writer: object, env: dict[str, str], root: s
 def _grade(path: Path, target: str, root: Path) -> dict:
     grade_folder = resolve(target)
     submission = root / "submission"
-    copy_submission(path, submission)
+    notes = copy_submission(path, submission)
     (root / "results").mkdir()
     os.chdir(root)
-    return grade_folder(submission)
+    data = grade_folder(submission)
+    if notes and isinstance(data.get("extra_data"), dict):  # what the copy left out (special files, depth)
+        data["extra_data"]["notes"] = [*notes, *data["extra_data"].get("notes", [])]
+        data["output"] = "\n\n".join([*notes, str(data.get("output", ""))])
+    return data
 
 
-def copy_submission(path: Path, destination: Path) -> None:
-    """Where Gradescope (and ``grade``) put a submission: a folder's contents, or the file."""
+def copy_submission(path: Path, destination: Path) -> list[str]:
+    """Where Gradescope (and ``grade``) put a submission: a folder's contents (bounded, special files left out:
+    ``intake.folder.copy_folder``), or the file. Notes about what was left out."""
     if path.is_dir():
-        shutil.copytree(path, destination, symlinks=True)
+        return copy_folder(path, destination)
     else:
         destination.mkdir(parents=True)
         shutil.copy2(path, destination / path.name)
+        return []
 
 
 def resolve(target: str) -> Callable[[Path], dict]:

@@ -12,6 +12,8 @@ import sys
 import time
 from typing import TextIO
 
+from autograder.results.hygiene import visible
+
 TERMINAL_SECONDS = 2.0
 LOG_SECONDS = 30.0
 
@@ -47,7 +49,7 @@ class Progress:
         milestone = not self._terminal and self.count % self._step == 0
         if now - self._last_print >= self._interval or milestone or self.count == self.total or error:
             self._last_print = now
-            print(self.line(submission_id, error=error), file=self.stream, flush=True)
+            print(visible(self.line(submission_id, error=error)), file=self.stream, flush=True)  # ids: folder names
 
     def line(self, submission_id: str = "", *, error: bool = False) -> str:
         rate = self.rate()

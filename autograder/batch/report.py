@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import base64
 import csv
+import html
 import io
 import time
-from html import escape
 from pathlib import Path
 
 from autograder.batch.table import Row, Summary, keyed_tests
+from autograder.results import hygiene
 from autograder.results.document import atomic_write_text
 
 FIXED_COLUMNS = ["submission_id", "names", "emails", "sids", "total"]
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def number(value: float | None) -> str:
@@ -31,19 +31,25 @@ def number(value: float | None) -> str:
 
 
 def _cell(text: str) -> str:
-    """Student-provided text, safe to open in a spreadsheet (no formula injection)."""
-    return "'" + text if text.startswith(_FORMULA_START) else text
+    """Student-provided text, safe to open in a spreadsheet: no formula, no control or bidi character."""
+    return hygiene.cell(text)
+
+
+def escape(text: object) -> str:
+    """Text for HTML: control and bidi characters shown as escapes (``hygiene.visible``), then HTML-escaped."""
+    return html.escape(hygiene.visible(text))
 
 
 def csv_text(summary: Summary) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(FIXED_COLUMNS + summary.columns)
+    writer.writerow(FIXED_COLUMNS + [_cell(column) for column in summary.columns])
     for row in summary.rows:
         sub = row.submission
         tests = keyed_tests(row)
         cells = [number(float(tests[c].get("score", 0))) if c in tests else "" for c in summary.columns]
-        writer.writerow([sub.id, _cell(sub.names), _cell(sub.emails), _cell(sub.sids), number(row.total), *cells])
+        people = [_cell(sub.id), _cell(sub.names), _cell(sub.emails), _cell(sub.sids)]
+        writer.writerow([*people, number(row.total), *cells])
     return out.getvalue()
 
 
@@ -243,11 +249,14 @@ def _tests(summary: Summary, plots: list[Path]) -> str:
 
 
 def _mistakes(summary: Summary) -> str:
+    """From each test's grader-written mistake ids (``table.diagnosed``), worded by the feedback's MISTAKES."""
     if not summary.mistakes:
         return "<h2>Most frequent diagnosed mistakes</h2><p>No known mistake was diagnosed.</p>"
+    from autograder.feedback.compare import MISTAKES
+
     rows = [
-        [escape(sentence), str(count), ", ".join(f"<code>{escape(f)}</code>" for f in functions)]
-        for sentence, count, functions in summary.mistakes[:20]
+        [escape(MISTAKES.get(mistake, mistake)), str(count), ", ".join(f"<code>{escape(f)}</code>" for f in functions)]
+        for mistake, count, functions in summary.mistakes[:20]
     ]
     return "<h2>Most frequent diagnosed mistakes</h2>" + _table(["likely mistake", "submissions", "in"], rows, {1})
 

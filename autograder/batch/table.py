@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -11,7 +10,7 @@ from pathlib import Path
 from autograder.batch import state
 from autograder.batch.export import Submission
 
-MISTAKE = re.compile(r"\*\*Likely mistake:\*\*\s*(.+)")
+MAX_MISTAKE_ID = 100  # characters of a mistake id (ids are short names like "no_scale")
 
 
 @dataclass
@@ -109,7 +108,7 @@ class Summary:
     columns: list[str] = field(default_factory=list)  # test columns, in suite order
     tests: dict[str, TestStats] = field(default_factory=dict)
     functions: dict[str, tuple[int, int, float, float]] = field(default_factory=dict)  # passed, n, points, max
-    mistakes: list[tuple[str, int, list[str]]] = field(default_factory=list)  # sentence, submissions, functions
+    mistakes: list[tuple[str, int, list[str]]] = field(default_factory=list)  # mistake id, submissions, functions
     max_points: float = 0.0
 
     @property
@@ -197,10 +196,9 @@ def summarize(rows: list[Row]) -> Summary:
             per_function[fn] = per_function.get(fn, True) and passed(test)
             functions[fn][2] += float(test.get("score", 0))
             functions[fn][3] += float(test.get("max_score", 0))
-            for found in MISTAKE.findall(str(test.get("output", ""))):
-                sentence = found.strip()
-                mistakes[sentence].add(row.submission.id)
-                mistake_functions[sentence].add(fn)
+            for mistake in diagnosed(test):
+                mistakes[mistake].add(row.submission.id)
+                mistake_functions[mistake].add(fn)
         for fn, ok in per_function.items():
             functions[fn][0] += ok
             functions[fn][1] += 1
@@ -211,6 +209,16 @@ def summarize(rows: list[Row]) -> Summary:
     )
     summary.max_points = max_points
     return summary
+
+
+def diagnosed(test: dict) -> list[str]:
+    """The ids of the known mistakes the grader named in this test: its ``extra_data["mistakes"]``, written by the
+    grader. Never read from the test's output text, which quotes what a student's code printed or raised."""
+    extra = test.get("extra_data")
+    found = extra.get("mistakes") if isinstance(extra, dict) else None
+    if not isinstance(found, list):
+        return []
+    return list(dict.fromkeys(m for m in found if isinstance(m, str) and 0 < len(m) <= MAX_MISTAKE_ID))
 
 
 def _contract_order(item: tuple[str, object]) -> tuple[int, str]:

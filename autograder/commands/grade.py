@@ -26,7 +26,10 @@ from pathlib import Path
 
 from autograder.commands import build
 from autograder.feedback import markdown
-from autograder.results import document
+from autograder.intake.folder import copy_folder, special_kind
+from autograder.results import document, hygiene
+
+MAX_CONSOLE_LINES, MAX_CONSOLE_CHARS = 3_000, 300_000  # what `grade` prints, whatever the submission
 
 
 def main(argv: list[str]) -> int:
@@ -47,13 +50,13 @@ def main(argv: list[str]) -> int:
     data = grade(args.path)
     extra = data.get("extra_data")
     if isinstance(extra, dict) and extra.get("isolation"):
-        print(f"grade: {extra['isolation']}", file=sys.stderr)
+        print(f"grade: {console(str(extra['isolation']))}", file=sys.stderr)
     if args.output:
         document.write_results(args.output, data)
     if args.json:
-        print(json.dumps(data, indent=2))
+        print(json.dumps(data, indent=2))  # ASCII: every control character escaped
     else:
-        print(document.summary_text(data, show_hidden=args.all))
+        print(console(document.summary_text(data, show_hidden=args.all)))
     return 0
 
 
@@ -89,36 +92,45 @@ def _holds_a_submission(folder: Path, depth: int = 2) -> bool:
     return depth > 0 and any(_holds_a_submission(sub, depth - 1) for sub in _subfolders(folder)[:50])
 
 
+def console(text: str) -> str:
+    """Text for the TA's terminal: control and bidi characters shown as escapes, at most ``MAX_CONSOLE_LINES``."""
+    return hygiene.bounded(hygiene.visible(text), MAX_CONSOLE_CHARS, MAX_CONSOLE_LINES)
+
+
 def grade(path: Path, *, python: str | None = None, timeout: float | None = None) -> dict:
     """Grade ``path`` in a fresh temporary autograder root; return the parsed results.json."""
     with tempfile.TemporaryDirectory(prefix="autograder-root-") as tmp:
         root = Path(tmp)
         build.copy_tree(root / "source")
-        note = copy_submission(path, root / "submission")
+        notes = copy_submission(path, root / "submission")
         log = run_root(root, python=python, timeout=timeout)
         data = json.loads((root / "results" / "results.json").read_text())
         if not data.get("tests") or os.environ.get("AUTOGRADER_VERBOSE"):
-            print(log, file=sys.stderr)  # the engine failed: show the instructor why
-        return add_note(data, note) if note else data
+            print(console(log), file=sys.stderr)  # the engine failed: show the instructor why
+        for note in reversed(notes):
+            data = add_note(data, note)
+        return data
 
 
-def copy_submission(path: Path, destination: Path) -> str:
-    """Put a file, or a folder's contents, where Gradescope puts the submission.
+def copy_submission(path: Path, destination: Path) -> list[str]:
+    """Put a file, or a folder's contents, where Gradescope puts the submission; notes for the student.
 
+    A folder is copied by ``intake.folder.copy_folder`` (bounded; special files left out, with a note).
     A ``.py`` or ``.ipynb`` file is put there as ``attention.py`` or ``attention.ipynb``
-    whatever its name (``grade loops.py`` grades loops.py); then a note naming the original
-    is returned (otherwise "").
+    whatever its name (``grade loops.py`` grades loops.py), with a note naming the original.
     """
     if path.is_dir():
-        shutil.copytree(path, destination, symlinks=True)
-        return ""
+        return copy_folder(path, destination)
     destination.mkdir(parents=True)
+    kind = special_kind(path.stat().st_mode)
+    if kind:
+        return [f"{markdown.code_span(path.name)} is {kind}, not a file: nothing was graded."]
     suffix = path.suffix.lower()
     name = f"attention{suffix}" if suffix in (".py", ".ipynb") else path.name
     shutil.copy2(path, destination / name)
     if name == path.name:
-        return ""
-    return f"Your file is named {markdown.code_span(path.name)}; it was graded as `{name}`."
+        return []
+    return [f"Your file is named {markdown.code_span(path.name)}; it was graded as `{name}`."]
 
 
 def add_note(data: dict, note: str) -> dict:

@@ -14,6 +14,7 @@ from autograder.intake.source import (
     IntakeError,
     Program,
     check_source,
+    check_time,
     decode_text,
     removed_note,
 )
@@ -41,6 +42,7 @@ def load_notebook(data: bytes, name: str) -> Program:
         raise IntakeError(f"{code_span(name)}: all {len(sources)} code cells are empty. Did you save the notebook?")
     chunks = []
     for number, source in enumerate(sources, 1):
+        check_time()
         chunk = _load_cell(name, number, source.replace("\r\n", "\n").replace("\r", "\n"), notes)
         chunks += [chunk] if chunk is not None else []
     if not chunks:

@@ -9,9 +9,14 @@ RecursionError/MemoryError, which we catch and report.
 from __future__ import annotations
 
 import codecs
+import contextlib
 import io
+import json
+import math
 import re
+import time
 import tokenize
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, NamedTuple
@@ -19,12 +24,37 @@ from typing import Literal, NamedTuple
 from autograder.feedback.markdown import code_span, fenced, plain
 
 CELL_MAGICS_KEPT = {"time", "capture"}  # Jupyter runs their body as ordinary Python: so do we
+SECONDS = 20.0  # reading one submission (decoding, notebook parsing, compile checks) stops after this long
+_deadline = [math.inf]
+# Bytes of JSON the chunks of one Program take in the worker's load request (``wire_size``). The protocol's
+# header limit (sandbox/protocol.py MAX_HEADER) is set above it, and this is above the worst case of a .py file
+# intake accepts (2 MiB of control characters, 6 bytes each once JSON-escaped): tests/test_intake_bounds.py
+# checks both. A notebook of very many cells can exceed it: refused with a student-facing message.
+WIRE_LIMIT = 15 * 2**20
 
 
 class IntakeError(Exception):
     """The submission cannot be graded; str(error) is markdown for the student."""
 
     student_facing = True
+
+
+@contextlib.contextmanager
+def time_budget(seconds: float = SECONDS) -> Iterator[None]:
+    """Within this block, ``check_time`` raises IntakeError once ``seconds`` have passed."""
+    previous, _deadline[0] = _deadline[0], time.monotonic() + seconds
+    try:
+        yield
+    finally:
+        _deadline[0] = previous
+
+
+def check_time() -> None:
+    """Called between steps of reading a submission (lines, cells, compile checks): intake is bounded in time."""
+    if time.monotonic() > _deadline[0]:
+        raise IntakeError(f"Reading your submission took more than {SECONDS:g} s, so it was not graded. Is it "
+                          "unusually large (thousands of cells or lines that do not compile)? Submit only your "
+                          "functions.")
 
 
 @dataclass
@@ -53,6 +83,22 @@ class Program:
     kind: Literal["py", "ipynb"]
     chunks: list[Chunk]
     notes: list[str] = field(default_factory=list)
+
+
+def wire_size(chunks: list[Chunk]) -> int:
+    """Bytes of JSON the chunks take in the load request the worker receives (as the sandbox encodes them)."""
+    fields = [{"label": c.label, "filename": c.filename, "source": c.source, "first_line": c.first_line}
+              for c in chunks]
+    return len(json.dumps(fields, separators=(",", ":")))
+
+
+def check_wire_size(program: Program) -> None:
+    """IntakeError (student-facing) when ``program`` is too large to be sent to the worker."""
+    size = wire_size(program.chunks)
+    if size > WIRE_LIMIT:
+        raise IntakeError(f"{code_span(program.path)} is too large to load: its code takes {size / 2**20:.1f} MB "
+                          f"once encoded for the grader (the limit is {WIRE_LIMIT // 2**20} MB). Remove large "
+                          "comments, outputs or unused cells and resubmit.")
 
 
 def decode_text(data: bytes, shown: str, encoding: str = "utf-8") -> str:
@@ -91,12 +137,22 @@ def load_py(data: bytes, name: str) -> Program:
     return Program(name, "py", [Chunk(name, name, code)], notes)
 
 
-_IPYTHON_LINE = re.compile(
-    r"\s*([%!]"  # line magic, shell command
-    r"|[\w.\[\]\s,()*]+?\s*=\s*[%!]"  # x = !ls, t = %timeit -o f()
-    r"|\?{1,2}[\w.*]+\s*$|[\w.*]+\?{1,2}\s*$"  # ?np.dot, np.dot??
-    r"|(pip|conda|mamba)\s+(install|uninstall)\b)"  # automagic pip
+# Applied to each line after its indentation is removed, with ``match``: every quantified run is followed by a
+# character its class excludes, so each pattern runs in time linear in the line (tests/test_intake_bounds.py
+# times them on adversarial 100,000-character lines).
+IPYTHON_PATTERNS = (
+    re.compile(r"[%!]"),  # line magic, shell command
+    re.compile(r"[\w.\[\]\s,()*]+=\s*[%!]"),  # x = !ls, t = %timeit -o f()
+    re.compile(r"\?\??[\w.*]+\s*\Z"),  # ?np.dot, ??x
+    re.compile(r"[\w.*]+\?\??\s*\Z"),  # np.dot?, x??
+    re.compile(r"(?:pip|conda|mamba)\s+(?:install|uninstall)\b"),  # automagic pip
 )
+
+
+def is_ipython_line(line: str) -> bool:
+    """Whether IPython would treat ``line`` as a magic, a shell command, help or automagic pip (never valid Python)."""
+    text = line.lstrip()
+    return any(pattern.match(text) for pattern in IPYTHON_PATTERNS)
 
 
 def strip_ipython(source: str) -> tuple[str, list[tuple[int, str]]]:
@@ -110,7 +166,9 @@ def strip_ipython(source: str) -> tuple[str, list[tuple[int, str]]]:
     """
     out, removed = [], []
     for number, line in enumerate(source.split("\n"), 1):
-        if _IPYTHON_LINE.match(line):
+        if number % 256 == 0:
+            check_time()
+        if is_ipython_line(line):
             indent = line[: len(line) - len(line.lstrip())]
             out.append(indent + "pass" if indent else "")
             removed.append((number, line.strip()))
@@ -163,6 +221,7 @@ def check_source(source: str, filename: str, *, report_raw: bool) -> tuple[str, 
 
 def _syntax_error(source: str, filename: str) -> Error | None:
     """None if ``source`` compiles (nothing is run); else what is wrong, and where."""
+    check_time()
     try:
         compile(source, filename, "exec", dont_inherit=True)
     except SyntaxError as error:

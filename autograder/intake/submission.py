@@ -9,28 +9,28 @@ itself (decoding, compile checks) is ``source.py``.
 from __future__ import annotations
 
 import codecs
-import os
+import contextlib
 import re
 import stat
 from pathlib import Path
 
 from autograder.feedback.markdown import code_span
+from autograder.intake.folder import special_kind, walk
 from autograder.intake.notebook import load_notebook
-from autograder.intake.source import IntakeError, Program, load_py
+from autograder.intake.source import IntakeError, Program, check_wire_size, load_py, time_budget
 
 MAX_BYTES = 2 * 2**20
 NAMES = ("attention.py", "attention.ipynb")
 COPY = re.compile(r"attention(?: ?\(\d+\)|[ _-]\d+)\.(?:py|ipynb)", re.IGNORECASE)  # attention (1).py, attention_3.py
-SKIP_DIRS = {"__MACOSX", "__pycache__", "site-packages", "dist-packages", "node_modules"}
-MAX_WALK = 20_000  # directory entries looked at, at most
-
 
 
 def intake(folder: Path) -> Program:
     """Find the submission in ``folder`` (or take the file given) and parse it."""
     folder = Path(folder)
     path, notes = find_submission(folder)
-    program = load_program(path, root=folder if folder.is_dir() else path.parent)
+    with time_budget():
+        program = load_program(path, root=folder if folder.is_dir() else path.parent)
+    check_wire_size(program)
     program.notes[:0] = notes
     return program
 
@@ -52,52 +52,29 @@ def find_submission(folder: Path) -> tuple[Path, list[str]]:
             return folder, []
         raise IntakeError(f"{code_span(folder.name)} is not a Python file or notebook. Submit `attention.py`.")
     if not folder.is_dir():
+        with contextlib.suppress(OSError):
+            if special_kind(folder.lstat().st_mode):
+                raise IntakeError(f"{code_span(folder.name)} is {special_kind(folder.lstat().st_mode)}, not a file.")
         raise IntakeError("No submission was found (the submission folder does not exist).")
-    files, links = _walk(folder)
+    found_files = walk(folder)
+    files, links = found_files.files, found_files.links
     exact = [[p for p in files if p.name == name] or [p for p in files if p.name.lower() == name] for name in NAMES]
     copies = [[p for p in files if COPY.fullmatch(p.name) and p.suffix.lower() == s] for s in (".py", ".ipynb")]
     for same in filter(None, exact + copies):
-        return same[0], _choice_notes(folder, same[0], same, files)
+        return same[0], found_files.notes + _choice_notes(folder, same[0], same, files)
     found = [code_span(_rel(folder, p)) for p in files]
     if not found:
         raise IntakeError(
             "Your submission is empty: no `attention.py` or `attention.ipynb` was uploaded."
             + (" (Symbolic links are not followed; upload the file itself.)" if links else "")
+            + "".join(f" {note}" for note in found_files.notes)
         )
     shown = ", ".join(found[:8]) + (f" and {len(found) - 8} more" if len(found) > 8 else "")
     hint = "Name your file `attention.py` (or `attention.ipynb` for a notebook) and resubmit."
     if any(p.name.lower().endswith(".zip") for p in files):
         hint += " Upload the file itself rather than a zip archive."
+    hint += "".join(f" {note}" for note in found_files.notes)
     raise IntakeError(f"No `attention.py` or `attention.ipynb` in your submission (found: {shown}). {hint}")
-
-
-def _walk(folder: Path) -> tuple[list[Path], bool]:
-    """Regular files under ``folder``, shallowest first; and whether symlinks were skipped."""
-    found: list[Path] = []
-    links = False
-    seen = 0
-    for top, dirs, names in os.walk(folder):
-        keep = []
-        for d in sorted(dirs):
-            full = Path(top, d)
-            links |= full.is_symlink()
-            if not (d.startswith(".") or d in SKIP_DIRS or full.is_symlink() or (full / "pyvenv.cfg").exists()):
-                keep.append(d)
-        dirs[:] = keep
-        for name in names:
-            seen += 1
-            full = Path(top, name)
-            try:
-                mode = full.lstat().st_mode
-            except OSError:
-                continue
-            links |= stat.S_ISLNK(mode)
-            if not name.startswith(".") and stat.S_ISREG(mode):
-                found.append(full)
-        if seen > MAX_WALK:
-            break
-    found.sort(key=lambda p: (len(p.relative_to(folder).parts), str(p).lower()))
-    return found, links
 
 
 def _choice_notes(folder: Path, chosen: Path, same: list[Path], files: list[Path]) -> list[str]:

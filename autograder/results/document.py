@@ -20,8 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from autograder.results.hygiene import visible
+
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
 MAX_OUTPUT = 20_000  # characters of feedback per test; more is cut with a marker
+MAX_NOTES = 30  # notes shown at the top; more are counted, not shown
+MAX_NOTE = 4_000  # characters of one note
+MAX_BYTES = 1_000_000  # bytes of results.json, whatever the submission (``bound_size``)
 WHEN_SHOWN = {
     "after_due_date": "shown after the due date",
     "after_published": "shown when grades are published",
@@ -96,7 +101,9 @@ def build_results(
     points, never their outcome. ``extra_data.notes`` keeps the notes for ``summary_text``.
     """
     entries = [(t if isinstance(t, GradedTest) else GradedTest.from_mapping(t)).to_json() for t in tests]
-    notes = [_text(note, MAX_OUTPUT) for note in notes if str(note).strip()]
+    notes = [_text(note, MAX_NOTE) for note in notes if str(note).strip()]
+    if len(notes) > MAX_NOTES:
+        notes = [*notes[:MAX_NOTES], f"... and {len(notes) - MAX_NOTES} more notes not shown."]
     sections = [*notes, _summary_markdown(entries)]
     if extra_output.strip():
         sections.append(extra_output.strip())
@@ -112,8 +119,57 @@ def build_results(
 
 
 def write_results(path: Path, data: Mapping[str, Any]) -> None:
-    """Write ``data`` as JSON to ``path`` atomically (see ``atomic_write_text``)."""
-    atomic_write_text(Path(path), json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
+    """Write ``data`` as JSON to ``path`` atomically (see ``atomic_write_text``), at most ``MAX_BYTES``."""
+    atomic_write_text(Path(path), _dumps(bound_size(data)))
+
+
+def _dumps(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def bound_size(data: Mapping[str, Any], limit: int = MAX_BYTES) -> Mapping[str, Any]:
+    """``data`` if its JSON fits in ``limit`` bytes; else a copy whose longest texts (test outputs, the summary,
+    notes) are cut to a common length, each with a marker, until it fits."""
+    size = len(_dumps(data).encode())
+    if size <= limit:
+        return data
+    data = json.loads(_dumps(data))
+    for _ in range(8):
+        fields = _text_fields(data)
+        sizes = [len(json.dumps(get(), ensure_ascii=False).encode()) for get, _ in fields]
+        excess = size - limit + 4096
+        cap = _cap(sorted(sizes, reverse=True), excess)
+        for (get, put), n in zip(fields, sizes):
+            if n > cap:
+                text = get()
+                put(_text(text, max(0, int(len(text) * cap / n) - 40)))
+        size = len(_dumps(data).encode())
+        if size <= limit:
+            return data
+    return fallback_results("**Your results were too large to show** (more than 1 MB of feedback).")
+
+
+def _cap(sizes: list[int], excess: int) -> int:
+    """The largest length c such that cutting every size above c down to c removes at least ``excess``."""
+    removed, cap = 0, sizes[0] if sizes else 0
+    for i, n in enumerate(sizes):
+        following = sizes[i + 1] if i + 1 < len(sizes) else 0
+        step = (i + 1) * (n - following)
+        if removed + step >= excess:
+            return max(following, n - -(-(excess - removed) // (i + 1)))
+        removed, cap = removed + step, following
+    return cap
+
+
+def _text_fields(data: dict[str, Any]) -> list[tuple[Any, Any]]:
+    """(getter, setter) of every free text of a results dict: the summary, the notes, each test's output."""
+    def item(container: Any, key: Any) -> tuple[Any, Any]:
+        return (lambda: str(container[key])), (lambda value: container.__setitem__(key, value))
+
+    fields = [item(data, "output")] if "output" in data else []
+    notes = data.get("extra_data", {}).get("notes") if isinstance(data.get("extra_data"), dict) else None
+    fields += [item(notes, i) for i in range(len(notes))] if isinstance(notes, list) else []
+    return fields + [item(test, "output") for test in data.get("tests", []) if isinstance(test, dict)]
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -266,8 +322,9 @@ def _fmt(value: Any) -> str:
 
 
 def _text(value: Any, limit: int) -> str:
-    """A JSON-safe string: lone surrogates and NULs replaced, at most ``limit`` characters."""
-    text = str(value).replace("\0", "\ufffd").encode("utf-8", "replace").decode("utf-8")
+    """A JSON-safe string a person may read: lone surrogates replaced, control characters (but newline and tab)
+    and bidi controls shown as escapes (``hygiene.visible``), at most ``limit`` characters."""
+    text = visible(str(value).encode("utf-8", "replace").decode("utf-8"))
     if len(text) > limit:
         text = text[:limit]
         if text.count("```") % 2:

@@ -19,6 +19,11 @@ CACHE_INTERFACE = "the cache passed to decode_step has the contract's KVCache in
     "values and len(cache)"
 
 
+class CallbackLimit(Exception):  # noqa: N818 - a limit reached, not a fault of the grader
+    """A bound of the grader-side objects was reached; ``str(e)`` is a sentence for the student. The call that
+    reached it is stopped (its worker restarted, so no reply is ever read as another request's answer)."""
+
+
 class Layer:
     """Projections of one token at a time, computed and counted here; the worker never sees W."""
 
@@ -33,7 +38,9 @@ class Layer:
         if x.shape != (self.D,):
             raise ValueError(f"layer.{method}(x) projects ONE token: x must have shape ({self.D},), got {x.shape}")
         if sum(self.counts.values()) >= MAX_PROJECTIONS:
-            raise RuntimeError(f"more than {MAX_PROJECTIONS} projections in one call: stopped")
+            raise CallbackLimit(f"more than {MAX_PROJECTIONS:,} projections (`layer.query/key/value` calls) in one "
+                                "call, so it was stopped; the graded cases need at most a few hundred (an endless "
+                                "loop?)")
         self.counts[method] += 1
         self.inputs[method].append(x.copy())
         return x @ self._W[method]

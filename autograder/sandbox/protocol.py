@@ -34,7 +34,10 @@ from typing import Any, BinaryIO
 import numpy as np
 
 MAX_FRAME = 64 * 2**20  # bytes in one frame body
-MAX_HEADER = 4 * 2**20  # bytes of JSON in one frame
+MAX_HEADER = 4 * 2**20  # bytes of JSON in a frame from the worker (what the grader parses)
+# ... and in a frame to the worker: the load request carries the whole Program, so this is above intake's
+# WIRE_LIMIT (intake/source.py) and every file intake accepts loads (tests/test_intake_bounds.py checks it)
+MAX_REQUEST_HEADER = 16 * 2**20
 MAX_DEPTH = 32  # nesting of tuples/lists in a value
 MAX_NDIM = 32  # dimensions of one array (numpy's own limit is 64)
 MAX_NODES = 100_000  # tree nodes in a value
@@ -72,14 +75,15 @@ class Ref:
 # ----------------------------------------------------------------------------
 
 
-def pack_frame(header: dict, arrays: Sequence[np.ndarray] = ()) -> bytes:
-    """The bytes of one frame (length prefix included); raises EncodeError when too large."""
+def pack_frame(header: dict, arrays: Sequence[np.ndarray] = (), max_header: int = MAX_HEADER) -> bytes:
+    """The bytes of one frame (length prefix included); raises EncodeError when too large (a header of
+    more than ``max_header`` bytes: ``MAX_REQUEST_HEADER`` for the grader's requests)."""
     try:
         text = json.dumps(header, allow_nan=False, separators=(",", ":")).encode()
     except (TypeError, ValueError) as e:
         raise EncodeError(f"header is not plain JSON: {e}") from None
-    if len(text) > MAX_HEADER:
-        raise EncodeError(f"header of {len(text)} bytes exceeds {MAX_HEADER}")
+    if len(text) > max_header:
+        raise EncodeError(f"header of {len(text)} bytes exceeds {max_header}")
     buf = io.BytesIO()
     buf.write(_PREFIX.pack(len(text)))
     buf.write(text)
@@ -105,22 +109,22 @@ def body_length(prefix: bytes, max_bytes: int = MAX_FRAME) -> int:
     return length
 
 
-def unpack_body(body: bytes) -> tuple[dict, list[np.ndarray]]:
+def unpack_body(body: bytes, max_header: int = MAX_HEADER) -> tuple[dict, list[np.ndarray]]:
     """Parse a frame body into its header and read-only arrays; anything malformed is a ProtocolError."""
     try:
-        return _unpack_body(bytes(body))
+        return _unpack_body(bytes(body), max_header)
     except ProtocolError:
         raise
     except Exception as e:  # the body comes from student code: no other exception may escape
         raise ProtocolError(f"malformed frame: {type(e).__name__}") from None
 
 
-def _unpack_body(body: bytes) -> tuple[dict, list[np.ndarray]]:
+def _unpack_body(body: bytes, max_header: int) -> tuple[dict, list[np.ndarray]]:
     if len(body) < _PREFIX.size:
         raise ProtocolError("truncated frame body")
     (json_length,) = _PREFIX.unpack_from(body)
     end = _PREFIX.size + json_length
-    if json_length > MAX_HEADER or end > len(body):
+    if json_length > max_header or end > len(body):
         raise ProtocolError("bad header length")
     header = _parse_json(body[_PREFIX.size : end])
     arrays = []
@@ -137,10 +141,10 @@ def write_frame(f: BinaryIO, header: dict, arrays: Sequence[np.ndarray] = ()) ->
     f.flush()
 
 
-def read_frame(f: BinaryIO, max_bytes: int = MAX_FRAME) -> tuple[dict, list[np.ndarray]]:
+def read_frame(f: BinaryIO, max_bytes: int = MAX_FRAME, max_header: int = MAX_HEADER) -> tuple[dict, list[np.ndarray]]:
     """Read one frame (blocking); ConnectionClosed at a clean end of stream, else ProtocolError."""
     prefix = _read_exact(f, _PREFIX.size, allow_eof=True)
-    return unpack_body(_read_exact(f, body_length(prefix, max_bytes)))
+    return unpack_body(_read_exact(f, body_length(prefix, max_bytes)), max_header)
 
 
 def _read_exact(f: BinaryIO, n: int, allow_eof: bool = False) -> bytes:

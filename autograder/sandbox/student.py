@@ -11,6 +11,12 @@ crashed the worker is not run again (later calls fail fast), and once the global
 (150 s, loads included) is spent every further call fails fast with kind "budget".
 After a timeout, crash or protocol error the worker is killed and the next call starts
 a fresh one, re-running the Program (minus statements that stopped it).
+
+Visibility by construction: notes (shown at the top of the results whatever the tests'
+visibility) come from the first load only, which happens before any test input is sent.
+A reload after a restart adds no note, and before it the sandbox user's files in the
+shared temporary folders are removed (its home folder is a fresh one at every start), so
+nothing a student's code saved from a hidden test's inputs can reach visible output.
 """
 
 from __future__ import annotations
@@ -23,8 +29,8 @@ from typing import Any
 import numpy as np
 
 from autograder.feedback.markdown import code_span, fenced, plain
-from autograder.sandbox import protocol
-from autograder.sandbox.callbacks import Cache, Layer
+from autograder.sandbox import protocol, reaper
+from autograder.sandbox.callbacks import Cache, CallbackLimit, Layer
 from autograder.sandbox.supervisor import Limits, Sandbox, SandboxError, WorkerDied, WorkerTimeout
 
 CALL_TIMEOUT = 10.0  # seconds per call, callbacks included
@@ -154,19 +160,25 @@ class Student:
                                                 "up while loading your code")
                 return
             began, position = time.monotonic(), None
+            if self.generation:  # a restart: what the last worker saved (maybe from hidden inputs) goes first
+                self._wipe()
             self.sandbox.start(self.load_timeout)
             limited = self.budget - self.spent < self.load_timeout
             deadline = time.monotonic() + min(self.load_timeout, self.budget - self.spent)
             request = {"op": "load", "chunks": self.chunks, "skip": sorted(self._skip),
                        "statement_timeout": self.statement_timeout, "load_budget": self.load_budget}
             try:
-                self.sandbox.send(request, deadline=deadline)
+                try:
+                    self.sandbox.send(request, deadline=deadline)
+                except protocol.EncodeError:  # intake refuses programs this large (WIRE_LIMIT): not reached
+                    self._not_loaded = StudentError("not_loaded", "Your code is too large to be loaded.")
+                    return
                 while (reply := self.sandbox.receive(deadline)[0]).get("op") == "progress":
                     position = (_int(reply.get("chunk")), _int(reply.get("stmt")), _int(reply.get("line")))
                 if reply.get("op") != "loaded":
                     raise protocol.ProtocolError("unexpected reply to load")
+                self._loaded(reply, first=self.generation == 0)
                 self.generation += 1
-                self._loaded(reply)
             except (WorkerTimeout, WorkerDied, protocol.ProtocolError) as e:
                 self.sandbox.kill()
                 if isinstance(e, WorkerTimeout) and limited:
@@ -182,25 +194,37 @@ class Student:
             self._not_loaded = StudentError("not_loaded", "Your code could not be loaded: it stopped the grader's "
                                             f"worker process {MAX_LOADS} times while loading.")
 
+    def _wipe(self) -> None:
+        """Remove what the sandbox user left in the shared temporary folders (its processes are gone by now)."""
+        if self.sandbox.account is not None:
+            reaper.remove_user_files(self.sandbox.account.pw_uid)
+
     def _stopped_while_loading(self, position: tuple[int, int, int], error: Exception) -> None:
         chunk, stmt, line = position
         self._skip.add((chunk, stmt))
+        if self.generation:  # a reload after a restart: no note (its text could carry hidden inputs)
+            return
         how = {WorkerTimeout: f"did not finish within {self.load_timeout:g} s",
                WorkerDied: f"stopped the worker process ({error})"}.get(type(error), "sent malformed data")
         self._note(f"{self.chunks[chunk]['label']}, line {line}: this statement {how}; it was skipped and the rest "
                    "of the code was loaded.")
 
-    def _loaded(self, reply: dict) -> None:
+    def _loaded(self, reply: dict, first: bool) -> None:
+        """Take the names and notes of a load; notes only from the first (``first``): see the docstring."""
         names, notes = reply.get("names"), reply.get("notes")
         self._names = {k: v for k, v in names.items() if isinstance(k, str)} if isinstance(names, dict) else {}
         notes = [n for n in notes if isinstance(n, dict)] if isinstance(notes, list) else []
         for note in notes:
             if note.get("kind") == "timeout":
                 self._skip.add((_int(note.get("chunk")), _int(note.get("stmt"))))
+        if not first:
+            return
+        more = reply.get("more_notes")
+        total = len(notes) + (more if type(more) is int and more > 0 else 0)  # the worker sends 100 at most
         for note in notes[:MAX_NOTES]:
             self._note(_load_note(note, self.statement_timeout))
-        if len(notes) > MAX_NOTES:
-            self._note(f"... and {len(notes) - MAX_NOTES} more top-level statements did not run cleanly.")
+        if total > MAX_NOTES:
+            self._note(f"... and {total - MAX_NOTES} more top-level statements did not run cleanly.")
 
     def _note(self, text: str) -> None:
         if text not in self.notes:
@@ -247,6 +271,9 @@ class Student:
             if header["op"] == "new":
                 return _int(reply.get("handle"))
             return self._own(what, protocol.decode(reply.get("value"), arrays), method=remote is not None)
+        except CallbackLimit as e:  # the worker waits for an answer it will never get: start a fresh one
+            self.sandbox.kill()
+            raise StudentError("exception", f"{what} made {e}") from None
         except WorkerTimeout:
             self._timed_out[what] = timeout
             raise StudentError("timeout", f"{what} did not return within {timeout:g} s (infinite loop?)") from None
@@ -274,7 +301,10 @@ class Student:
         return value
 
     def _callback(self, reply: dict, arrays: list, refs: list, deadline: float) -> None:
-        """Run one layer/cache method the student's code called, here, and send back the answer."""
+        """Run one layer/cache method the student's code called, here, and send back the answer.
+
+        A limit reached (CallbackLimit) or anything unexpected leaves the worker waiting for an answer: the
+        caller kills it (CallbackLimit: see ``_request``), so no later reply is read as this one's."""
         ident, kind = reply.get("ref"), reply.get("kind")
         args = protocol.decode(reply.get("args"), arrays, allow_refs=False)
         try:
@@ -286,6 +316,11 @@ class Student:
             answer: dict = {"op": "reply", "value": tree}
         except (TypeError, ValueError) as e:
             answer, out = {"op": "reply_error", "type": type(e).__name__, "message": str(e)}, []
+        except CallbackLimit:
+            raise
+        except Exception:
+            self.sandbox.kill()
+            raise
         self.sandbox.send(answer, out, deadline=deadline)
 
     def _own(self, what: str, value: Any, method: bool) -> Any:

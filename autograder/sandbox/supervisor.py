@@ -200,7 +200,7 @@ class Sandbox:
     def send(self, header: dict, arrays: Any = (), *, deadline: float) -> None:
         """Send one frame before ``deadline`` (time.monotonic()); on any failure the worker is killed."""
         try:
-            view = memoryview(protocol.pack_frame(header, arrays))
+            view = memoryview(protocol.pack_frame(header, arrays, max_header=protocol.MAX_REQUEST_HEADER))
             while view:
                 self._wait_ready(self._wfd, select.POLLOUT, deadline)
                 try:

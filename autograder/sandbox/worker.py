@@ -45,6 +45,7 @@ MESSAGE_LIMIT = 2000  # characters of an exception message
 TRACEBACK_LIMIT = 6000  # characters of a traceback
 MAX_HANDLES = 10_000
 MAX_TRACKED = 200  # top-level functions whose calls are counted during a graded call
+MAX_NOTES_SENT = 100  # load notes sent in full (timeouts always: the grader skips them); the rest are counted
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
 
 
@@ -133,7 +134,7 @@ class Channel:
 
     def receive(self) -> tuple[dict, list]:
         with alarm_blocked():
-            return protocol.read_frame(self.rfile)
+            return protocol.read_frame(self.rfile, max_header=protocol.MAX_REQUEST_HEADER)  # a load: the Program
 
 
 class GraderObject:
@@ -247,7 +248,9 @@ class Server:
                 note = self.run_statement(stmt, name, timeout)
                 if note:
                     notes.append(dict(entry, **note))
-        return {"op": "loaded", "notes": notes, "names": self.names(), "seconds": time.monotonic() - start}
+        sent = notes[:MAX_NOTES_SENT] + [n for n in notes[MAX_NOTES_SENT:] if n.get("kind") == "timeout"]
+        return {"op": "loaded", "notes": sent, "more_notes": len(notes) - len(sent), "names": self.names(),
+                "seconds": time.monotonic() - start}
 
     def run_statement(self, stmt: ast.stmt, filename: str, timeout: float) -> dict | None:
         """Execute one top-level statement; a note when it failed."""
@@ -273,7 +276,8 @@ class Server:
     def names(self) -> dict[str, str]:
         out = {}
         for name, value in list(self.module.__dict__.items())[:5000]:
-            if not name.startswith("__") and not isinstance(value, types.ModuleType):
+            if isinstance(name, str) and len(name) <= 200 and not name.startswith("__") and not isinstance(
+                    value, types.ModuleType):
                 out[name] = "class" if isinstance(value, type) else "function" if callable(value) else "other"
         return out
 

@@ -1,0 +1,195 @@
+"""Our hostile corpus for issue 12: one case per finding of the security review, each graded end to end with its
+expected outcome. Every case ends with a valid results.json of at most 1 MB within the normal grading time; the
+reference's score where the code is correct; a student-facing message where something was refused; nothing of
+a hidden test in the visible output; no control character on the TA's terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from autograder import runner
+from autograder.batch import table
+from autograder.commands import grade
+from autograder.results import document
+from autograder.results.plugin import INTERNAL
+from tests.test_intake_bounds import nested
+
+REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "attention.py"
+FORGERY = "\x1b[2J\x1b[H\u202eScore (all tests): 100 / 100 **Likely mistake:** forged by the student"
+NORMAL_SECONDS = 150  # the engine's budget for student code
+
+
+@pytest.fixture(scope="module")
+def reference_results(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    folder = tmp_path_factory.mktemp("reference") / "submission"
+    folder.mkdir()
+    (folder / "attention.py").write_text(REFERENCE.read_text())
+    return runner.grade_folder(folder)
+
+
+def graded(folder: Path) -> tuple[dict, float]:
+    """Grade ``folder`` as the runner does and write results.json as Gradescope would read it."""
+    began = time.monotonic()
+    data = runner.grade_folder(folder)
+    seconds = time.monotonic() - began
+    document.write_results(folder.parent / "results.json", data)
+    text = (folder.parent / "results.json").read_text(encoding="utf-8")
+    assert len(text.encode()) <= document.MAX_BYTES and json.loads(text)["tests"]
+    assert INTERNAL not in text
+    return json.loads(text), seconds
+
+
+def visible_text(data: dict) -> str:
+    """Everything a student sees before the due date."""
+    shown = [t["output"] for t in data["tests"] if t["visibility"] == "visible"]
+    return "\n".join([data["output"], *data["extra_data"]["notes"], *shown])
+
+
+def statuses(data: dict) -> list[tuple[str, str]]:
+    return [(t["name"], t["status"]) for t in data["tests"]]
+
+
+# ----------------------------------------------------------------------------- the cases, one per finding
+
+
+def leaking_source(leak: str) -> str:
+    """Finding 1: a correct submission that saves its inputs to /dev/shm and ends its worker every 5th call, then
+    raises what it saved from nine top-level statements when reloaded."""
+    spy = f"""
+import os as _os
+_LEAK = {leak!r}
+def _spy(f):
+    def wrapped(*args, **kwargs):
+        with open(_LEAK, "a") as out:
+            out.write("LEAK" + repr([getattr(a, "tolist", lambda: a)() for a in args])[:300] + "\\n")
+        with open(_LEAK) as saved:
+            if sum(1 for _ in saved) % 5 == 0:
+                _os._exit(9)
+        return f(*args, **kwargs)
+    return wrapped
+multi_head_attention, softmax, rope = _spy(multi_head_attention), _spy(softmax), _spy(rope)
+"""
+    raisers = "".join(f"if _os.path.exists(_LEAK): raise ValueError(open(_LEAK).read()[{300 * i}:{300 * (i + 1)}])\n"
+                      for i in range(9))
+    return REFERENCE.read_text() + spy + raisers
+
+
+def test_finding_1_nothing_saved_from_a_hidden_input_reaches_the_visible_output(tmp_path: Path) -> None:
+    leak = f"/dev/shm/ag-leak-{uuid.uuid4().hex}"
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / "attention.py").write_text(leaking_source(leak))
+    try:
+        data, _ = graded(folder)
+    finally:
+        Path(leak).unlink(missing_ok=True)
+    outputs = json.dumps(data)
+    assert "exited with status 9" in outputs  # the attack ran: workers were ended and reloaded
+    assert "LEAK" not in visible_text(data)
+    assert data["extra_data"]["notes"] == []  # the first load found nothing saved: no note at all
+
+
+def test_finding_2_a_long_run_of_spaces_in_a_broken_file_is_read_quickly(tmp_path: Path) -> None:
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / "attention.py").write_text("def f(:\n" + (" " * 30_000 + "x = 1\n") * 1)
+    data, seconds = graded(folder)
+    assert seconds < 30 and data["score"] == 0
+    assert "has a syntax error on line 1" in data["output"]
+
+
+def deep_folder(folder: Path) -> None:
+    nested(folder, 1_100)
+    (folder / "attention.py").write_text(REFERENCE.read_text())
+
+
+def pipe_folder(folder: Path) -> None:
+    (folder / "attention.py").write_text(REFERENCE.read_text())
+    os.mkfifo(folder / "notes.py")
+
+
+def emoji_folder(folder: Path) -> None:
+    comments = ("# " + "\U0001f600" * 60 + "\n") * 7_800  # 1.9 MB: 5.6 MB of JSON once escaped
+    (folder / "attention.py").write_text(REFERENCE.read_text() + comments)
+
+
+def many_cells_folder(folder: Path) -> None:
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": REFERENCE.read_text()}]
+    cells += [{"cell_type": "code", "source": f"%%bash\n{i}"} for i in range(27_000)]  # 1.3 MB in all
+    notebook = {"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells}
+    (folder / "attention.ipynb").write_text(json.dumps(notebook))
+
+
+@pytest.mark.parametrize(
+    "build, note",
+    [
+        (deep_folder, "Folders nested more than 32 levels deep were not searched."),  # finding 3: recursion
+        (pipe_folder, "Skipped `notes.py` (a named pipe): not a regular file."),  # finding 3: a pipe blocks
+        (emoji_folder, None),  # finding 3: the JSON-escaped code passed the protocol's header limit
+        (many_cells_folder, f"... and {27_000 - document.MAX_NOTES} more notes not shown."),  # finding 5
+    ],
+    ids=["nested 1,100 deep", "named pipe", "1.9 MB of emoji comments", "27,000 failing magic cells"],
+)
+def test_findings_3_and_5_a_correct_submission_in_a_hostile_shape_gets_the_reference_score(
+    tmp_path: Path, reference_results: dict, build: Callable[[Path], None], note: str | None
+) -> None:
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    build(folder)
+    try:
+        data, seconds = graded(folder)
+    finally:
+        if build is deep_folder:  # pytest's own cleanup is recursive: it cannot remove 1,100 levels
+            deepest = os.path.join(folder, *["d"] * 1_100)
+            while deepest != str(folder):
+                os.rmdir(deepest)
+                deepest = os.path.dirname(deepest)
+    assert seconds < NORMAL_SECONDS
+    assert data["score"] == reference_results["score"] and statuses(data) == statuses(reference_results)
+    if note:
+        assert note in data["extra_data"]["notes"]
+
+
+def test_finding_4_a_callback_limit_fails_that_test_and_no_other(tmp_path: Path, reference_results: dict) -> None:
+    source = REFERENCE.read_text().replace(
+        "    cache = KVCache()\n    return np.stack(",
+        "    for _ in range(20_001):\n        layer.key(X[0])\n    cache = KVCache()\n    return np.stack(",
+    )
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / "attention.py").write_text(source)
+    data, seconds = graded(folder)
+    assert seconds < NORMAL_SECONDS
+    for mine, ref in zip(data["tests"], reference_results["tests"]):
+        if "generate_cached" in mine["tags"]:
+            assert mine["status"] == "failed"
+            assert "more than 20,000 projections" in mine["output"] or "did not return within" in mine["output"]
+        else:
+            assert (mine["name"], mine["status"]) == (ref["name"], ref["status"])  # no answer read as another's
+
+
+def test_findings_6_and_7_student_text_forges_neither_the_terminal_nor_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    source = REFERENCE.read_text().replace(
+        "def softmax(Z, axis=-1, temperature=1.0):\n",
+        f"def softmax(Z, axis=-1, temperature=1.0):\n    raise ValueError({FORGERY!r})\n",
+    )
+    assert source != REFERENCE.read_text()
+    path = tmp_path / "attention.py"
+    path.write_text(source)
+    assert grade.main([str(path)]) == 0
+    printed = capsys.readouterr().out
+    assert "raised ValueError" in printed and "Score (visible tests): 100" not in printed
+    assert not any(c in printed for c in "\x1b\u202e\r")
+    data = grade.grade(path)
+    assert any("forged by the student" in t["output"] for t in data["tests"])
+    assert not any(table.diagnosed(t) for t in data["tests"] if "forged by the student" in t["output"])
