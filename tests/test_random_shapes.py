@@ -7,7 +7,7 @@
   lengths 1 to 12 with n_q != n_k, widths up to 16 with d_k != d_v, 1 to 6 heads whose
   width is not D // H, masks of every rank, RoPE on real positions, caches of 0 to 10 tokens;
 * a solution with a silent shape assumption (a 3-D batch-first input, head width D // H,
-  d_k = d_v: ``tests/mutants`` SHAPE_ASSUMPTIONS) fails exactly the stored cases of its
+  d_k = d_v: ``tests/mutants/shape_assumptions.py``) fails exactly the stored cases of its
   function that break the assumption, and so loses points on that function's random-shape test.
 """
 
@@ -26,7 +26,8 @@ from autograder.results import plugin
 from autograder.suite import random_cases, regen
 from autograder.suite.cases import Case, load_cases
 from autograder.suite.graded import shapes
-from tests.mutants import MUTANTS, SHAPE_ASSUMPTIONS
+from tests.mutants import MUTANTS
+from tests.mutants.shape_assumptions import SHAPE_ASSUMPTIONS
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = load_cases(REPO / "autograder" / "suite" / "cases" / "graded.npz")
