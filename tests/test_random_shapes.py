@@ -99,6 +99,28 @@ def test_the_stored_random_cases_are_the_seeded_draws() -> None:
         assert stored.inputs.keys() == drawn.inputs.keys()
 
 
+def test_a_float32_solution_stays_well_within_the_tolerance_on_every_drawn_case() -> None:
+    from autograder.feedback import compare
+    from tests.submissions import float32_source
+
+    module = types.ModuleType("float32_solution")
+    exec(compile(float32_source(), "float32_solution", "exec"), module.__dict__)
+
+    def worst(expected: object, actual: object) -> float:
+        if isinstance(expected, dict):
+            return max(worst(expected[k], actual[k]) for k in expected)
+        if isinstance(expected, tuple):
+            return max(worst(e, a) for e, a in zip(expected, actual))
+        e, a = np.asarray(expected, dtype=float), np.asarray(actual, dtype=float)
+        assert e.shape == a.shape
+        return float(np.max(np.abs(e - a) / (compare.ATOL + compare.RTOL * np.abs(e)), initial=0.0))
+
+    for prefix, function, _, _ in random_cases.RANDOM_SPECS:
+        for case_id in random_cases.random_case_ids(prefix):
+            output = regen.run(function, getattr(module, function), CASES[case_id].inputs)
+            assert worst(CASES[case_id].expected, output) < 0.5, case_id  # half the tolerance at most
+
+
 # ----------------------------------------------------------------------------
 # What the draws cover
 # ----------------------------------------------------------------------------
