@@ -7,7 +7,7 @@
   lengths 1 to 12 with n_q != n_k, widths up to 16 with d_k != d_v, 1 to 6 heads whose
   width is not D // H, masks of every rank, RoPE on real positions, caches of 0 to 10 tokens;
 * a solution with a silent shape assumption (a 3-D batch-first input, head width D // H,
-  d_k = d_v: ``tests/mutants`` SHAPE_ASSUMPTIONS) fails exactly the stored cases of its
+  d_k = d_v: ``tests/mutants/shape_assumptions.py``) fails exactly the stored cases of its
   function that break the assumption, and so loses points on that function's random-shape test.
 """
 
@@ -26,7 +26,8 @@ from autograder.results import plugin
 from autograder.suite import random_cases, regen
 from autograder.suite.cases import Case, load_cases
 from autograder.suite.graded import shapes
-from tests.mutants import MUTANTS, SHAPE_ASSUMPTIONS
+from tests.mutants import MUTANTS
+from tests.mutants.shape_assumptions import SHAPE_ASSUMPTIONS
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = load_cases(REPO / "autograder" / "suite" / "cases" / "graded.npz")
@@ -96,6 +97,28 @@ def test_the_stored_random_cases_are_the_seeded_draws() -> None:
         assert stored.seed == drawn.seed and stored.description == drawn.description
         assert regen.same_output(stored.expected, drawn.expected)
         assert stored.inputs.keys() == drawn.inputs.keys()
+
+
+def test_a_float32_solution_stays_well_within_the_tolerance_on_every_drawn_case() -> None:
+    from autograder.feedback import compare
+    from tests.submissions import float32_source
+
+    module = types.ModuleType("float32_solution")
+    exec(compile(float32_source(), "float32_solution", "exec"), module.__dict__)
+
+    def worst(expected: object, actual: object) -> float:
+        if isinstance(expected, dict):
+            return max(worst(expected[k], actual[k]) for k in expected)
+        if isinstance(expected, tuple):
+            return max(worst(e, a) for e, a in zip(expected, actual))
+        e, a = np.asarray(expected, dtype=float), np.asarray(actual, dtype=float)
+        assert e.shape == a.shape
+        return float(np.max(np.abs(e - a) / (compare.ATOL + compare.RTOL * np.abs(e)), initial=0.0))
+
+    for prefix, function, _, _ in random_cases.RANDOM_SPECS:
+        for case_id in random_cases.random_case_ids(prefix):
+            output = regen.run(function, getattr(module, function), CASES[case_id].inputs)
+            assert worst(CASES[case_id].expected, output) < 0.5, case_id  # half the tolerance at most
 
 
 # ----------------------------------------------------------------------------

@@ -25,7 +25,9 @@ solution stays within the tolerance (see ``graded_cases``).
 
 Case ``random-<name>-<i>`` (i = 1..CASES) is drawn with ``np.random.default_rng(seed + i - 1)``,
 ``seed`` being its spec's; the seed is stored in the case and the manifest, and its
-description names the drawn shapes. ``regen`` stores them like every other case.
+description names the drawn shapes. ``regen`` stores them like every other case. To rerun
+one on a submission: ``load_cases("autograder/suite/cases/graded.npz")["random-mha-3"].inputs``
+(or draw it again: ``mha(np.random.default_rng(3052), 2)``).
 """
 
 from __future__ import annotations

@@ -12,11 +12,8 @@ points on their tests, and nowhere else. ``tests/test_mutations.py`` grades them
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent.parent
 BASES = {
@@ -383,7 +380,7 @@ MUTANTS: list[Mutant] = [
         ("student_naive_no_scale", "generate_naive", "decode_no_scale",
          [("        w = softmax(K @ q / np.sqrt(q.shape[0]))", "        w = softmax(K @ q)")], ()),
     ]],
-    # --- silent shape assumptions (SHAPE_ASSUMPTIONS): each fails exactly the cases that break its assumption ---
+    # --- silent shape assumptions (tests/mutants/shape_assumptions.py says which cases each must fail) ---
     m("qkv_3d_batch_first", "qkv_project", None,
       (QKV, '    return tuple(np.einsum("bnd,de->bne", X, W) for W in (W_Q, W_K, W_V))'), also=MHA),
     m("scores_3d_batch_first", "attention_scores", None, (SCORES, "    return Q @ K.transpose(0, 2, 1)"),
@@ -418,26 +415,3 @@ MUTANTS: list[Mutant] = [
       (THETA, "    theta = (base ** (-np.arange(0, d, 2) / d)).astype(np.float16)  # (d/2,)"), also=ROPE_CALLERS),
 ]
 
-
-def _ndim(case_inputs: dict, name: str) -> int:
-    return len(np.shape(case_inputs[name]))
-
-
-def _widths(case_inputs: dict, prefix: str = "") -> tuple[int, int]:
-    """(d_k, d_v) of a case: per head for multi_head_attention, of the layer for Part F."""
-    heads = case_inputs.get("num_heads", 1)
-    return (np.shape(case_inputs[f"{prefix}W_Q"])[-1] // heads, np.shape(case_inputs[f"{prefix}W_V"])[-1] // heads)
-
-
-# mutant name -> (the assumption in words, whether a case's inputs satisfy it). The mutant must fail
-# exactly the cases of its function that break the assumption (tests/test_random_shapes.py).
-SHAPE_ASSUMPTIONS: dict[str, tuple[str, Callable[[dict], bool]]] = {
-    "qkv_3d_batch_first": ("X is 3-D (B, N, D)", lambda c: _ndim(c, "X") == 3),
-    "scores_3d_batch_first": ("Q and K are 3-D (B, N, d)", lambda c: _ndim(c, "K") == 3),
-    "mha_3d_batch_first": ("X is 3-D (B, N, D)", lambda c: _ndim(c, "X") == 3),
-    "mha_head_width_D_over_H": ("the head width d_k is D // H",
-                                lambda c: np.shape(c["X"])[-1] // c["num_heads"] == _widths(c)[0]),
-    "value_heads_of_width_d_k": ("d_v = d_k", lambda c: _widths(c)[0] == _widths(c)[1]),
-    "student_decode_dv_equals_dk": ("d_v = d_k", lambda c: _widths(c, "layer.")[0] == _widths(c, "layer.")[1]),
-    "student_naive_dv_equals_dk": ("d_v = d_k", lambda c: _widths(c, "layer.")[0] == _widths(c, "layer.")[1]),
-}

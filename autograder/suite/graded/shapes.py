@@ -1,10 +1,15 @@
 """The evidence of a shape assumption: which cases of a test pass and which fail, told apart by one shape property.
 
-The random-shape tests run each function on several drawn shapes. When the cases that
-fail are exactly those where one property of the shapes holds (or exactly those where it
-does not), with at least one case on each side, the feedback says so: e.g. a solution
-that unpacks ``B, N, D = X.shape`` passes exactly the 3-D cases. The sentence states what
-was observed and what the contract asks; it names no stored mistake.
+The random-shape tests run each function on several drawn shapes. Two kinds of evidence:
+
+* ``shape_evidence``: the cases that pass are exactly those where one shape property
+  holds, with at least one case on each side (a solution that unpacks ``B, N, D = X.shape``
+  passes exactly the 3-D cases);
+* ``probe_evidence``: the first failing case, rewritten so that an assumption holds with
+  the same answer (zero columns: D = H*d_k, or d_v = d_k), passes. Every random case
+  breaks these assumptions on purpose, so the cases alone cannot tell.
+
+The sentence states what was observed and what the contract asks; it names no stored mistake.
 """
 
 from __future__ import annotations
