@@ -8,17 +8,19 @@ stdout/stderr appended to a grader-owned file (``take_output``). Before exec (``
 everything it forks before the grader, whose own is lowered to -900 when permitted), new network
 and IPC namespaces as root when the kernel allows it (no sockets beyond the worker, SysV
 shared memory dies with it), then the user switch, SIGXFSZ ignored (an oversized write
-fails instead of killing), ``PR_SET_NO_NEW_PRIVS``. As root it runs as
-``$AUTOGRADER_SANDBOX_USER`` (default ``agsandbox``, made by setup.sh with ``useradd
---system --no-create-home --shell /usr/sbin/nologin``) without supplementary groups,
+fails instead of killing), ``PR_SET_NO_NEW_PRIVS``. As root it runs as a free user of the
+pool of ``$AUTOGRADER_SANDBOX_USER`` (default ``agsandbox``, made by setup.sh with ``useradd
+--system --no-create-home --shell /usr/sbin/nologin``; then ``agsandbox2``, ... made on
+demand) without supplementary groups,
 from a root-owned run dir it can read but not write. Otherwise (not root, no such user,
 or the user cannot run this Python) it runs unswitched and ``isolation_note`` says why.
 
 Reads and writes have deadlines (poll). After a timeout, a protocol error or a death,
 ``kill`` kills the process group, then every leftover: as the sandbox user, every process
-of that uid in /proc except those under another live process (a second grader on a
-developer's machine, another batch slot); otherwise every descendant of the grader outside
-the grader's own session (the worker has its own; daemons make new ones). Leftovers are
+of that uid in /proc (the user is this grading's alone: ``lock.py`` holds it from before the
+worker starts until ``close`` has cleaned up, and another grading takes another user of the
+pool or waits); otherwise every descendant of the grader outside the grader's own session
+(the worker has its own; daemons make new ones), so concurrent gradings never meet. Leftovers are
 first frozen (SIGSTOP, rescanning until no new one appears: a stopped process cannot fork),
 then killed, so a fork storm cannot outrun the loop. The grader is a child subreaper, so
 double-forked daemons reparent to it and are found and reaped. Other live sandboxes of this
@@ -45,7 +47,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from autograder.sandbox import confine, protocol, reaper
+from autograder.sandbox import confine, lock, protocol, reaper
 from autograder.sandbox.accounts import user_can_run
 from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     CLONE_NEWNET,
@@ -85,7 +87,10 @@ class Sandbox:
                  limits: Limits | None = None) -> None:
         self.limits = limits or Limits()
         self.python = python or sys.executable
-        self.user = user or os.environ.get(USER_ENV) or DEFAULT_USER
+        self.user = user or os.environ.get(USER_ENV) or DEFAULT_USER  # the base name of the pool (lock.py)
+        self._lock: lock.UserLock | None = None
+        self.account: pwd.struct_passwd | None = None
+        self._out_fd = -1
         self.account, self.isolation_note = self._choose_account(switch_user)
         self._private = Path(tempfile.mkdtemp(prefix="ag-grader-"))  # 0700, the grader's own
         self._out_path = self._private / "output.txt"
@@ -105,6 +110,8 @@ class Sandbox:
             confine.lower_oom_score(os.getpid(), GRADER_OOM_SCORE)
 
     def _choose_account(self, switch_user: bool) -> tuple[pwd.struct_passwd | None, str]:
+        """As root: lock a free user of the pool (``lock.py``), kill and remove what it left, and check it
+        can run this Python. The lock is held until ``close`` has cleaned up."""
         reduced = "Isolation reduced: "
         if not switch_user:
             return None, f"{reduced}the user switch is disabled; student code runs as uid {os.geteuid()}."
@@ -112,17 +119,31 @@ class Sandbox:
             return None, (f"{reduced}the grader is not root, so student code runs as its user (uid {os.geteuid()}) "
                           "in its own session: it could read or change that user's files.")
         try:
-            account = pwd.getpwnam(self.user)
-        except KeyError:
+            held = lock.acquire(self.user, on_wait=lambda: print(
+                f"sandbox: every sandbox user of `{self.user}`'s pool is busy grading; waiting for one",
+                file=sys.stderr))
+        except lock.LockError as e:
+            raise SandboxError(str(e)) from None
+        if held is None:
             return None, f"{reduced}the sandbox user `{self.user}` does not exist, so student code runs as root."
+        self._lock, self.user, account = held, held.name, held.account
         problem = user_can_run(self.python, account)
+        if problem and problem != "readable":
+            self._release()
+            return None, (f"{reduced}the sandbox user `{self.user}` cannot run {self.python} ({problem}), "
+                          "so student code runs as root.")
+        self.account = account
+        self._kill_leftovers()  # a grading killed before its cleanup left them; the lock makes them ours
+        reaper.remove_user_files(account.pw_uid)
         if problem == "readable":  # the switch works, but expected outputs may be in reach
             return account, (f"{reduced}the sandbox user `{self.user}` can read the grader's files in {_HERE}; "
                              "make them private (chmod -R go-rwx) so student code cannot read stored answers.")
-        if problem:
-            return None, (f"{reduced}the sandbox user `{self.user}` cannot run {self.python} ({problem}), "
-                          "so student code runs as root.")
         return account, ""
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     @property
     def running(self) -> bool:
@@ -333,9 +354,9 @@ class Sandbox:
 
     def _victims(self, table: dict[int, dict], me: int) -> set[int]:
         """The leftover processes of this sandbox in ``table`` (zombies included)."""
-        if self.account:  # every process of the uid, except those under another live grader
+        if self.account:  # under the user's lock (lock.py) every process of the uid is a leftover of ours
             uid = self.account.pw_uid
-            victims = {p for p, i in table.items() if uid in i["uids"] and reaper.owner(table, p, uid) in (me, 0, 1)}
+            victims = {p for p, i in table.items() if uid in i["uids"]}
         else:  # student processes never share the grader's session; its own helpers do
             victims = {p for p in reaper.descendants(table, me) if table[p]["sid"] != os.getsid(0)}
         sessions = {s.pid for s in list(_live) if s is not self and s.pid}  # other live sandboxes
@@ -353,6 +374,7 @@ class Sandbox:
         _live.discard(self)
         if self.account:
             reaper.remove_user_files(self.account.pw_uid)
+        self._release()  # only now may another grading take this user
 
     def __enter__(self) -> Sandbox:
         return self
