@@ -313,6 +313,9 @@ def _child(task: Task, target: str, writer: object, env: dict[str, str], root: s
     outcome = {"status": state.GRADED, "error": ""}
     try:
         data = _grade(Path(task.path), target, Path(root))
+        extra = data.get("extra_data")
+        if isinstance(extra, dict) and extra.get("grader_error"):  # e.g. a test hit an internal error
+            outcome = {"status": state.GRADER_ERROR, "error": str(extra["grader_error"])[:500]}
     except BaseException as error:  # the engine itself failed: still answer, and say so
         traceback.print_exc()
         data = fallback_results(GRADER_FAILED)

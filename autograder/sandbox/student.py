@@ -25,7 +25,15 @@ import numpy as np
 from autograder.feedback.markdown import code_span, fenced, plain
 from autograder.sandbox import protocol
 from autograder.sandbox.callbacks import Cache, Layer
-from autograder.sandbox.supervisor import Limits, Sandbox, SandboxError, WorkerDied, WorkerTimeout
+from autograder.sandbox.supervisor import (
+    Limits,
+    Sandbox,
+    SandboxError,
+    WorkerDied,
+    WorkerLost,
+    WorkerTimeout,
+    lost_from_outside,
+)
 
 CALL_TIMEOUT = 10.0  # seconds per call, callbacks included
 GRACE = 1.0  # the worker's own alarm stops a call first and says where; the grader kills this much later
@@ -39,7 +47,8 @@ MAX_NOTES = 20  # notes about top-level statements, at most
 SHOWN = 500  # characters of student-controlled text in one message
 KINDS = ("exception", "timeout", "crash", "invalid_output", "modified_input", "missing", "not_loaded", "budget")
 
-__all__ = ["Cache", "Layer", "Remote", "SandboxError", "Student", "StudentError"]  # Layer, Cache: callbacks.py
+# Layer, Cache: callbacks.py
+__all__ = ["Cache", "Layer", "Remote", "SandboxError", "Student", "StudentError", "WorkerLost"]
 
 
 class StudentError(Exception):
@@ -98,6 +107,7 @@ class Student:
         self._skip: set[tuple[int, int]] = set()
         self._timed_out: dict[str, float] = {}
         self._crashes: Counter[str] = Counter()
+        self._lost: set[object] = set()  # calls and load positions that lost the worker from outside once
         self._not_loaded: StudentError | None = None
 
     @classmethod
@@ -145,7 +155,7 @@ class Student:
     def start(self) -> None:
         """Start the worker and load the Program unless running; a statement that stops the worker
         is skipped on the next try. SandboxError when the worker fails before any student code ran."""
-        for _ in range(MAX_LOADS):
+        for _ in range(MAX_LOADS + 1):  # + 1: a worker lost from outside once is not the statement's fault
             if self.sandbox.running or self._not_loaded is not None:
                 return
             if self.spent >= self.budget:
@@ -173,6 +183,8 @@ class Student:
                     continue
                 if position is None or not 0 <= position[0] < len(self.chunks):
                     raise SandboxError(f"the worker failed before running any student code: {e}") from None
+                if self._lost_once(position, e):
+                    continue  # load again, skipping nothing
                 self._stopped_while_loading(position, e)
             finally:
                 self.spent += time.monotonic() - began
@@ -180,6 +192,14 @@ class Student:
         if not self.sandbox.running and self._not_loaded is None:
             self._not_loaded = StudentError("not_loaded", "Your code could not be loaded: it stopped the grader's "
                                             f"worker process {MAX_LOADS} times while loading.")
+
+    def _lost_once(self, key: object, error: Exception) -> bool:
+        """The first time ``key`` (a call, a load position) lost the worker to a signal its code need not have
+        sent: it is tried once more (a second loss is the student's)."""
+        if not isinstance(error, WorkerDied) or not lost_from_outside(self.sandbox.exit_code) or key in self._lost:
+            return False
+        self._lost.add(key)
+        return True
 
     def _stopped_while_loading(self, position: tuple[int, int, int], error: Exception) -> None:
         chunk, stmt, line = position
@@ -249,6 +269,9 @@ class Student:
             raise StudentError("timeout", f"{what} did not return within {timeout:g} s (infinite loop?)") from None
         except (WorkerDied, protocol.ProtocolError) as e:
             self.sandbox.kill()
+            if self._lost_once(what, e):
+                raise WorkerLost(f"the worker process {e} while running {what}, maybe not because of the student's "
+                                 "code: the test is run once more") from None
             self._crashes[what] += 1
             how = f"died ({e})" if isinstance(e, WorkerDied) else "sent malformed data to the grader"
             raise StudentError("crash", f"the worker process {how} while running {what}") from None

@@ -69,6 +69,14 @@ class SandboxError(RuntimeError):
     """The worker could not be started: an infrastructure problem, not the student's fault."""
 
 
+class WorkerLost(SandboxError):  # noqa: N818 - the same family as WorkerDied
+    """The worker was lost for a reason outside the student's code (a signal the student's code need not have
+    sent, an overloaded machine). ``retry_test``: the results plugin runs the test once more on a fresh worker;
+    lost again, the submission is a grader error, never a failed test."""
+
+    retry_test = True
+
+
 class WorkerTimeout(Exception):  # noqa: N818 - reads better at the call sites than WorkerTimeoutError
     """The worker did not answer before the deadline (it has been killed)."""
 
@@ -104,6 +112,7 @@ class Sandbox:
         self._proc: subprocess.Popen | None = None
         self._launched = False  # started by launch(), its ready frame not read yet
         self._rfd = self._wfd = -1
+        self.exit_code: int | None = None  # how the last worker ended: status, or -signal (None: not seen)
         _live.add(self)
         ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # orphans of the worker become ours
         if os.geteuid() == 0:
@@ -179,6 +188,7 @@ class Sandbox:
         if self._out_fd < 0:
             raise SandboxError("this sandbox is closed")
         self.kill()
+        self.exit_code = None
         # Not directly under /tmp: close() of another grader sharing the sandbox user removes its files there.
         self._work_dir = Path(tempfile.mkdtemp(prefix="home-", dir=self._run_dir))
         if self.account:
@@ -275,6 +285,7 @@ class Sandbox:
             info = os.waitid(os.P_PID, self._proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
             if info is not None and info.si_pid:
                 code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+                self.exit_code = code
                 return describe_exit(code, self.limits.memory_mb)
             if time.monotonic() >= end:
                 return ""
@@ -381,6 +392,17 @@ class Sandbox:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# Signals the student's own code causes (a crash, a limit it ran into); any other death by a signal may come from
+# outside (an administrator, another grading, the OOM killer taking the biggest process): retried once.
+STUDENT_SIGNALS = frozenset({signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT, signal.SIGFPE, signal.SIGILL,
+                             signal.SIGSYS, signal.SIGTRAP, signal.SIGXCPU, signal.SIGXFSZ, signal.SIGPIPE})
+
+
+def lost_from_outside(returncode: int | None) -> bool:
+    """Whether a worker that ended with ``returncode`` may have been killed by something else than its code."""
+    return returncode is not None and returncode < 0 and -returncode not in STUDENT_SIGNALS
 
 
 def describe_exit(returncode: int, memory_mb: int) -> str:
