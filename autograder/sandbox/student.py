@@ -6,7 +6,8 @@ here; comparisons, counts and scores never leave the grader. When the student's 
 gives no usable value, a ``StudentError`` says why in markdown the student can act on.
 
 Time is bounded so that the worst submission is graded well under three minutes with
-~40 tests: each call has a wall-clock timeout (10 s), a function that timed out or
+~40 tests: each call has a timeout (10 s of the student's time: wall-clock minus the time the
+worker waited for a CPU, with a CPU and a wall-clock backstop, see cputime.py), a function that timed out or
 crashed the worker is not run again (later calls fail fast), and once the global budget
 (150 s, loads included) is spent every further call fails fast with kind "budget".
 After a timeout, crash or protocol error the worker is killed and the next call starts
@@ -16,7 +17,6 @@ a fresh one, re-running the Program (minus statements that stopped it).
 from __future__ import annotations
 
 import contextlib
-import time
 from collections import Counter
 from typing import Any
 
@@ -162,10 +162,10 @@ class Student:
                 self._not_loaded = StudentError("budget", f"the grading time budget ({self.budget:g} s) was used "
                                                 "up while loading your code")
                 return
-            began, position = time.monotonic(), None
+            began, position = self.sandbox.clock.now(), None
             self.sandbox.start(self.load_timeout)
             limited = self.budget - self.spent < self.load_timeout
-            deadline = time.monotonic() + min(self.load_timeout, self.budget - self.spent)
+            deadline = self.sandbox.deadline(min(self.load_timeout, self.budget - self.spent))
             request = {"op": "load", "chunks": self.chunks, "skip": sorted(self._skip),
                        "statement_timeout": self.statement_timeout, "load_budget": self.load_budget}
             try:
@@ -187,7 +187,7 @@ class Student:
                     continue  # load again, skipping nothing
                 self._stopped_while_loading(position, e)
             finally:
-                self.spent += time.monotonic() - began
+                self.spent += self.sandbox.clock.now() - began
                 self.output = self.sandbox.take_output()
         if not self.sandbox.running and self._not_loaded is None:
             self._not_loaded = StudentError("not_loaded", "Your code could not be loaded: it stopped the grader's "
@@ -249,8 +249,8 @@ class Student:
         tree, arrays = protocol.encode(self._outgoing((tuple(args), tuple(kwargs.values())), refs))
         timeout = max(min(self.call_timeout, self.budget - self.spent), 0.1)
         header = dict(header, args=tree, kw=list(kwargs), timeout=timeout)
-        began = time.monotonic()
-        deadline = began + timeout + GRACE
+        began = self.sandbox.clock.now()  # the student's time (cputime.py), as every limit here
+        deadline = self.sandbox.deadline(timeout + GRACE)
         try:
             self.sandbox.send(header, arrays, deadline=deadline)
             reply, arrays = self.sandbox.receive(deadline)
@@ -276,7 +276,9 @@ class Student:
             how = f"died ({e})" if isinstance(e, WorkerDied) else "sent malformed data to the grader"
             raise StudentError("crash", f"the worker process {how} while running {what}") from None
         finally:
-            self.spent += time.monotonic() - began
+            self.spent += self.sandbox.clock.now() - began
+            if timeout < self.call_timeout and what in self._timed_out:  # stopped by the budget: it is spent
+                self.spent = max(self.spent, self.budget)
             self.output = self.sandbox.take_output()
 
     def _outgoing(self, value: Any, refs: list) -> Any:

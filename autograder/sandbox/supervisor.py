@@ -47,7 +47,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from autograder.sandbox import confine, lock, protocol, reaper
+from autograder.sandbox import confine, cputime, lock, protocol, reaper
 from autograder.sandbox.accounts import user_can_run
 from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     CLONE_NEWNET,
@@ -113,6 +113,8 @@ class Sandbox:
         self._launched = False  # started by launch(), its ready frame not read yet
         self._rfd = self._wfd = -1
         self.exit_code: int | None = None  # how the last worker ended: status, or -signal (None: not seen)
+        self.clock = cputime.StudentClock()  # the student's time: deadlines are in it (see cputime.py)
+        self._budget: dict[str, float] = {}  # the operation of the latest ``deadline``: its limits
         _live.add(self)
         ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # orphans of the worker become ours
         if os.geteuid() == 0:
@@ -176,7 +178,7 @@ class Sandbox:
             self._spawn()
         self._launched = False
         try:
-            header, _ = self.receive(time.monotonic() + timeout)
+            header, _ = self.receive(self.deadline(timeout))
         except (WorkerDied, WorkerTimeout, protocol.ProtocolError) as e:
             raise SandboxError(f"the worker did not start ({e}): {self.take_output()[-1000:]}") from None
         if header.get("op") != "ready":
@@ -216,6 +218,7 @@ class Sandbox:
         finally:
             for fd in (to_child, from_child, out):
                 os.close(fd)
+        self.clock.follow(self._proc.pid)
 
     @property
     def network_isolated(self) -> bool:
@@ -228,8 +231,35 @@ class Sandbox:
 
     # -- talking ---------------------------------------------------------------
 
+    def deadline(self, seconds: float) -> float:
+        """The deadline, for ``send`` and ``receive``, of an operation allowed ``seconds`` of the student's time
+        (``self.clock``, see cputime.py). Waiting for it also ends with WorkerTimeout when the worker's processes
+        used more CPU time than that, and with WorkerLost ("overloaded") past a generous wall-clock backstop."""
+        at = self.clock.now() + seconds
+        self._budget = {"deadline": at, "seconds": seconds, "wall": time.monotonic(), "cpu_at": -1.0,
+                        "backstop": time.monotonic() + cputime.backstop(seconds),
+                        "next_scan": time.monotonic() + cputime.CPU_CHECK_EVERY}
+        return at
+
+    def _check_budget(self, deadline: float) -> None:
+        """While waiting for ``deadline``: the CPU of the worker's processes and the wall-clock backstop."""
+        budget, now = self._budget, time.monotonic()
+        if budget.get("deadline") != deadline or self._proc is None:
+            return
+        if now > budget["backstop"]:
+            raise WorkerLost(f"the machine was overloaded: {now - budget['wall']:.0f} s of wall-clock time gave "
+                             f"the worker less than {budget['seconds']:g} s; regrade")
+        if now < budget["next_scan"]:
+            return
+        budget["next_scan"] = now + cputime.CPU_CHECK_EVERY
+        cpu = cputime.tree_cpu(self._proc.pid, self.account.pw_uid if self.account else None)
+        if budget["cpu_at"] < 0:  # CPU counted from the first scan; the time before it in full
+            budget["cpu_at"], budget["cpu0"] = now - budget["wall"], cpu
+        elif cpu - budget["cpu0"] + budget["cpu_at"] > budget["seconds"]:
+            raise WorkerTimeout("its processes used up the time limit in CPU time")
+
     def send(self, header: dict, arrays: Any = (), *, deadline: float) -> None:
-        """Send one frame before ``deadline`` (time.monotonic()); on any failure the worker is killed."""
+        """Send one frame before ``deadline`` (``self.deadline``); on any failure the worker is killed."""
         try:
             view = memoryview(protocol.pack_frame(header, arrays))
             while view:
@@ -268,7 +298,7 @@ class Sandbox:
         poller = select.poll()
         poller.register(fd, event)
         while True:
-            remaining = deadline - time.monotonic()
+            remaining = deadline - self.clock.now()
             if remaining <= 0:
                 raise WorkerTimeout("no answer before the deadline")
             if poller.poll(min(remaining, POLL_SLICE) * 1000):
@@ -276,6 +306,7 @@ class Sandbox:
             death = self._death()  # its children may hold the pipe open after it died
             if death:
                 raise WorkerDied(death)
+            self._check_budget(deadline)
 
     def _death(self, grace: float = 0.0) -> str:
         """How the worker ended ("" while it runs), without reaping it."""
@@ -303,6 +334,7 @@ class Sandbox:
     def kill(self) -> None:
         """Kill the worker's process group and every leftover process; reap; forget the worker."""
         proc, self._proc, self._launched = self._proc, None, False
+        self.clock.follow(None)  # its waits for a CPU, read before it is reaped
         if proc is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)  # the group id is ours until the worker is reaped
