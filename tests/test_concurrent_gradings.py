@@ -70,7 +70,8 @@ def test_four_grades_and_a_batch_at_once_give_every_submission_its_score_alone(t
         assert process.returncode == 0, err
         together[name] = _verdicts(json.loads(out))
     log, _ = batch.communicate(timeout=600)
-    assert batch.returncode == 0, log
+    logs = "\n".join(p.read_text()[-3000:] for p in (tmp_path / "out" / "logs").glob("*.log"))
+    assert batch.returncode == 0, log + logs
     for sid in ids:
         together[sid] = _verdicts(json.loads((tmp_path / "out" / "results" / f"{sid}.json").read_text()))
 
