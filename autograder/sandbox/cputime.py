@@ -72,6 +72,11 @@ class StudentClock:
         self._waited += self._seen
         self.pid, self._seen = pid, 0.0
 
+    def fast(self) -> float:
+        """``now`` without reading /proc: never earlier than ``now`` (the waits only grow), so a deadline it has
+        not reached, ``now`` has not either."""
+        return time.monotonic() - self._waited - self._seen
+
     def now(self) -> float:
         if self.pid is not None:
             waited = run_queue_wait(self.pid)

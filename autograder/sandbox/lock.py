@@ -34,6 +34,7 @@ LOCK_DIRS = ("/run/autograder", "/var/lock/autograder")  # the first one that ca
 POOL_SIZE = 8  # sandbox users per base name: gradings at once on one machine
 WAIT_LIMIT = 1800.0  # seconds to wait for a free user before giving up (a grader error)
 WAIT_SLICE = 0.1
+CLEAN, DIRTY = b"clean", b"dirty"  # the lock file's content: how its last holder left the user
 
 
 class LockError(RuntimeError):
@@ -42,14 +43,19 @@ class LockError(RuntimeError):
 
 @dataclass
 class UserLock:
-    """A sandbox user held by this process until ``release``."""
+    """A sandbox user held by this process until ``release``. ``clean``: the last holder ended its cleanup with
+    nothing left (the lock file says so), so there is nothing of that user to kill or remove now."""
 
     name: str
     account: pwd.struct_passwd
     fd: int
+    clean: bool = False
 
-    def release(self) -> None:
+    def release(self, *, clean: bool = False) -> None:
+        """Drop the lock; ``clean``: nothing of the user is left (the next holder may skip its clean-up)."""
         if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.pwrite(self.fd, CLEAN if clean else DIRTY, 0)
             os.close(self.fd)  # closing the last descriptor drops the flock
             self.fd = -1
 
@@ -98,7 +104,7 @@ def acquire(base: str, *, size: int = POOL_SIZE, wait: float = WAIT_LIMIT, creat
                     continue
                 if only_existing or ensure_user(name):
                     with contextlib.suppress(KeyError):
-                        return UserLock(name, pwd.getpwnam(name), fd)
+                        return _held(name, fd)
                 os.close(fd)
         if time.monotonic() >= deadline:
             raise LockError(f"every sandbox user of {', '.join(names)} stayed busy for {wait:g} s")
@@ -106,6 +112,14 @@ def acquire(base: str, *, size: int = POOL_SIZE, wait: float = WAIT_LIMIT, creat
             on_wait()
             told = True
         time.sleep(WAIT_SLICE)
+
+
+def _held(name: str, fd: int) -> UserLock:
+    """The lock on ``name`` just taken through ``fd``: how the last holder left it, then marked in use (a holder
+    killed before its cleanup leaves it so)."""
+    clean = os.pread(fd, len(CLEAN), 0) == CLEAN
+    os.pwrite(fd, DIRTY, 0)
+    return UserLock(name, pwd.getpwnam(name), fd, clean)
 
 
 def _try_lock(folder: str, name: str) -> int | None:

@@ -99,6 +99,8 @@ class Sandbox:
         self._lock: lock.UserLock | None = None
         self.account: pwd.struct_passwd | None = None
         self._out_fd = -1
+        self._left_nothing = True  # the last leftover scan left nothing running (or none was needed)
+        self._spawned = False  # a worker was started since that scan
         self.account, self.isolation_note = self._choose_account(switch_user)
         self._private = Path(tempfile.mkdtemp(prefix="ag-grader-"))  # 0700, the grader's own
         self._out_path = self._private / "output.txt"
@@ -140,20 +142,21 @@ class Sandbox:
         self._lock, self.user, account = held, held.name, held.account
         problem = user_can_run(self.python, account)
         if problem and problem != "readable":
-            self._release()
+            self._release(clean=held.clean)
             return None, (f"{reduced}the sandbox user `{self.user}` cannot run {self.python} ({problem}), "
                           "so student code runs as root.")
         self.account = account
-        self._kill_leftovers()  # a grading killed before its cleanup left them; the lock makes them ours
-        reaper.remove_user_files(account.pw_uid)
+        if not held.clean:  # a grading killed before its cleanup left them; the lock makes them ours
+            self._kill_leftovers()
+            reaper.remove_user_files(account.pw_uid)
         if problem == "readable":  # the switch works, but expected outputs may be in reach
             return account, (f"{reduced}the sandbox user `{self.user}` can read the grader's files in {_HERE}; "
                              "make them private (chmod -R go-rwx) so student code cannot read stored answers.")
         return account, ""
 
-    def _release(self) -> None:
+    def _release(self, *, clean: bool = False) -> None:
         if self._lock is not None:
-            self._lock.release()
+            self._lock.release(clean=clean)
             self._lock = None
 
     @property
@@ -219,6 +222,7 @@ class Sandbox:
             for fd in (to_child, from_child, out):
                 os.close(fd)
         self.clock.follow(self._proc.pid)
+        self._spawned = True
 
     @property
     def network_isolated(self) -> bool:
@@ -298,9 +302,10 @@ class Sandbox:
         poller = select.poll()
         poller.register(fd, event)
         while True:
-            remaining = deadline - self.clock.now()
-            if remaining <= 0:
+            remaining = deadline - self.clock.fast()
+            if remaining <= 0 and deadline - self.clock.now() <= 0:  # /proc is read only near the deadline
                 raise WorkerTimeout("no answer before the deadline")
+            remaining = max(remaining, 0.001)
             if poller.poll(min(remaining, POLL_SLICE) * 1000):
                 return
             death = self._death()  # its children may hold the pipe open after it died
@@ -340,7 +345,8 @@ class Sandbox:
                 os.killpg(proc.pid, signal.SIGKILL)  # the group id is ours until the worker is reaped
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=KILL_DEADLINE)
-        self._kill_leftovers()
+        if self._spawned or not self._left_nothing:  # nothing ran since a scan that left nothing: no scan
+            self._kill_leftovers()
         for fd in (self._rfd, self._wfd):
             if fd >= 0:
                 os.close(fd)
@@ -390,8 +396,10 @@ class Sandbox:
             for pid in alive:
                 reaper.send_signal(pid, table[pid]["start"], signal.SIGKILL)
             if not alive and not zombies:
+                self._left_nothing, self._spawned = True, False
                 return
             time.sleep(0.005)
+        self._left_nothing = False
         for pid, start in frozen.items():  # out of time: at least leave nothing stopped
             reaper.send_signal(pid, start, signal.SIGKILL)
 
@@ -417,7 +425,7 @@ class Sandbox:
         _live.discard(self)
         if self.account:
             reaper.remove_user_files(self.account.pw_uid)
-        self._release()  # only now may another grading take this user
+        self._release(clean=self._left_nothing)  # only now may another grading take this user
 
     def __enter__(self) -> Sandbox:
         return self
