@@ -83,3 +83,34 @@ class StudentClock:
             if waited is not None and waited >= self._seen:
                 self._seen = waited
         return time.monotonic() - self._waited - self._seen
+
+
+class Budget:
+    """The limits of one operation allowed ``seconds`` of the student's time, whose deadline is ``deadline``:
+    the CPU time of the worker's processes (scanned every CPU_CHECK_EVERY s of waiting, counted from the first
+    scan, the time before it in full) and the wall-clock backstop."""
+
+    def __init__(self, deadline: float, seconds: float) -> None:
+        self.deadline, self.seconds = deadline, seconds
+        self.wall = time.monotonic()
+        self.backstop = self.wall + backstop(seconds)
+        self.next_scan = self.wall + CPU_CHECK_EVERY
+        self.cpu_at, self.cpu0 = -1.0, 0.0
+
+    def check(self, pid: int, uid: int | None) -> str:
+        """"overloaded" past the backstop, "cpu" when the processes used more CPU than allowed, else ""."""
+        now = time.monotonic()
+        if now > self.backstop:
+            return "overloaded"
+        if now < self.next_scan:
+            return ""
+        self.next_scan = now + CPU_CHECK_EVERY
+        cpu = tree_cpu(pid, uid)
+        if self.cpu_at < 0:
+            self.cpu_at, self.cpu0 = now - self.wall, cpu
+        elif cpu - self.cpu0 + self.cpu_at > self.seconds:
+            return "cpu"
+        return ""
+
+    def describe(self) -> str:
+        return f"{time.monotonic() - self.wall:.0f} s of wall-clock time gave the worker less than {self.seconds:g} s"

@@ -55,6 +55,7 @@ from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     WORKER_OOM_SCORE,
     Limits,
 )
+from autograder.sandbox.exits import STUDENT_SIGNALS, describe_exit, lost_from_outside  # noqa: F401 - this API
 from autograder.sandbox.reaper import CLEAN_DEADLINE, KILL_DEADLINE, SHARED_DIRS  # noqa: F401 - part of this API
 
 DEFAULT_USER = "agsandbox"
@@ -116,7 +117,7 @@ class Sandbox:
         self._rfd = self._wfd = -1
         self.exit_code: int | None = None  # how the last worker ended: status, or -signal (None: not seen)
         self.clock = cputime.StudentClock()  # the student's time: deadlines are in it (see cputime.py)
-        self._budget: dict[str, float] = {}  # the operation of the latest ``deadline``: its limits
+        self._budget: cputime.Budget | None = None  # the operation of the latest ``deadline``: its limits
         _live.add(self)
         ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # orphans of the worker become ours
         if os.geteuid() == 0:
@@ -239,27 +240,17 @@ class Sandbox:
         """The deadline, for ``send`` and ``receive``, of an operation allowed ``seconds`` of the student's time
         (``self.clock``, see cputime.py). Waiting for it also ends with WorkerTimeout when the worker's processes
         used more CPU time than that, and with WorkerLost ("overloaded") past a generous wall-clock backstop."""
-        at = self.clock.now() + seconds
-        self._budget = {"deadline": at, "seconds": seconds, "wall": time.monotonic(), "cpu_at": -1.0,
-                        "backstop": time.monotonic() + cputime.backstop(seconds),
-                        "next_scan": time.monotonic() + cputime.CPU_CHECK_EVERY}
-        return at
+        self._budget = cputime.Budget(self.clock.now() + seconds, seconds)
+        return self._budget.deadline
 
     def _check_budget(self, deadline: float) -> None:
         """While waiting for ``deadline``: the CPU of the worker's processes and the wall-clock backstop."""
-        budget, now = self._budget, time.monotonic()
-        if budget.get("deadline") != deadline or self._proc is None:
+        if self._budget is None or self._budget.deadline != deadline or self._proc is None:
             return
-        if now > budget["backstop"]:
-            raise WorkerLost(f"the machine was overloaded: {now - budget['wall']:.0f} s of wall-clock time gave "
-                             f"the worker less than {budget['seconds']:g} s; regrade")
-        if now < budget["next_scan"]:
-            return
-        budget["next_scan"] = now + cputime.CPU_CHECK_EVERY
-        cpu = cputime.tree_cpu(self._proc.pid, self.account.pw_uid if self.account else None)
-        if budget["cpu_at"] < 0:  # CPU counted from the first scan; the time before it in full
-            budget["cpu_at"], budget["cpu0"] = now - budget["wall"], cpu
-        elif cpu - budget["cpu0"] + budget["cpu_at"] > budget["seconds"]:
+        problem = self._budget.check(self._proc.pid, self.account.pw_uid if self.account else None)
+        if problem == "overloaded":
+            raise WorkerLost(f"the machine was overloaded: {self._budget.describe()}; regrade")
+        if problem:
             raise WorkerTimeout("its processes used up the time limit in CPU time")
 
     def send(self, header: dict, arrays: Any = (), *, deadline: float) -> None:
@@ -432,36 +423,6 @@ class Sandbox:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-# Signals the student's own code causes (a crash, a limit it ran into); any other death by a signal may come from
-# outside (an administrator, another grading, the OOM killer taking the biggest process): retried once.
-STUDENT_SIGNALS = frozenset({signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT, signal.SIGFPE, signal.SIGILL,
-                             signal.SIGSYS, signal.SIGTRAP, signal.SIGXCPU, signal.SIGXFSZ, signal.SIGPIPE})
-
-
-def lost_from_outside(returncode: int | None) -> bool:
-    """Whether a worker that ended with ``returncode`` may have been killed by something else than its code."""
-    return returncode is not None and returncode < 0 and -returncode not in STUDENT_SIGNALS
-
-
-def describe_exit(returncode: int, memory_mb: int) -> str:
-    """Why a worker ended, for a student: 'killed by signal 9: probably out of memory ...'."""
-    if returncode >= 0:
-        return f"exited with status {returncode}: os._exit() or exit() in native code"
-    reasons = {
-        signal.SIGKILL: f"probably out of memory, limit {memory_mb} MB, or the code killed its own process",
-        signal.SIGSEGV: "a crash in native code (ctypes? very deep recursion?)",
-        signal.SIGBUS: "a crash in native code",
-        signal.SIGABRT: "often out of memory inside a native library",
-        signal.SIGXCPU: "it used up its CPU time limit",
-        signal.SIGXFSZ: "a file grew past its size limit",
-    }
-    try:
-        reason = reasons.get(-returncode, signal.Signals(-returncode).name)
-    except ValueError:
-        reason = "an unknown signal"
-    return f"killed by signal {-returncode}: {reason}"
 
 
 @atexit.register
