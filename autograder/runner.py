@@ -9,7 +9,11 @@
 4. kill everything the student started, then write results.json atomically.
 
 Whatever goes wrong, a valid results.json is written: a broken submission gets
-0 points with an explanation, a crash of the engine itself a fallback result.
+0 points with an explanation, a crash of the engine itself a fallback result. A grader
+error is never scored as the student's: when a test hit an internal error (after the
+results plugin's one retry of a test whose worker was lost from outside), the whole
+submission is a grader error ("a problem on our side, resubmit"), ``extra_data.grader_error``
+says why (``batch`` lists it as not graded and retries it on the next run).
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ from autograder.results import document
 
 GRADED_DIR = Path(__file__).resolve().parent / "suite" / "graded"
 NOT_GRADED = "Not graded: see the message at the top"  # each test's output when the submission cannot be read
+GRADER_FAILED = (
+    "**The autograder could not finish grading** because of a problem on our side, "
+    "not in your code. Please resubmit; if this message stays, tell your course staff."
+)
 
 
 def main(argv: list[str]) -> int:
@@ -53,10 +61,7 @@ def run(root: Path) -> dict:
         data = grade_folder(root / "submission")
     except BaseException:  # the engine itself failed: still answer
         traceback.print_exc()
-        data = document.fallback_results(
-            "**The autograder could not finish grading** because of a problem on our side, "
-            "not in your code. Please resubmit; if this message stays, tell your course staff."
-        )
+        data = grader_error_results(f"the engine failed: {traceback.format_exc(limit=1).strip()[-500:]}")
     data["execution_time"] = round(time.monotonic() - started, 3)
     document.write_results(results_path, data)
     return data
@@ -95,9 +100,21 @@ def grade_folder(submission: Path) -> dict:
     known = set(first)  # a set: a notebook may bring tens of thousands of notes
     notes = ordered_notes(_unique(first), [n for n in _unique(grader.notes) if n not in known], place)
     data = document.build_results(collector.tests, execution_time=time.monotonic() - started, notes=notes)
+    if collector.internal_errors:  # never scored as the student's: the whole submission is not graded
+        names = collector.internal_errors
+        print(f"[grader] internal error in {len(names)} tests: the submission is a grader error", file=sys.stderr)
+        data = grader_error_results(f"internal error in {len(names)} tests: {'; '.join(names)[:400]}", names)
     if grader.isolation_note:  # not for students (extra_data is not shown to them); `grade` prints it
         print(grader.isolation_note, file=sys.stderr)
         data["extra_data"]["isolation"] = grader.isolation_note
+    return data
+
+
+def grader_error_results(reason: str, tests: list[str] | None = None) -> dict:
+    """The results of a submission the grader could not grade: 0 points, "a problem on our side, resubmit",
+    and ``extra_data.grader_error`` (the reason, for the instructor: extra_data is not shown to students)."""
+    data = document.fallback_results(GRADER_FAILED)
+    data["extra_data"] = {"grader_error": reason, "internal_errors": list(tests or [])}
     return data
 
 

@@ -408,7 +408,7 @@ def test_a_stopped_batch_cleans_up_and_says_what_is_left(tmp_path: Path) -> None
             os.kill(pid, 0)
 
 
-def test_each_parallel_slot_runs_its_students_as_its_own_user(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_batch_makes_one_sandbox_user_per_parallel_slot_up_front(monkeypatch: pytest.MonkeyPatch) -> None:
     from autograder.batch import isolation
 
     monkeypatch.delenv(isolation.USERS_ENV, raising=False)
@@ -418,8 +418,9 @@ def test_each_parallel_slot_runs_its_students_as_its_own_user(monkeypatch: pytes
         return
     import pwd
 
-    users = [env["AUTOGRADER_SANDBOX_USER"] for env in environments]
-    assert users == isolation.slot_users(3) and len(set(users)) == 3
+    assert environments == [{}, {}, {}]  # each grading locks a free user of the pool itself (sandbox/lock.py)
+    users = isolation.slot_users(3)
+    assert len(set(users)) == 3
     uids = {pwd.getpwnam(name).pw_uid for name in users}  # created when missing
     assert len(uids) == 3 and 0 not in uids
     assert os.environ[isolation.USERS_ENV] == ",".join(users)

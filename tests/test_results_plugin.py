@@ -604,3 +604,63 @@ def test_visible_tests_run_before_hidden_ones_and_results_keep_collection_order(
     assert log.read_text().split() == ["visible_second", "visible_fourth", "hidden_first", "hidden_third"]
     assert [t["name"].split()[-1] for t in data["tests"]] == [
         "test_hidden_first", "test_visible_second", "test_hidden_third", "test_visible_fourth"]
+
+
+LOST = """
+class WorkerLost(Exception):
+    retry_test = True
+
+runs = {"once": 0, "twice": 0}
+
+@pytest.fixture
+def fresh():
+    return []  # a new value for every run of a test: the retry starts from a fresh setup
+
+@weight(2)
+@tags("softmax")
+def test_lost_once(fresh):
+    '''lost once'''
+    fresh.append(1)
+    runs["once"] += 1
+    assert fresh == [1]
+    if runs["once"] == 1:
+        raise WorkerLost("killed by signal 9")
+
+@weight(3)
+@tags("softmax")
+def test_lost_twice():
+    '''lost twice'''
+    runs["twice"] += 1
+    raise WorkerLost(f"killed by signal 9 (run {runs['twice']})")
+
+@weight(1)
+@tags("softmax")
+def test_student_fails():
+    '''student fails'''
+    raise StudentError("wrong")
+
+@weight(1)
+@tags("softmax")
+def test_grader_bug():
+    '''grader bug'''
+    raise KeyError("oops")
+"""
+
+
+def test_a_test_that_lost_its_worker_runs_once_more_and_internal_errors_are_recorded_apart(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "pytest.ini").write_text("[pytest]\npython_files = test_*.py\n")
+    (suite / "test_lost_worker.py").write_text(HEADER + textwrap.dedent(LOST))
+    collector = ResultsPlugin()
+    pytest.main([str(suite), "-q", "-p", "no:cacheprovider", "-c", str(suite / "pytest.ini"), "--rootdir", str(suite),
+                 "--import-mode=importlib"], plugins=[collector])
+    tests = {t.name: t for t in collector.tests}
+    assert (tests["lost once"].score, tests["lost once"].status) == (2, "passed")  # only the second run counts
+    assert (tests["lost twice"].score, tests["lost twice"].output) == (0, INTERNAL)
+    assert tests["student fails"].output == "wrong"
+    assert collector.internal_errors == ["lost twice", "grader bug"]  # the student's failure is not one
+    err = capfd.readouterr().err
+    assert err.count("running the test once more") == 2 and "(run 2)" in err and "(run 3)" not in err

@@ -175,7 +175,12 @@ def _run(
         print(f"batch: {error}", file=sys.stderr)
         return 2
     chosen = select_shard(export.submissions, shard)
-    _write_run(outdir, export_path, export, chosen, shard, version)
+    try:
+        _write_run(outdir, export_path, export, chosen, shard, version)
+    except OSError as error:
+        print(f"batch: cannot write to {outdir} ({error.strerror or error}); free some space and rerun",
+              file=sys.stderr)
+        return 1
     done = set() if force else state.done_ids(outdir, version)
     todo = [s for s in chosen if s.id not in done]
     label = f"shard {shard[0]}/{shard[1]}: " if shard else ""
@@ -197,7 +202,7 @@ def _run(
     if bar.note:
         print(f"batch: {bar.note}")
     started = time.monotonic()
-    interrupted = False
+    interrupted, stopped = False, ""
     main_thread = threading.current_thread() is threading.main_thread()
     if main_thread:  # a job scheduler's stop (SIGTERM) cleans up like Ctrl-C
         previous = signal.signal(signal.SIGTERM, _interrupt)
@@ -205,6 +210,8 @@ def _run(
         _grade(todo, outdir, version, bar, jobs=jobs, timeout=timeout, target=target, environments=environments)
     except KeyboardInterrupt:
         interrupted = True
+    except state.OutputError as error:  # a full disk: stop cleanly, what was recorded stays valid
+        stopped = str(error)
     finally:
         if main_thread:
             signal.signal(signal.SIGTERM, previous)
@@ -213,14 +220,22 @@ def _run(
     stats.update(graded=bar.graded_now, seconds=elapsed)
     if interrupted:
         print(f"\nbatch: interrupted after {bar.graded_now} submissions; rerun the same command to resume")
-    summary, notes = report.write_outputs(
-        outdir, chosen, version, title=_title(export_path, shard),
-        notes=export.notes + isolation_notes + ([bar.note] if bar.note else []),
-    )
+    if stopped:
+        print(f"\nbatch: stopped after {bar.graded_now} submissions: {stopped}. Free some space and rerun the same "
+              "command to resume (what is recorded as graded is not graded again)", file=sys.stderr)
+    try:
+        summary, notes = report.write_outputs(
+            outdir, chosen, version, title=_title(export_path, shard),
+            notes=export.notes + isolation_notes + ([bar.note] if bar.note else []) + ([stopped] if stopped else []),
+        )
+    except OSError as error:
+        print(f"batch: could not write scores.csv, report.html or the plots in {outdir} ({error.strerror or error}); "
+              "free some space and rerun the same command: it only rewrites them", file=sys.stderr)
+        return 130 if interrupted else 1
     _print_summary(outdir, summary, notes, bar.graded_now, elapsed)
     if interrupted:
         return 130
-    return 1 if summary.errors or summary.pending else 0
+    return 1 if summary.errors or summary.pending or stopped else 0
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -233,7 +248,10 @@ def _grade(todo: list[Submission], outdir: Path, version: str, bar: progress.Pro
         results = state.results_path(outdir, submission.id)
         log = state.log_path(outdir, submission.id)
         if submission.path is None:
-            _missing(outdir, submission, version, results)
+            try:
+                _missing(outdir, submission, version, results)
+            except OSError as error:
+                raise state.OutputError(f"{outdir} cannot be written ({error.strerror or error})") from None
             bar.update(submission.id, error=True)
             continue
         tasks.append(pool.Task(submission.id, str(submission.path), str(results), str(log)))
@@ -248,7 +266,10 @@ def _grade(todo: list[Submission], outdir: Path, version: str, bar: progress.Pro
             error=outcome.error,
             log=state.log_path(outdir, outcome.id).relative_to(outdir).as_posix(),
         )
-        state.append_record(outdir, record)
+        try:
+            state.append_record(outdir, record)
+        except OSError as error:  # stops the pool (its gradings are killed); state.jsonl stays readable
+            raise state.OutputError(f"{outdir / 'state.jsonl'} cannot be written ({error.strerror or error})") from None
         bar.update(outcome.id, error=outcome.status != state.GRADED)
 
     pool.grade_all(tasks, done, **options)

@@ -1,30 +1,30 @@
-"""Who student code runs as during a batch, one sandbox user per parallel slot.
+"""Who student code runs as during a batch: a user of the sandbox pool per grading at a time.
 
 On Gradescope one container grades one submission. A batch grades several at once on
 one machine, so two workers under one uid could signal or inspect each other. As root,
-slot i (from 1) runs its students as its own user: ``agsandbox`` for slot 1, then
-``agsandbox2``, ``agsandbox3``, ... (the base name follows ``$AUTOGRADER_SANDBOX_USER``),
-created here like setup.sh creates the first one. Not as root, every worker runs as
-the TA's own user, and the batch says so.
+every grading locks a free user of the pool ``agsandbox``, ``agsandbox2``, ... (the base
+name follows ``$AUTOGRADER_SANDBOX_USER``; see ``sandbox/lock.py``) for as long as it runs,
+so gradings of this batch, of another batch or shard and a ``grade`` on the same machine
+never share one. The first ``jobs`` users of the pool are created here up front, like
+setup.sh creates the first one (more are made on demand). Not as root, every worker runs
+as the TA's own user, and the batch says so.
 """
 
 from __future__ import annotations
 
 import os
 import pwd
-import shutil
-import subprocess
 import sys
 
-from autograder.sandbox import supervisor
+from autograder.sandbox import lock, supervisor
 
 USERS_ENV = "AUTOGRADER_BATCH_USERS"  # comma-separated, read by the warm grader to check them once
 
 
 def slot_users(jobs: int) -> list[str]:
-    """The sandbox user of each of ``jobs`` parallel slots."""
+    """The sandbox users made up front for ``jobs`` parallel slots: the first ``jobs`` of the pool."""
     base = os.environ.get(supervisor.USER_ENV) or supervisor.DEFAULT_USER
-    return [base] + [f"{base}{i}" for i in range(2, jobs + 1)]
+    return lock.pool_names(base, max(1, jobs))
 
 
 class RootStudentsError(RuntimeError):
@@ -34,6 +34,8 @@ class RootStudentsError(RuntimeError):
 def slot_environments(jobs: int, *, allow_root: bool = False) -> tuple[list[dict[str, str]] | None, list[str]]:
     """Environment of each slot's grading processes (None: no user switch) and notes for the TA.
 
+    Each grading locks its own user of the pool when it starts (``sandbox/lock.py``), so the
+    slots' environments name none.
     Raises RootStudentsError, as root, when the sandbox users cannot be made or cannot run this
     Python (student code would run as root), unless ``allow_root``.
     """
@@ -44,7 +46,7 @@ def slot_environments(jobs: int, *, allow_root: bool = False) -> tuple[list[dict
             "each other or from your files. Run the batch as root (with sandbox users) for full isolation."
         ]
     users = slot_users(jobs)
-    missing = [name for name in users if not _ensure_user(name)]
+    missing = [name for name in users if not lock.ensure_user(name)]
     if missing:
         return None, _as_root(f"Could not create the sandbox users {', '.join(missing)}", allow_root)
     os.environ[USERS_ENV] = ",".join(users)  # the warm grader (started after this) checks each once
@@ -53,7 +55,7 @@ def slot_environments(jobs: int, *, allow_root: bool = False) -> tuple[list[dict
         return None, _as_root(
             f"The sandbox users cannot run {sys.executable} ({problem}); use a Python they can read and execute "
             "(a venv made from /usr/bin/python3, outside /root)", allow_root)
-    return [{supervisor.USER_ENV: name} for name in users], []
+    return [{} for _ in users], []
 
 
 def _as_root(problem: str, allow_root: bool) -> list[str]:
@@ -61,23 +63,3 @@ def _as_root(problem: str, allow_root: bool) -> list[str]:
         raise RootStudentsError(f"{problem}. Student code would run as root, so nothing was graded; rerun with "
                            "--allow-root-students only if you trust every submission.")
     return [f"{problem}: student code ran as root (--allow-root-students)."]
-
-
-def _ensure_user(name: str) -> bool:
-    """The system user ``name`` exists (created like setup.sh's when missing)."""
-    try:
-        pwd.getpwnam(name)
-        return True
-    except KeyError:
-        pass
-    useradd = shutil.which("useradd")
-    if useradd is None:
-        return False
-    done = subprocess.run(
-        [useradd, "--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", name],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
-    )
-    if done.returncode != 0:
-        print(f"batch: useradd {name} failed: {done.stderr.strip()}", file=sys.stderr)
-        return False
-    return True

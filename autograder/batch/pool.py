@@ -223,10 +223,13 @@ def _failed(job: _Running, reason: str) -> Outcome:
     seconds = time.monotonic() - job.started
     data = fallback_results(GRADER_FAILED)
     data["execution_time"] = round(seconds, 3)
-    write_results(Path(job.task.results), data)
-    Path(job.task.log).parent.mkdir(parents=True, exist_ok=True)
-    with open(job.task.log, "a", encoding="utf-8") as log:
-        log.write(f"\n[batch] {reason}\n")
+    try:  # a full disk must not stop the batch here: the record says why
+        write_results(Path(job.task.results), data)
+        Path(job.task.log).parent.mkdir(parents=True, exist_ok=True)
+        with open(job.task.log, "a", encoding="utf-8") as log:
+            log.write(f"\n[batch] {reason}\n")
+    except OSError as error:
+        reason += f"; its results or log could not be written ({error.strerror or error})"
     return Outcome(job.task.id, state.GRADER_ERROR, round(seconds, 3), reason)
 
 
@@ -314,14 +317,21 @@ def _child(task: Task, target: str, writer: object, env: dict[str, str], root: s
     outcome = {"status": state.GRADED, "error": ""}
     try:
         data = _grade(Path(task.path), target, Path(root))
+        extra = data.get("extra_data")
+        if isinstance(extra, dict) and extra.get("grader_error"):  # e.g. a test hit an internal error
+            outcome = {"status": state.GRADER_ERROR, "error": str(extra["grader_error"])[:500]}
     except BaseException as error:  # the engine itself failed: still answer, and say so
         traceback.print_exc()
         data = fallback_results(GRADER_FAILED)
         outcome = {"status": state.GRADER_ERROR, "error": f"{type(error).__name__}: {error}"[:500]}
     data["execution_time"] = round(time.monotonic() - started, 3)
-    write_results(Path(task.results), data)
-    sys.stdout.flush()
-    sys.stderr.flush()
+    try:
+        write_results(Path(task.results), data)
+    except OSError as error:  # a full disk: not graded, and why (the results are not there to say it)
+        outcome = {"status": state.GRADER_ERROR, "error": f"its results.json could not be written: {error}"[:500]}
+    with contextlib.suppress(OSError):
+        sys.stdout.flush()
+        sys.stderr.flush()
     writer.send(outcome)
     writer.close()
 
@@ -357,8 +367,11 @@ def resolve(target: str) -> Callable[[Path], dict]:
 
 def _redirect_output(log: str) -> None:
     """Send this process's stdout/stderr (and its children's) to the submission's log."""
-    Path(log).parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    try:
+        Path(log).parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+    except OSError:  # a full disk (no inode left): grade anyway, without a log
+        fd = os.open(os.devnull, os.O_WRONLY)
     sys.stdout.flush()
     sys.stderr.flush()
     os.dup2(fd, 1)

@@ -30,6 +30,10 @@ GRADED = "graded"  # results.json written by the engine (whatever the score)
 GRADER_ERROR = "grader_error"  # the grader itself could not grade it (timeout of the outer guard, crash)
 
 
+class OutputError(RuntimeError):
+    """OUTDIR could not be written (a full disk, a quota): the batch stops cleanly and a rerun resumes."""
+
+
 def autograder_version(repo: Path | None = None) -> str:
     """sha256 over the Gradescope zip's members (names and bytes): the autograder's identity."""
     from autograder.commands import build

@@ -105,11 +105,22 @@ def grade(path: Path, *, python: str | None = None, timeout: float | None = None
         notes = copy_submission(path, root / "submission")
         log = run_root(root, python=python, timeout=timeout)
         data = json.loads((root / "results" / "results.json").read_text())
-        if not data.get("tests") or os.environ.get("AUTOGRADER_VERBOSE"):
+        if engine_failed(data) or os.environ.get("AUTOGRADER_VERBOSE"):
             print(console(log), file=sys.stderr)  # the engine failed: show the instructor why
         for note in reversed(notes):
             data = add_note(data, note)
         return data
+
+
+def engine_failed(data: dict) -> bool:
+    """Whether the engine itself failed on some test (then ``grade`` prints its log): no tests, a grader error,
+    or any test with the plugin's internal-error message."""
+    from autograder.results.plugin import INTERNAL
+
+    extra = data.get("extra_data")
+    tests = data.get("tests") or []
+    return (not tests or (isinstance(extra, dict) and bool(extra.get("grader_error")))
+            or any(isinstance(t, dict) and INTERNAL in str(t.get("output", "")) for t in tests))
 
 
 def copy_submission(path: Path, destination: Path) -> list[str]:

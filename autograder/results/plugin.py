@@ -23,6 +23,11 @@ Graded tests are plain pytest tests carrying gradescope-utils' attributes: ``@we
   (StudentError, IntakeError) the exception's message only; for anything else a fixed
   sentence, the traceback going to stderr (the instructor's log).
 
+Internal errors (anything else) are recorded apart (``internal_errors``): the runner then marks
+the whole submission as a grader error, never as failed tests. A test whose exception has
+``retry_test`` (the engine lost the worker for a reason outside the student's code) is run
+once more from a fresh setup, and only that second run counts.
+
 Nothing is dropped: a collected test that never ran scores 0 with its weight, and when
 fewer points than ``expected_points[tag]`` were collected for a tag (a graded module
 failed to import), a failed "Grader error" test makes up the difference. The plugin also
@@ -68,6 +73,9 @@ class ResultsPlugin:
         self._phases: dict[str, list[_Phase]] = {}
         self._scores: dict[str, float] = {}
         self._mistakes: dict[str, list[str]] = {}  # the mistake ids a test's feedback names (support.graded)
+        self.internal: dict[str, str] = {}  # nodeid -> the phase whose exception was the grader's, not the student's
+        self._retry: set[str] = set()  # tests to run once more (lost worker); cleared once they have been
+        self._retried: set[str] = set()
 
     # ------------------------------------------------------------------------- hooks
 
@@ -103,6 +111,28 @@ class ResultsPlugin:
                 position[key] += 1
                 number = f"{number}.{position[key]}"
             self._numbers[item.nodeid] = number
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item, nextitem: pytest.Item | None) -> bool:
+        """Run the test; once more, from a fresh setup, when the engine lost its worker from outside."""
+        from _pytest.runner import runtestprotocol
+
+        item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+        reports = runtestprotocol(item, nextitem=nextitem, log=False)
+        if item.nodeid in self._retry:
+            print(f"[grader] {item.nodeid}: the worker was lost from outside; running the test once more",
+                  file=sys.stderr)
+            self._retry.discard(item.nodeid)
+            self._retried.add(item.nodeid)
+            for record in (self._phases, self._scores, self.internal):
+                record.pop(item.nodeid, None)
+            if hasattr(item, "_initrequest"):
+                item._initrequest()  # fresh fixture values, as for a first run
+            reports = runtestprotocol(item, nextitem=nextitem, log=False)
+        for report in reports:
+            item.ihook.pytest_runtest_logreport(report=report)
+        item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+        return True
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item: pytest.Item) -> Iterator[None]:
@@ -164,11 +194,23 @@ class ResultsPlugin:
                 )
         return tests
 
+    @property
+    def internal_errors(self) -> list[str]:
+        """Names of the tests that hit an internal error of the grader (their retry included), and of the
+        "Grader error" make-up tests: when not empty, the submission is a grader error, not graded."""
+        named = [_display_name(self._items[nodeid]) for nodeid in self._items if nodeid in self.internal]
+        return named + [test.name for test in self.tests if test.name.startswith("Grader error: ")]
+
     def _collected_tests(self) -> list[GradedTest]:
         return [self._graded(nodeid, item) for nodeid, item in self._items.items()]
 
     def _record(self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport) -> None:
         xfail = hasattr(report, "wasxfail")
+        exc = call.excinfo.value if call.excinfo is not None else None
+        if report.outcome == "failed" and exc is not None and not xfail and is_internal(exc):
+            self.internal.setdefault(item.nodeid, call.when)
+            if getattr(exc, "retry_test", False) is True and item.nodeid not in self._retried:
+                self._retry.add(item.nodeid)
         message = ""
         if report.outcome != "passed" or xfail:
             message = _phase_message(item, call, report, xfail)
@@ -245,6 +287,13 @@ def student_message(exc: BaseException, *, where: str = "", detail: str = "") ->
     detail = detail or "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     print(f"[grader] internal error in {where or 'a test'}:\n{detail}", file=sys.stderr)
     return INTERNAL
+
+
+def is_internal(exc: BaseException) -> bool:
+    """Whether an exception of a test is the grader's problem (not a verdict about the student's code)."""
+    if isinstance(exc, (pytest.fail.Exception, pytest.skip.Exception, AssertionError)):
+        return False
+    return getattr(exc, "student_facing", False) is not True
 
 
 def _assertion_text(exc: AssertionError) -> str:

@@ -6,7 +6,8 @@ here; comparisons, counts and scores never leave the grader. When the student's 
 gives no usable value, a ``StudentError`` says why in markdown the student can act on.
 
 Time is bounded so that the worst submission is graded well under three minutes with
-~40 tests: each call has a wall-clock timeout (10 s), a function that timed out or
+~40 tests: each call has a timeout (10 s of the student's time: wall-clock minus the time the
+worker waited for a CPU, with a CPU and a wall-clock backstop, see cputime.py), a function that timed out or
 crashed the worker is not run again (later calls fail fast), and once the global budget
 (150 s, loads included) is spent every further call fails fast with kind "budget".
 After a timeout, crash or protocol error the worker is killed and the next call starts
@@ -22,7 +23,6 @@ nothing a student's code saved from a hidden test's inputs can reach visible out
 from __future__ import annotations
 
 import contextlib
-import time
 from collections import Counter
 from typing import Any
 
@@ -31,7 +31,15 @@ import numpy as np
 from autograder.feedback.markdown import code_span, fenced, plain
 from autograder.sandbox import protocol, reaper
 from autograder.sandbox.callbacks import Cache, CallbackLimit, Layer
-from autograder.sandbox.supervisor import Limits, Sandbox, SandboxError, WorkerDied, WorkerTimeout
+from autograder.sandbox.supervisor import (
+    Limits,
+    Sandbox,
+    SandboxError,
+    WorkerDied,
+    WorkerLost,
+    WorkerTimeout,
+    lost_from_outside,
+)
 
 CALL_TIMEOUT = 10.0  # seconds per call, callbacks included
 GRACE = 1.0  # the worker's own alarm stops a call first and says where; the grader kills this much later
@@ -45,7 +53,8 @@ MAX_NOTES = 20  # notes about top-level statements, at most
 SHOWN = 500  # characters of student-controlled text in one message
 KINDS = ("exception", "timeout", "crash", "invalid_output", "modified_input", "missing", "not_loaded", "budget")
 
-__all__ = ["Cache", "Layer", "Remote", "SandboxError", "Student", "StudentError"]  # Layer, Cache: callbacks.py
+# Layer, Cache: callbacks.py
+__all__ = ["Cache", "Layer", "Remote", "SandboxError", "Student", "StudentError", "WorkerLost"]
 
 
 class StudentError(Exception):
@@ -105,6 +114,7 @@ class Student:
         self._skip: set[tuple[int, int]] = set()
         self._timed_out: dict[str, float] = {}
         self._crashes: Counter[str] = Counter()
+        self._lost: set[object] = set()  # calls and load positions that lost the worker from outside once
         self._not_loaded: StudentError | None = None
 
     @classmethod
@@ -152,19 +162,19 @@ class Student:
     def start(self) -> None:
         """Start the worker and load the Program unless running; a statement that stops the worker
         is skipped on the next try. SandboxError when the worker fails before any student code ran."""
-        for _ in range(MAX_LOADS):
+        for _ in range(MAX_LOADS + 1):  # + 1: a worker lost from outside once is not the statement's fault
             if self.sandbox.running or self._not_loaded is not None:
                 return
             if self.spent >= self.budget:
                 self._not_loaded = StudentError("budget", f"the grading time budget ({self.budget:g} s) was used "
                                                 "up while loading your code")
                 return
-            began, position = time.monotonic(), None
+            began, position = self.sandbox.clock.now(), None
             if self.generation:  # a restart: what the last worker saved (maybe from hidden inputs) goes first
                 self._wipe()
             self.sandbox.start(self.load_timeout)
             limited = self.budget - self.spent < self.load_timeout
-            deadline = time.monotonic() + min(self.load_timeout, self.budget - self.spent)
+            deadline = self.sandbox.deadline(min(self.load_timeout, self.budget - self.spent))
             request = {"op": "load", "chunks": self.chunks, "skip": sorted(self._skip),
                        "statement_timeout": self.statement_timeout, "load_budget": self.load_budget}
             try:
@@ -186,9 +196,11 @@ class Student:
                     continue
                 if position is None or not 0 <= position[0] < len(self.chunks):
                     raise SandboxError(f"the worker failed before running any student code: {e}") from None
+                if self._lost_once(position, e):
+                    continue  # load again, skipping nothing
                 self._stopped_while_loading(position, e)
             finally:
-                self.spent += time.monotonic() - began
+                self.spent += self.sandbox.clock.now() - began
                 self.output = self.sandbox.take_output()
         if not self.sandbox.running and self._not_loaded is None:
             self._not_loaded = StudentError("not_loaded", "Your code could not be loaded: it stopped the grader's "
@@ -198,6 +210,14 @@ class Student:
         """Remove what the sandbox user left in the shared temporary folders (its processes are gone by now)."""
         if self.sandbox.account is not None:
             reaper.remove_user_files(self.sandbox.account.pw_uid)
+
+    def _lost_once(self, key: object, error: Exception) -> bool:
+        """The first time ``key`` (a call, a load position) lost the worker to a signal its code need not have
+        sent: it is tried once more (a second loss is the student's)."""
+        if not isinstance(error, WorkerDied) or not lost_from_outside(self.sandbox.exit_code) or key in self._lost:
+            return False
+        self._lost.add(key)
+        return True
 
     def _stopped_while_loading(self, position: tuple[int, int, int], error: Exception) -> None:
         chunk, stmt, line = position
@@ -255,8 +275,8 @@ class Student:
         tree, arrays = protocol.encode(self._outgoing((tuple(args), tuple(kwargs.values())), refs))
         timeout = max(min(self.call_timeout, self.budget - self.spent), 0.1)
         header = dict(header, args=tree, kw=list(kwargs), timeout=timeout)
-        began = time.monotonic()
-        deadline = began + timeout + GRACE
+        began = self.sandbox.clock.now()  # the student's time (cputime.py), as every limit here
+        deadline = self.sandbox.deadline(timeout + GRACE)
         try:
             self.sandbox.send(header, arrays, deadline=deadline)
             reply, arrays = self.sandbox.receive(deadline)
@@ -279,11 +299,16 @@ class Student:
             raise StudentError("timeout", f"{what} did not return within {timeout:g} s (infinite loop?)") from None
         except (WorkerDied, protocol.ProtocolError) as e:
             self.sandbox.kill()
+            if self._lost_once(what, e):
+                raise WorkerLost(f"the worker process {e} while running {what}, maybe not because of the student's "
+                                 "code: the test is run once more") from None
             self._crashes[what] += 1
             how = f"died ({e})" if isinstance(e, WorkerDied) else "sent malformed data to the grader"
             raise StudentError("crash", f"the worker process {how} while running {what}") from None
         finally:
-            self.spent += time.monotonic() - began
+            self.spent += self.sandbox.clock.now() - began
+            if timeout < self.call_timeout and what in self._timed_out:  # stopped by the budget: it is spent
+                self.spent = max(self.spent, self.budget)
             self.output = self.sandbox.take_output()
 
     def _outgoing(self, value: Any, refs: list) -> Any:

@@ -8,17 +8,19 @@ stdout/stderr appended to a grader-owned file (``take_output``). Before exec (``
 everything it forks before the grader, whose own is lowered to -900 when permitted), new network
 and IPC namespaces as root when the kernel allows it (no sockets beyond the worker, SysV
 shared memory dies with it), then the user switch, SIGXFSZ ignored (an oversized write
-fails instead of killing), ``PR_SET_NO_NEW_PRIVS``. As root it runs as
-``$AUTOGRADER_SANDBOX_USER`` (default ``agsandbox``, made by setup.sh with ``useradd
---system --no-create-home --shell /usr/sbin/nologin``) without supplementary groups,
+fails instead of killing), ``PR_SET_NO_NEW_PRIVS``. As root it runs as a free user of the
+pool of ``$AUTOGRADER_SANDBOX_USER`` (default ``agsandbox``, made by setup.sh with ``useradd
+--system --no-create-home --shell /usr/sbin/nologin``; then ``agsandbox2``, ... made on
+demand) without supplementary groups,
 from a root-owned run dir it can read but not write. Otherwise (not root, no such user,
 or the user cannot run this Python) it runs unswitched and ``isolation_note`` says why.
 
 Reads and writes have deadlines (poll). After a timeout, a protocol error or a death,
 ``kill`` kills the process group, then every leftover: as the sandbox user, every process
-of that uid in /proc except those under another live process (a second grader on a
-developer's machine, another batch slot); otherwise every descendant of the grader outside
-the grader's own session (the worker has its own; daemons make new ones). Leftovers are
+of that uid in /proc (the user is this grading's alone: ``lock.py`` holds it from before the
+worker starts until ``close`` has cleaned up, and another grading takes another user of the
+pool or waits); otherwise every descendant of the grader outside the grader's own session
+(the worker has its own; daemons make new ones), so concurrent gradings never meet. Leftovers are
 first frozen (SIGSTOP, rescanning until no new one appears: a stopped process cannot fork),
 then killed, so a fork storm cannot outrun the loop. The grader is a child subreaper, so
 double-forked daemons reparent to it and are found and reaped. Other live sandboxes of this
@@ -45,7 +47,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from autograder.sandbox import confine, protocol, reaper
+from autograder.sandbox import confine, cputime, lock, protocol, reaper
 from autograder.sandbox.accounts import user_can_run
 from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     CLONE_NEWNET,
@@ -53,6 +55,7 @@ from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     WORKER_OOM_SCORE,
     Limits,
 )
+from autograder.sandbox.exits import STUDENT_SIGNALS, describe_exit, lost_from_outside  # noqa: F401 - this API
 from autograder.sandbox.reaper import CLEAN_DEADLINE, KILL_DEADLINE, SHARED_DIRS  # noqa: F401 - part of this API
 
 DEFAULT_USER = "agsandbox"
@@ -65,6 +68,14 @@ _HERE = Path(__file__).resolve().parent
 
 class SandboxError(RuntimeError):
     """The worker could not be started: an infrastructure problem, not the student's fault."""
+
+
+class WorkerLost(SandboxError):  # noqa: N818 - the same family as WorkerDied
+    """The worker was lost for a reason outside the student's code (a signal the student's code need not have
+    sent, an overloaded machine). ``retry_test``: the results plugin runs the test once more on a fresh worker;
+    lost again, the submission is a grader error, never a failed test."""
+
+    retry_test = True
 
 
 class WorkerTimeout(Exception):  # noqa: N818 - reads better at the call sites than WorkerTimeoutError
@@ -85,7 +96,12 @@ class Sandbox:
                  limits: Limits | None = None) -> None:
         self.limits = limits or Limits()
         self.python = python or sys.executable
-        self.user = user or os.environ.get(USER_ENV) or DEFAULT_USER
+        self.user = user or os.environ.get(USER_ENV) or DEFAULT_USER  # the base name of the pool (lock.py)
+        self._lock: lock.UserLock | None = None
+        self.account: pwd.struct_passwd | None = None
+        self._out_fd = -1
+        self._left_nothing = True  # the last leftover scan left nothing running (or none was needed)
+        self._spawned = False  # a worker was started since that scan
         self.account, self.isolation_note = self._choose_account(switch_user)
         self._private = Path(tempfile.mkdtemp(prefix="ag-grader-"))  # 0700, the grader's own
         self._out_path = self._private / "output.txt"
@@ -99,12 +115,17 @@ class Sandbox:
         self._proc: subprocess.Popen | None = None
         self._launched = False  # started by launch(), its ready frame not read yet
         self._rfd = self._wfd = -1
+        self.exit_code: int | None = None  # how the last worker ended: status, or -signal (None: not seen)
+        self.clock = cputime.StudentClock()  # the student's time: deadlines are in it (see cputime.py)
+        self._budget: cputime.Budget | None = None  # the operation of the latest ``deadline``: its limits
         _live.add(self)
         ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # orphans of the worker become ours
         if os.geteuid() == 0:
             confine.lower_oom_score(os.getpid(), GRADER_OOM_SCORE)
 
     def _choose_account(self, switch_user: bool) -> tuple[pwd.struct_passwd | None, str]:
+        """As root: lock a free user of the pool (``lock.py``), kill and remove what it left, and check it
+        can run this Python. The lock is held until ``close`` has cleaned up."""
         reduced = "Isolation reduced: "
         if not switch_user:
             return None, f"{reduced}the user switch is disabled; student code runs as uid {os.geteuid()}."
@@ -112,17 +133,32 @@ class Sandbox:
             return None, (f"{reduced}the grader is not root, so student code runs as its user (uid {os.geteuid()}) "
                           "in its own session: it could read or change that user's files.")
         try:
-            account = pwd.getpwnam(self.user)
-        except KeyError:
+            held = lock.acquire(self.user, on_wait=lambda: print(
+                f"sandbox: every sandbox user of `{self.user}`'s pool is busy grading; waiting for one",
+                file=sys.stderr))
+        except lock.LockError as e:
+            raise SandboxError(str(e)) from None
+        if held is None:
             return None, f"{reduced}the sandbox user `{self.user}` does not exist, so student code runs as root."
+        self._lock, self.user, account = held, held.name, held.account
         problem = user_can_run(self.python, account)
+        if problem and problem != "readable":
+            self._release(clean=held.clean)
+            return None, (f"{reduced}the sandbox user `{self.user}` cannot run {self.python} ({problem}), "
+                          "so student code runs as root.")
+        self.account = account
+        if not held.clean:  # a grading killed before its cleanup left them; the lock makes them ours
+            self._kill_leftovers()
+            reaper.remove_user_files(account.pw_uid)
         if problem == "readable":  # the switch works, but expected outputs may be in reach
             return account, (f"{reduced}the sandbox user `{self.user}` can read the grader's files in {_HERE}; "
                              "make them private (chmod -R go-rwx) so student code cannot read stored answers.")
-        if problem:
-            return None, (f"{reduced}the sandbox user `{self.user}` cannot run {self.python} ({problem}), "
-                          "so student code runs as root.")
         return account, ""
+
+    def _release(self, *, clean: bool = False) -> None:
+        if self._lock is not None:
+            self._lock.release(clean=clean)
+            self._lock = None
 
     @property
     def running(self) -> bool:
@@ -146,7 +182,7 @@ class Sandbox:
             self._spawn()
         self._launched = False
         try:
-            header, _ = self.receive(time.monotonic() + timeout)
+            header, _ = self.receive(self.deadline(timeout))
         except (WorkerDied, WorkerTimeout, protocol.ProtocolError) as e:
             raise SandboxError(f"the worker did not start ({e}): {self.take_output()[-1000:]}") from None
         if header.get("op") != "ready":
@@ -158,6 +194,7 @@ class Sandbox:
         if self._out_fd < 0:
             raise SandboxError("this sandbox is closed")
         self.kill()
+        self.exit_code = None
         # Not directly under /tmp: close() of another grader sharing the sandbox user removes its files there.
         self._work_dir = Path(tempfile.mkdtemp(prefix="home-", dir=self._run_dir))
         if self.account:
@@ -185,6 +222,8 @@ class Sandbox:
         finally:
             for fd in (to_child, from_child, out):
                 os.close(fd)
+        self.clock.follow(self._proc.pid)
+        self._spawned = True
 
     @property
     def network_isolated(self) -> bool:
@@ -197,8 +236,25 @@ class Sandbox:
 
     # -- talking ---------------------------------------------------------------
 
+    def deadline(self, seconds: float) -> float:
+        """The deadline, for ``send`` and ``receive``, of an operation allowed ``seconds`` of the student's time
+        (``self.clock``, see cputime.py). Waiting for it also ends with WorkerTimeout when the worker's processes
+        used more CPU time than that, and with WorkerLost ("overloaded") past a generous wall-clock backstop."""
+        self._budget = cputime.Budget(self.clock.now() + seconds, seconds)
+        return self._budget.deadline
+
+    def _check_budget(self, deadline: float) -> None:
+        """While waiting for ``deadline``: the CPU of the worker's processes and the wall-clock backstop."""
+        if self._budget is None or self._budget.deadline != deadline or self._proc is None:
+            return
+        problem = self._budget.check(self._proc.pid, self.account.pw_uid if self.account else None)
+        if problem == "overloaded":
+            raise WorkerLost(f"the machine was overloaded: {self._budget.describe()}; regrade")
+        if problem:
+            raise WorkerTimeout("its processes used up the time limit in CPU time")
+
     def send(self, header: dict, arrays: Any = (), *, deadline: float) -> None:
-        """Send one frame before ``deadline`` (time.monotonic()); on any failure the worker is killed."""
+        """Send one frame before ``deadline`` (``self.deadline``); on any failure the worker is killed."""
         try:
             view = memoryview(protocol.pack_frame(header, arrays, max_header=protocol.MAX_REQUEST_HEADER))
             while view:
@@ -237,14 +293,16 @@ class Sandbox:
         poller = select.poll()
         poller.register(fd, event)
         while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
+            remaining = deadline - self.clock.fast()
+            if remaining <= 0 and deadline - self.clock.now() <= 0:  # /proc is read only near the deadline
                 raise WorkerTimeout("no answer before the deadline")
+            remaining = max(remaining, 0.001)
             if poller.poll(min(remaining, POLL_SLICE) * 1000):
                 return
             death = self._death()  # its children may hold the pipe open after it died
             if death:
                 raise WorkerDied(death)
+            self._check_budget(deadline)
 
     def _death(self, grace: float = 0.0) -> str:
         """How the worker ended ("" while it runs), without reaping it."""
@@ -254,6 +312,7 @@ class Sandbox:
             info = os.waitid(os.P_PID, self._proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
             if info is not None and info.si_pid:
                 code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+                self.exit_code = code
                 return describe_exit(code, self.limits.memory_mb)
             if time.monotonic() >= end:
                 return ""
@@ -271,12 +330,14 @@ class Sandbox:
     def kill(self) -> None:
         """Kill the worker's process group and every leftover process; reap; forget the worker."""
         proc, self._proc, self._launched = self._proc, None, False
+        self.clock.follow(None)  # its waits for a CPU, read before it is reaped
         if proc is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)  # the group id is ours until the worker is reaped
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=KILL_DEADLINE)
-        self._kill_leftovers()
+        if self._spawned or not self._left_nothing:  # nothing ran since a scan that left nothing: no scan
+            self._kill_leftovers()
         for fd in (self._rfd, self._wfd):
             if fd >= 0:
                 os.close(fd)
@@ -326,16 +387,18 @@ class Sandbox:
             for pid in alive:
                 reaper.send_signal(pid, table[pid]["start"], signal.SIGKILL)
             if not alive and not zombies:
+                self._left_nothing, self._spawned = True, False
                 return
             time.sleep(0.005)
+        self._left_nothing = False
         for pid, start in frozen.items():  # out of time: at least leave nothing stopped
             reaper.send_signal(pid, start, signal.SIGKILL)
 
     def _victims(self, table: dict[int, dict], me: int) -> set[int]:
         """The leftover processes of this sandbox in ``table`` (zombies included)."""
-        if self.account:  # every process of the uid, except those under another live grader
+        if self.account:  # under the user's lock (lock.py) every process of the uid is a leftover of ours
             uid = self.account.pw_uid
-            victims = {p for p, i in table.items() if uid in i["uids"] and reaper.owner(table, p, uid) in (me, 0, 1)}
+            victims = {p for p, i in table.items() if uid in i["uids"]}
         else:  # student processes never share the grader's session; its own helpers do
             victims = {p for p in reaper.descendants(table, me) if table[p]["sid"] != os.getsid(0)}
         sessions = {s.pid for s in list(_live) if s is not self and s.pid}  # other live sandboxes
@@ -353,31 +416,13 @@ class Sandbox:
         _live.discard(self)
         if self.account:
             reaper.remove_user_files(self.account.pw_uid)
+        self._release(clean=self._left_nothing)  # only now may another grading take this user
 
     def __enter__(self) -> Sandbox:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def describe_exit(returncode: int, memory_mb: int) -> str:
-    """Why a worker ended, for a student: 'killed by signal 9: probably out of memory ...'."""
-    if returncode >= 0:
-        return f"exited with status {returncode}: os._exit() or exit() in native code"
-    reasons = {
-        signal.SIGKILL: f"probably out of memory, limit {memory_mb} MB, or the code killed its own process",
-        signal.SIGSEGV: "a crash in native code (ctypes? very deep recursion?)",
-        signal.SIGBUS: "a crash in native code",
-        signal.SIGABRT: "often out of memory inside a native library",
-        signal.SIGXCPU: "it used up its CPU time limit",
-        signal.SIGXFSZ: "a file grew past its size limit",
-    }
-    try:
-        reason = reasons.get(-returncode, signal.Signals(-returncode).name)
-    except ValueError:
-        reason = "an unknown signal"
-    return f"killed by signal {-returncode}: {reason}"
 
 
 @atexit.register

@@ -1,0 +1,34 @@
+"""How a worker ended, in words for the student, and whether its death may have come from outside."""
+
+from __future__ import annotations
+
+import signal
+
+# Signals the student's own code causes (a crash, a limit it ran into); any other death by a signal may come from
+# outside (an administrator, another grading, the OOM killer taking the biggest process): retried once.
+STUDENT_SIGNALS = frozenset({signal.SIGSEGV, signal.SIGBUS, signal.SIGABRT, signal.SIGFPE, signal.SIGILL,
+                             signal.SIGSYS, signal.SIGTRAP, signal.SIGXCPU, signal.SIGXFSZ, signal.SIGPIPE})
+
+
+def lost_from_outside(returncode: int | None) -> bool:
+    """Whether a worker that ended with ``returncode`` may have been killed by something else than its code."""
+    return returncode is not None and returncode < 0 and -returncode not in STUDENT_SIGNALS
+
+
+def describe_exit(returncode: int, memory_mb: int) -> str:
+    """Why a worker ended, for a student: 'killed by signal 9: probably out of memory ...'."""
+    if returncode >= 0:
+        return f"exited with status {returncode}: os._exit() or exit() in native code"
+    reasons = {
+        signal.SIGKILL: f"probably out of memory, limit {memory_mb} MB, or the code killed its own process",
+        signal.SIGSEGV: "a crash in native code (ctypes? very deep recursion?)",
+        signal.SIGBUS: "a crash in native code",
+        signal.SIGABRT: "often out of memory inside a native library",
+        signal.SIGXCPU: "it used up its CPU time limit",
+        signal.SIGXFSZ: "a file grew past its size limit",
+    }
+    try:
+        reason = reasons.get(-returncode, signal.Signals(-returncode).name)
+    except ValueError:
+        reason = "an unknown signal"
+    return f"killed by signal {-returncode}: {reason}"

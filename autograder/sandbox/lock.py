@@ -1,0 +1,160 @@
+"""One grading per sandbox user, guaranteed: a pool of users, each held through an exclusive lock.
+
+As root, every ``Sandbox`` takes a sandbox user of the pool ``agsandbox``, ``agsandbox2``,
+``agsandbox3``, ... (the base name follows ``$AUTOGRADER_SANDBOX_USER``) before its worker
+starts, and keeps it until its cleanup has ended. The lock is an ``flock`` on
+``LOCK_DIR/<user>.lock`` (a root-owned 0700 folder: no student, no other user can take,
+hold or break it). The kernel drops the lock with the holder's last file descriptor, so a
+grading killed with SIGKILL frees its user too; the next holder then first kills whatever
+that user still runs and removes its files (``Sandbox`` does that right after ``acquire``).
+
+So under the lock every process of the user belongs to this grading: killing and cleaning
+"everything the sandbox user runs" is exact, and parallel ``grade`` runs, ``make test``
+during a ``batch`` and several shards on one host never kill each other's workers. A
+grading takes the first free user; the base user must exist (setup.sh makes it), the others
+are created on demand (``useradd --system``, like setup.sh); when every user of the pool is
+held, it waits. Not as root there is no user switch and no lock: student processes are then
+told apart as this grader's descendants (see ``supervisor``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import pwd
+import shutil
+import stat
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+LOCK_DIRS = ("/run/autograder", "/var/lock/autograder")  # the first one that can be made root-only
+POOL_SIZE = 8  # sandbox users per base name: gradings at once on one machine
+WAIT_LIMIT = 1800.0  # seconds to wait for a free user before giving up (a grader error)
+WAIT_SLICE = 0.1
+CLEAN, DIRTY = b"clean", b"dirty"  # the lock file's content: how its last holder left the user
+
+
+class LockError(RuntimeError):
+    """No sandbox user could be locked: an infrastructure problem, not the student's."""
+
+
+@dataclass
+class UserLock:
+    """A sandbox user held by this process until ``release``. ``clean``: the last holder ended its cleanup with
+    nothing left (the lock file says so), so there is nothing of that user to kill or remove now."""
+
+    name: str
+    account: pwd.struct_passwd
+    fd: int
+    clean: bool = False
+
+    def release(self, *, clean: bool = False) -> None:
+        """Drop the lock; ``clean``: nothing of the user is left (the next holder may skip its clean-up)."""
+        if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.pwrite(self.fd, CLEAN if clean else DIRTY, 0)
+            os.close(self.fd)  # closing the last descriptor drops the flock
+            self.fd = -1
+
+
+def pool_names(base: str, size: int = POOL_SIZE) -> list[str]:
+    """The users of ``base``'s pool, in the order they are tried."""
+    return [base] + [f"{base}{i}" for i in range(2, size + 1)]
+
+
+def lock_dir() -> str:
+    """A folder only root can enter, for the lock files (made if missing); LockError when none can be."""
+    problems = []
+    for path in LOCK_DIRS:
+        try:
+            os.makedirs(path, mode=0o700, exist_ok=True)
+            info = os.stat(path, follow_symlinks=False)
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != 0:
+                raise OSError(f"{path} is not a directory owned by root")
+            if stat.S_IMODE(info.st_mode) & 0o077:
+                os.chmod(path, 0o700)
+            return path
+        except OSError as e:
+            problems.append(str(e))
+    raise LockError(f"no folder for the sandbox users' locks ({'; '.join(problems)})")
+
+
+def acquire(base: str, *, size: int = POOL_SIZE, wait: float = WAIT_LIMIT, create: bool = True,
+            on_wait: object = None) -> UserLock | None:
+    """Lock a free user of ``base``'s pool, waiting up to ``wait`` s; None when ``base`` does not exist.
+
+    Existing users are tried first, then missing ones are created (``create``). ``on_wait``, if
+    callable, is called once when every user is held and this grading starts waiting.
+    Raises LockError after ``wait`` seconds, or when no lock folder can be made."""
+    if not _exists(base):
+        return None
+    folder = lock_dir()
+    names = pool_names(base, size)
+    deadline, told = time.monotonic() + wait, False
+    while True:
+        for only_existing in (True, False):
+            for name in names:
+                if only_existing != _exists(name) or (not only_existing and not create):
+                    continue
+                fd = _try_lock(folder, name)
+                if fd is None:
+                    continue
+                if only_existing or ensure_user(name):
+                    with contextlib.suppress(KeyError):
+                        return _held(name, fd)
+                os.close(fd)
+        if time.monotonic() >= deadline:
+            raise LockError(f"every sandbox user of {', '.join(names)} stayed busy for {wait:g} s")
+        if not told and callable(on_wait):
+            on_wait()
+            told = True
+        time.sleep(WAIT_SLICE)
+
+
+def _held(name: str, fd: int) -> UserLock:
+    """The lock on ``name`` just taken through ``fd``: how the last holder left it, then marked in use (a holder
+    killed before its cleanup leaves it so)."""
+    clean = os.pread(fd, len(CLEAN), 0) == CLEAN
+    os.pwrite(fd, DIRTY, 0)
+    return UserLock(name, pwd.getpwnam(name), fd, clean)
+
+
+def _try_lock(folder: str, name: str) -> int | None:
+    """A descriptor holding ``name``'s lock, or None when another grading holds it."""
+    fd = os.open(os.path.join(folder, f"{name}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _exists(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+        return True
+    except KeyError:
+        return False
+
+
+def ensure_user(name: str) -> bool:
+    """The system user ``name`` exists (created like setup.sh's when missing)."""
+    if _exists(name):
+        return True
+    useradd = shutil.which("useradd") or ("/usr/sbin/useradd" if os.path.exists("/usr/sbin/useradd") else None)
+    if useradd is None:
+        return False
+    for _ in range(5):  # useradd refuses while another one holds /etc/passwd's lock: try again
+        done = subprocess.run(
+            [useradd, "--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin",
+             name], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False,
+        )
+        if done.returncode == 0 or _exists(name):
+            return True
+        time.sleep(0.2)
+    print(f"sandbox: useradd {name} failed: {done.stderr.strip()}", file=sys.stderr)
+    return False

@@ -1,0 +1,108 @@
+"""One grading per sandbox user: the pool of users, its root-only locks, waiting, and the clean-up on taking one."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from autograder.sandbox import lock
+from autograder.sandbox.supervisor import Sandbox
+from tests.hostile import HERE, sandbox_user
+
+ROOT = os.geteuid() == 0
+REPO = HERE.parents[1]
+pytestmark = pytest.mark.skipif(not ROOT, reason="sandbox users and their locks exist only as root")
+
+
+@pytest.fixture(scope="module")
+def user():
+    with sandbox_user() as name:
+        yield name
+
+
+def test_the_pool_is_the_base_user_then_numbered_ones() -> None:
+    assert lock.pool_names("agsandbox", 3) == ["agsandbox", "agsandbox2", "agsandbox3"]
+
+
+def test_the_lock_folder_is_root_only() -> None:
+    info = os.stat(lock.lock_dir())
+    assert info.st_uid == 0 and info.st_mode & 0o077 == 0
+
+
+def test_live_sandboxes_never_share_a_user_and_a_closed_one_frees_its_user(user) -> None:
+    with Sandbox(user=user) as first, Sandbox(user=user) as second:
+        assert first.account and second.account
+        assert first.account.pw_uid != second.account.pw_uid
+        assert first.user == user and second.user == f"{user}2"
+        first.close()
+        with Sandbox(user=user) as third:
+            assert third.user == user  # the first free user of the pool again
+
+
+def test_a_missing_base_user_is_not_created_and_nothing_is_locked() -> None:
+    assert lock.acquire("no_such_user_ag") is None
+
+
+def test_a_grading_waits_for_a_user_when_the_whole_pool_is_busy(user) -> None:
+    held = lock.acquire(user, size=1)
+    assert held is not None
+    waited: list[str] = []
+    threading.Timer(0.5, held.release).start()
+    began = time.monotonic()
+    second = lock.acquire(user, size=1, wait=10, on_wait=lambda: waited.append("waiting"))
+    try:
+        assert second is not None and second.name == user
+        assert time.monotonic() - began >= 0.4 and waited == ["waiting"]
+    finally:
+        second.release()
+    with pytest.raises(lock.LockError, match="stayed busy"), _held(user):
+        lock.acquire(user, size=1, wait=0.3)
+
+
+class _held:  # noqa: N801 - a tiny context manager
+    def __init__(self, name: str) -> None:
+        self.lock = lock.acquire(name, size=1, wait=5)
+
+    def __enter__(self) -> lock.UserLock | None:
+        return self.lock
+
+    def __exit__(self, *exc: object) -> None:
+        if self.lock:
+            self.lock.release()
+
+
+def test_taking_a_user_kills_and_removes_what_a_killed_grading_left(user) -> None:
+    """A grading SIGKILLed (the batch's outer guard) cleans nothing: its user's lock is freed by the kernel,
+    and the next grading that takes the user kills the daemon and removes the files it left."""
+    tag = f"agsbtest-left-{os.getpid()}"
+    script = f"""
+import json, os, sys
+sys.path.insert(0, {str(REPO)!r})
+from autograder.sandbox.student import Student
+from tests.hostile import program, snippet
+s = Student(program(snippet("processes") + "\\nopen('/tmp/{tag}', 'w').write('x')\\n"), user={user!r})
+print(json.dumps([s.sandbox.user, s.call("daemon")]), flush=True)
+os._exit(0)  # no cleanup at all, like SIGKILL
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    name, daemon = json.loads(done.stdout.strip().splitlines()[-1])
+    assert name == user and os.path.exists(f"/proc/{daemon}") and os.path.exists(f"/tmp/{tag}")
+    with Sandbox(user=user) as box:
+        assert box.user == user
+        assert not os.path.exists(f"/proc/{daemon}") or _state(daemon) == "Z"
+        assert not os.path.exists(f"/tmp/{tag}")
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return "gone"
