@@ -45,7 +45,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from autograder.sandbox import confine, protocol, reaper
+from autograder.sandbox import confine, namespace, protocol, reaper
 from autograder.sandbox.accounts import user_can_run
 from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     CLONE_NEWNET,
@@ -87,6 +87,8 @@ class Sandbox:
         self.python = python or sys.executable
         self.user = user or os.environ.get(USER_ENV) or DEFAULT_USER
         self.account, self.isolation_note = self._choose_account(switch_user)
+        self.world_missing = namespace.unavailable()  # '' when the worker gets a private world (namespace.py)
+        self.layers = namespace.layers(self.account.pw_name if self.account else None, self.world_missing)
         self._private = Path(tempfile.mkdtemp(prefix="ag-grader-"))  # 0700, the grader's own
         self._out_path = self._private / "output.txt"
         self._out_fd = os.open(self._out_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -172,12 +174,15 @@ class Sandbox:
         home = str(self._work_dir)
         env = {"HOME": home, "TMPDIR": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
                "LC_ALL": "C.UTF-8", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+        argv = [self.python, "-I", "-B", "-u", str(self._run_dir / "worker.py"), str(to_child), str(from_child)]
+        if not self.world_missing:
+            files = [str(self._run_dir / name) for name in ("worker.py", "protocol.py")]
+            argv = namespace.command(argv, python=self.python, files=files, home=home, account=self.account)
         try:
             self._proc = subprocess.Popen(
-                [self.python, "-I", "-B", "-u", str(self._run_dir / "worker.py"), str(to_child), str(from_child)],
-                stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=home, env=env, close_fds=True,
+                argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=home, env=env, close_fds=True,
                 pass_fds=(to_child, from_child), start_new_session=True,
-                preexec_fn=confine.child_setup(self.limits, self.account),  # noqa: PLW1509
+                preexec_fn=confine.child_setup(self.limits, self.account, world=not self.world_missing),  # noqa: PLW1509
             )
         except OSError as e:
             self.kill()
@@ -254,6 +259,7 @@ class Sandbox:
             info = os.waitid(os.P_PID, self._proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
             if info is not None and info.si_pid:
                 code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+                code = code if self.world_missing else namespace.exit_code(code)
                 return describe_exit(code, self.limits.memory_mb)
             if time.monotonic() >= end:
                 return ""
@@ -276,6 +282,8 @@ class Sandbox:
                 os.killpg(proc.pid, signal.SIGKILL)  # the group id is ours until the worker is reaped
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=KILL_DEADLINE)
+            if not self.world_missing:
+                namespace.reap_init(proc.pid, KILL_DEADLINE)
         self._kill_leftovers()
         for fd in (self._rfd, self._wfd):
             if fd >= 0:
