@@ -87,7 +87,10 @@ def build(spec: dict) -> None:
                          ("stderr", "/proc/self/fd/2")):
         os.symlink(target, f"{root}/dev/{name}")
     os.makedirs(root + "/proc")
-    mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
+    try:  # hidepid: the worker does not see this init (root), its command line or its files
+        mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=invisible")
+    except OSError:  # Linux < 5.8
+        mount("proc", root + "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, "hidepid=2")
     os.chdir(root)
     number = PIVOT_ROOT.get(os.uname().machine.lower())
     if number is not None and _libc.syscall(number, b".", b".") == 0:
