@@ -10,7 +10,8 @@ and this PID namespace's own /proc; then pivots into it, detaches the host's tre
 root read-only. The worker is forked in a session of its own, switched to the sandbox user, and
 exec'd; this process stays as the namespace's init (reaping orphans) and exits with the worker's
 status (128 + signal when it was killed). When this process dies, the kernel kills every
-process of the namespace: nothing the student started outlives its worker. Standard library only; a setup failure exits with SETUP_FAILED.
+process of the namespace: nothing the student started outlives its worker. Standard library
+only; a setup failure exits with SETUP_FAILED.
 """
 
 from __future__ import annotations
