@@ -94,6 +94,7 @@ def grade_folder(submission: Path) -> dict:
     place = functools.partial(note_place, path=program.path if program is not None else "")
     notes = ordered_notes(_unique(first), [n for n in _unique(grader.notes) if n not in first], place)
     data = document.build_results(collector.tests, execution_time=time.monotonic() - started, notes=notes)
+    data["extra_data"]["isolation_layers"] = grader.sandbox.layers  # which were active; `grade` prints them
     if grader.isolation_note:  # not for students (extra_data is not shown to them); `grade` prints it
         print(grader.isolation_note, file=sys.stderr)
         data["extra_data"]["isolation"] = grader.isolation_note

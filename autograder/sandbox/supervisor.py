@@ -118,6 +118,8 @@ class Sandbox:
         except KeyError:
             return None, f"{reduced}the sandbox user `{self.user}` does not exist, so student code runs as root."
         problem = user_can_run(self.python, account)
+        if problem == "readable" and not namespace.unavailable():  # read, but out of sight in the private world
+            return account, ""
         if problem == "readable":  # the switch works, but expected outputs may be in reach
             return account, (f"{reduced}the sandbox user `{self.user}` can read the grader's files in {_HERE}; "
                              "make them private (chmod -R go-rwx) so student code cannot read stored answers.")
