@@ -64,6 +64,7 @@ def tmpfs(target: str, size_mb: int, inodes: int, mode: int = 0o1777, uid: int =
 def build(spec: dict) -> None:
     """Build the new root at spec["root"] and pivot into it (the host's tree is detached)."""
     root = spec["root"]
+    umask = os.umask(0o022)  # the folders made here are the worker's way to its files (a batch's umask is 077)
     mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing mounted here propagates to the host
     mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,nr_inodes=4096,mode=755")
     for path in spec["binds"]:
@@ -100,6 +101,7 @@ def build(spec: dict) -> None:
         os.chroot(".")
     os.chdir("/")
     mount(None, "/", None, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV)
+    os.umask(umask)
     _check(_libc.sethostname(b"sandbox", 7), "sethostname")
 
 
