@@ -7,6 +7,7 @@ import contextlib
 import os
 import pwd
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -149,3 +150,26 @@ def test_symlinks_on_the_way_to_the_interpreter_are_recreated(tmp_path) -> None:
 @pytest.mark.parametrize(("code", "meaning"), [(0, 0), (1, 1), (121, 121), (137, -9), (139, -11), (200, 200)])
 def test_the_worlds_exit_status_is_read_back_as_the_workers(code, meaning) -> None:
     assert namespace.exit_code(code) == meaning
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the sandbox user needs root")
+def test_without_a_world_files_left_in_any_world_writable_folder_are_removed(user, monkeypatch) -> None:
+    monkeypatch.setenv(namespace.SWITCH, "0")
+    nested = Path(tempfile.mkdtemp(prefix="ag-world-writable-", dir="/var/tmp"))  # root's, 1777, not top-level
+    nested.chmod(0o1777)
+    folders = [str(nested), *(d for d in ("/run/lock", "/var/crash", "/dev/mqueue") if is_world_writable(d))]
+    try:
+        assert set(folders) <= set(reaper.world_writable_dirs(refresh=True))
+        with Student(program(snippet("world")), user=user) as s:
+            assert s.sandbox.world_missing
+            tag = f"ag-left-{os.getpid()}"
+            assert [s.call("plant", folder, tag) for folder in folders] == [3] * len(folders)
+        assert [p for folder in folders for p in os.listdir(folder) if p.startswith(tag)] == []
+    finally:
+        reaper.remove_tree(nested)
+
+
+def is_world_writable(folder: str) -> bool:
+    with contextlib.suppress(OSError):
+        return bool(os.stat(folder).st_mode & 0o002)
+    return False

@@ -88,6 +88,7 @@ class Sandbox:
         self.user = user or os.environ.get(USER_ENV) or DEFAULT_USER
         self.account, self.isolation_note = self._choose_account(switch_user)
         self.world_missing = namespace.unavailable()  # '' when the worker gets a private world (namespace.py)
+        self._shared = reaper.world_writable_dirs() if self.world_missing and self.account else SHARED_DIRS
         self.layers = namespace.layers(self.account.pw_name if self.account else None, self.world_missing)
         self._private = Path(tempfile.mkdtemp(prefix="ag-grader-"))  # 0700, the grader's own
         self._out_path = self._private / "output.txt"
@@ -361,8 +362,8 @@ class Sandbox:
         reaper.remove_tree(self._run_dir)
         reaper.remove_tree(self._private)
         _live.discard(self)
-        if self.account:
-            reaper.remove_user_files(self.account.pw_uid)
+        if self.account:  # in a private world only its tmpfs were writable; else any world-writable folder
+            reaper.remove_user_files(self.account.pw_uid, SHARED_DIRS if not self.world_missing else self._shared)
 
     def __enter__(self) -> Sandbox:
         return self

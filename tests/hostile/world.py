@@ -44,3 +44,16 @@ def many(folder, count):
 def network():
     """Names of the network interfaces the worker sees."""
     return _out(sorted(name for _, name in socket.if_nameindex()))
+
+
+def plant(folder, name):
+    """Leave a file, a folder with a file in it, and a symlink in ``folder``: how many were made."""
+    made = 0
+    for make in (lambda p: open(p, "w").close(), lambda p: (os.mkdir(p), open(p + "/inner", "w").close()),
+                 lambda p: os.symlink("/etc/hostname", p)):
+        try:
+            make(os.path.join(folder, f"{name}-{made}"))
+            made += 1
+        except OSError:
+            pass
+    return made
