@@ -58,8 +58,8 @@ def test_the_walker_finds_nothing_of_the_checkout_another_slot_or_another_proces
         other.start()  # another slot, graded at the same time
         markers = [str(REPO), os.path.realpath(REPO), "BEGIN SOLUTION", str(tmp_path), "SECRET-TOKEN",
                    str(other._run_dir), "pytest"]
-        read, complete, hits, commands = decoded(s.call("explored", markers, 8.0))
-    assert complete and read >= 1  # its own two files at least
+        read, complete, hits, commands, runs = decoded(s.call("explored", markers, 8.0))
+    assert complete and read >= 1 and runs == 1  # its own two files at least, in its own run folder
     assert [h for h in hits if h not in interpreter_chain()] == []
     assert commands == []  # not even the world's init: only the worker's own processes are listed
 
@@ -70,7 +70,7 @@ def test_without_namespaces_the_same_walker_sees_other_processes(user, monkeypat
     monkeypatch.setenv(namespace.SWITCH, "0")
     with Student(program(snippet("explore")), user=user) as s:
         assert s.sandbox.world_missing
-        _, _, _, commands = decoded(s.call("explored", [], 2.0))
+        _, _, _, commands, _ = decoded(s.call("explored", [], 2.0))
     assert commands  # the host's processes, this test's among them
 
 
