@@ -173,3 +173,14 @@ def is_world_writable(folder: str) -> bool:
     with contextlib.suppress(OSError):
         return bool(os.stat(folder).st_mode & 0o002)
     return False
+
+
+@needs_world
+@pytest.mark.parametrize("switch", [True, False], ids=["sandbox-user", "no-user-switch"])
+def test_closing_one_world_spares_another_live_one(user, switch) -> None:
+    with Student(program(snippet("world")), user=user, switch_user=switch) as a:
+        a.start()
+        worker = a.sandbox.pid
+        with Student(program(snippet("processes")), user=user, switch_user=switch) as b:
+            b.call("daemon")
+        assert a.sandbox.pid == worker and decoded(a.call("network")) == ["lo"]

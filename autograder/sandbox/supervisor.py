@@ -350,7 +350,8 @@ class Sandbox:
         else:  # student processes never share the grader's session; its own helpers do
             victims = {p for p in reaper.descendants(table, me) if table[p]["sid"] != os.getsid(0)}
         sessions = {s.pid for s in list(_live) if s is not self and s.pid}  # other live sandboxes
-        return {p for p in victims if p != me and p not in sessions and table[p]["sid"] not in sessions}
+        others = {d for pid in sessions for d in reaper.descendants(table, pid)}  # a world's worker has its own sid
+        return {p for p in victims if p != me and p not in sessions | others and table[p]["sid"] not in sessions}
 
     def close(self) -> None:
         """Kill everything left (daemons included) and remove the sandbox's files. Idempotent."""
