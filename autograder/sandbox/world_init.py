@@ -67,11 +67,9 @@ def build(spec: dict) -> None:
     umask = os.umask(0o022)  # the folders made here are the worker's way to its files (a batch's umask is 077)
     mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing mounted here propagates to the host
     mount("tmpfs", root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,nr_inodes=4096,mode=755")
-    for path in spec["binds"]:
-        bind(path, root + path)
-    for path, (size_mb, inodes) in spec["tmpfs"].items():
+    for path, (size_mb, inodes) in spec["tmpfs"].items():  # first: a venv or the worker's files may be under /tmp
         tmpfs(root + path, size_mb, inodes)
-    for path in spec["files"]:  # after /tmp: the worker's files may live under it
+    for path in (*spec["binds"], *spec["files"]):
         bind(path, root + path)
     for link, target in spec["symlinks"]:
         if not os.path.lexists(root + link):
