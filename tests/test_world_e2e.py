@@ -9,6 +9,7 @@ import json
 import os
 import pwd
 import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,45 @@ def test_batch_without_namespaces_refuses_and_says_so_in_the_report(tmp_path: Pa
     assert "batch: Student code was not run: the sandbox user" in capsys.readouterr().err
     assert "Student code was not run" in (out / "report.html").read_text()
     assert not state.results_path(out, next(iter(ids))).exists()
+
+
+LITTER = '''
+import os
+
+def _litter(folders):
+    """Leave a file in every folder given and in every world-writable shared folder: how many were left."""
+    left = 0
+    for top in [*folders, "/tmp", "/var/tmp", "/dev/shm", "/run/lock", "/var/crash", "/dev/mqueue"]:
+        try:
+            with open(os.path.join(top, f"litter-{os.getpid()}"), "w") as f:
+                f.write("x")
+            left += 1
+        except OSError:
+            pass
+    return left
+
+LEFT = _litter(FOLDERS)
+
+def softmax(*args, **kwargs):
+    raise RuntimeError(f"LEFT {LEFT}")
+'''
+
+
+def test_without_namespaces_a_batch_of_litterers_leaves_no_file_of_a_sandbox_user(tmp_path: Path,
+                                                                                  monkeypatch) -> None:
+    """The fallback's cleanup: every world-writable folder of the machine, nested ones included."""
+    monkeypatch.setenv(namespace.SWITCH, "0")
+    nested = Path(tempfile.mkdtemp(prefix="ag-world-writable-", dir="/var/tmp"))
+    nested.chmod(0o1777)
+    try:
+        source = f"FOLDERS = [{str(nested)!r}]\n" + LITTER
+        export, ids = fx.write_export(tmp_path / "in", [source] * 4)
+        assert batch.run(export, tmp_path / "out", jobs=2, plain=True, allow_exposed=True) == 0
+        outputs = [t["output"] for sid in ids
+                   for t in json.loads(state.results_path(tmp_path / "out", sid).read_text())["tests"]]
+        assert any("LEFT " in o and "LEFT 0" not in o for o in outputs)  # it did leave files
+        users = {pwd.getpwnam(name).pw_uid for name in isolation.slot_users(2)}
+        assert files_of(users) == []
+        assert "Student code ran although the sandbox user" in (tmp_path / "out" / "report.html").read_text()
+    finally:
+        reaper.remove_tree(nested)

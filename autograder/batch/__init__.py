@@ -190,13 +190,14 @@ def _run(
     except isolation.RootStudentsError as error:
         print(f"batch: {error}", file=sys.stderr)
         return 2
-    refusal = accounts.refusal(environments[0][supervisor.USER_ENV], [export_path, outdir]) if environments else ""
+    user = environments[0][supervisor.USER_ENV] if environments else ""
+    refusal = accounts.refusal(user, [export_path, outdir], allowed=allowed[1]) if environments else ""
     if refusal and not allowed[1]:
         print(f"batch: {refusal}", file=sys.stderr)
         report.write_outputs(outdir, chosen, version, title=_title(export_path, shard), notes=[*export.notes, refusal])
         return 2
     if refusal:
-        isolation_notes.append(f"{refusal.replace('was not run', 'ran anyway')} ({accounts.ALLOW_FLAG})")
+        isolation_notes.append(refusal)  # printed below, and in report.html
     for note in isolation_notes:
         print(f"batch: {note}", file=sys.stderr)
     bar = progress.Progress(len(chosen), done=len(chosen) - len(todo), plain=plain)

@@ -68,11 +68,12 @@ def grade(path: Path, *, python: str | None = None, timeout: float | None = None
 
     Raises RefusedError, before any student code runs, when the worker would get no private world and the
     sandbox user could read part of this checkout (accounts.refusal), unless ``allow_exposed``."""
-    refusal = accounts.refusal(os.environ.get(supervisor.USER_ENV) or supervisor.DEFAULT_USER, [])
+    user = os.environ.get(supervisor.USER_ENV) or supervisor.DEFAULT_USER
+    refusal = accounts.refusal(user, [], allowed=allow_exposed)
     if refusal and not allow_exposed:
         raise RefusedError(refusal)
     if refusal:
-        print(f"grade: {refusal.replace('was not run', 'ran anyway')} ({accounts.ALLOW_FLAG})", file=sys.stderr)
+        print(f"grade: {refusal}", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="autograder-root-") as tmp:
         root = Path(tmp)
         build.copy_tree(root / "source")

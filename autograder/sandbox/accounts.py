@@ -118,9 +118,10 @@ def exposed(account: pwd.struct_passwd, paths: Iterable[Path], *, most: int = 5,
     return found[:most]
 
 
-def refusal(user: str, paths: Iterable[Path]) -> str:
+def refusal(user: str, paths: Iterable[Path], *, allowed: bool = False) -> str:
     """Why student code must not run here ('' when it may): as root, with no private world for the worker,
-    ``user`` could read part of this checkout or of ``paths`` (the export, OUTDIR)."""
+    ``user`` could read part of this checkout or of ``paths`` (the export, OUTDIR). With ``allowed``
+    (--allow-exposed), the same said as a warning."""
     from autograder.sandbox import namespace
 
     why = namespace.unavailable()
@@ -131,16 +132,18 @@ def refusal(user: str, paths: Iterable[Path]) -> str:
     except KeyError:
         return ""  # no user switch at all: the sandbox says so (isolation reduced)
     found = exposed(account, [*checkout_paths(), *paths])
-    return exposure(user, found, why) if found else ""
+    return exposure(user, found, why, allowed=allowed) if found else ""
 
 
-def exposure(user: str, found: list[str], why: str) -> str:
-    """The refusal, for the console and report.html."""
+def exposure(user: str, found: list[str], why: str, *, allowed: bool = False) -> str:
+    """The refusal (or, ``allowed``, the warning), for the console and report.html."""
     shown = ", ".join(found[:3]) + (" ..." if len(found) > 3 else "")
-    return (f"Student code was not run: the sandbox user `{user}` can read {shown}, and the worker gets no "
-            f"private world here ({why}), so a submission could read answers, the export or other students' "
-            f"results. Make them private (chmod -R go-rwx on each), or rerun with {ALLOW_FLAG} only if you "
-            "trust every submission.")
+    risk = (f"the sandbox user `{user}` can read {shown}, and the worker gets no private world here ({why}), "
+            "so a submission could read answers, the export or other students' results")
+    if allowed:
+        return f"Student code ran although {risk} ({ALLOW_FLAG})."
+    return (f"Student code was not run: {risk}. Make them private (chmod -R go-rwx on each), or rerun with "
+            f"{ALLOW_FLAG} only if you trust every submission.")
 
 
 def _allowed(account: pwd.struct_passwd, info: os.stat_result, want: int) -> bool:
