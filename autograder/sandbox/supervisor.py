@@ -5,9 +5,9 @@ with only the two protocol pipes open, a clean environment (HOME = cwd = a fresh
 dir inside the grader's run dir, minimal PATH, one BLAS thread), stdin ``/dev/null`` and
 stdout/stderr appended to a grader-owned file (``take_output``). Before exec (``confine.py``):
 ``Limits`` as rlimits, oom_score_adj 1000 (the kernel's OOM killer takes the worker and
-everything it forks before the grader, whose own is lowered to -900 when permitted), new network
-and IPC namespaces as root when the kernel allows it (no sockets beyond the worker, SysV
-shared memory dies with it), then the user switch, SIGXFSZ ignored (an oversized write
+everything it forks before the grader, whose own is lowered to -900 when permitted), as root a
+private world where the kernel allows it (namespace.py: unshare + world_init.py; else new network
+and IPC namespaces), then the user switch, SIGXFSZ ignored (an oversized write
 fails instead of killing), ``PR_SET_NO_NEW_PRIVS``. As root it runs as
 ``$AUTOGRADER_SANDBOX_USER`` (default ``agsandbox``, made by setup.sh with ``useradd
 --system --no-create-home --shell /usr/sbin/nologin``) without supplementary groups,
