@@ -38,7 +38,7 @@ from autograder.batch import isolation, pool, progress, report, state
 from autograder.batch import merge as merging
 from autograder.batch.export import Export, ExportError, Submission, open_export
 from autograder.batch.table import Summary
-from autograder.sandbox import accounts, supervisor
+from autograder.sandbox import accounts, namespace, supervisor
 
 RUN_FILE = merging.RUN_FILE
 
@@ -198,6 +198,9 @@ def _run(
         return 2
     if refusal:
         isolation_notes.append(refusal)  # printed below, and in report.html
+    if todo:
+        users = ", ".join(e[supervisor.USER_ENV] for e in environments) if environments else None
+        print(f"batch: isolation: {'; '.join(namespace.layers(users, namespace.unavailable()))}")
     for note in isolation_notes:
         print(f"batch: {note}", file=sys.stderr)
     bar = progress.Progress(len(chosen), done=len(chosen) - len(todo), plain=plain)
