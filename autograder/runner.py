@@ -104,6 +104,7 @@ def grade_folder(submission: Path) -> dict:
         names = collector.internal_errors
         print(f"[grader] internal error in {len(names)} tests: the submission is a grader error", file=sys.stderr)
         data = grader_error_results(f"internal error in {len(names)} tests: {'; '.join(names)[:400]}", names)
+    data["extra_data"]["isolation_layers"] = grader.sandbox.layers  # which were active; `grade` prints them
     if grader.isolation_note:  # not for students (extra_data is not shown to them); `grade` prints it
         print(grader.isolation_note, file=sys.stderr)
         data["extra_data"]["isolation"] = grader.isolation_note

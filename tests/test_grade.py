@@ -178,8 +178,19 @@ def test_grade_always_prints_reduced_isolation(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, isolation: str
 ) -> None:
     data = {"score": 0, "output": "", "tests": [], "extra_data": {"notes": [], "isolation": isolation}}
-    monkeypatch.setattr(grade, "grade", lambda path: data)
+    monkeypatch.setattr(grade, "grade", lambda path, **options: data)
     assert grade.main([str(tmp_path), "--json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out) == data
     assert err == (f"grade: {isolation}\n" if isolation else "")
+
+
+def test_grade_prints_which_isolation_layers_were_active(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    layers = ["user agsandbox", "rlimits", "namespaces: mount, pid, net, ipc, uts"]
+    data = {"score": 0, "output": "", "tests": [], "extra_data": {"notes": [], "isolation_layers": layers}}
+    monkeypatch.setattr(grade, "grade", lambda path, **options: data)
+    assert grade.main([str(tmp_path), "--json"]) == 0
+    err = capsys.readouterr().err
+    assert err == "grade: isolation: user agsandbox; rlimits; namespaces: mount, pid, net, ipc, uts\n"

@@ -20,7 +20,10 @@ from pathlib import Path
 
 import pytest
 
+from autograder import contract
 from autograder.commands import build
+from autograder.sandbox import namespace
+from tests.hostile import explore
 from tests.submissions import REFERENCE, TEMPLATE, notebook_from_source
 
 pytestmark = pytest.mark.slow
@@ -178,3 +181,14 @@ def test_a_forged_score_is_overwritten_and_nothing_survives(gradescope_root: Pat
     if os.geteuid() == 0:
         leftovers = subprocess.run(["pgrep", "-u", "agsandbox"], stdout=subprocess.PIPE, text=True, check=False)
         assert leftovers.stdout.strip() == ""
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or namespace.unavailable() != "", reason="needs root and namespaces")
+def test_a_submission_walking_the_machine_sees_nothing_outside_its_own_world(gradescope_root: Path) -> None:
+    """In /autograder's layout, the walk of / and /proc finds nothing of the root (source, results, the
+    submission's copy) but the venv it runs on, no other run folder and no other process."""
+    source = explore.submission([str(gradescope_root), "BEGIN SOLUTION"], list(contract.FUNCTIONS))
+    data = grade_on_gradescope(gradescope_root, {"attention.py": source.encode()})
+    found = {m.group(0) for t in data["tests"] for m in [re.search(r"EXPLORED .*? END", t["output"])] if m}
+    assert len(found) == 1, data["output"][:500]
+    assert re.fullmatch(r"EXPLORED read=\d+ complete=1 hits=0 runs=1 commands=0 first=none END", found.pop())

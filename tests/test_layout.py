@@ -34,6 +34,7 @@ MAY_IMPORT = {
 SELF_CONTAINED = {
     "sandbox/worker.py": {"protocol"},  # protocol.py is copied next to it
     "sandbox/protocol.py": set(),
+    "sandbox/world_init.py": set(),  # runs as the private world's PID 1, with -S
     "feedback/compare.py": {".", "feedback_format"},  # relative here, top-level in the template
     "feedback/feedback_format.py": set(),
 }

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from autograder.sandbox import lock
+from autograder.sandbox import lock, namespace
 from autograder.sandbox.supervisor import Sandbox
 from tests.hostile import HERE, sandbox_user
 
@@ -90,7 +90,9 @@ s = Student(program(snippet("processes") + "\\nopen('/tmp/{tag}', 'w').write('x'
 print(json.dumps([s.sandbox.user, s.call("daemon")]), flush=True)
 os._exit(0)  # no cleanup at all, like SIGKILL
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False)
+    env = dict(os.environ, **{namespace.SWITCH: "0"})  # host pids and the host's /tmp (in a world: its own)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False,
+                          env=env)
     assert done.returncode == 0, done.stderr
     name, daemon = json.loads(done.stdout.strip().splitlines()[-1])
     assert name == user and os.path.exists(f"/proc/{daemon}") and os.path.exists(f"/tmp/{tag}")

@@ -533,7 +533,7 @@ def test_write_results_is_atomic(tmp_path: Path) -> None:
         document.write_results(path, {"score": float("nan")})
     assert json.loads(path.read_text())["output"] == "again"
     assert [p.name for p in path.parent.iterdir()] == ["results.json"]
-    assert oct(path.stat().st_mode & 0o777) == "0o644"
+    assert oct(path.stat().st_mode & 0o777) == "0o600"  # readable by the grader alone
 
 
 def test_fallback_results_valid_and_stdlib_only(tmp_path: Path) -> None:

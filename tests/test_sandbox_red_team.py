@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autograder.sandbox import reaper
+from autograder.sandbox import namespace, reaper
 from autograder.sandbox import supervisor as sandbox_module
 from autograder.sandbox.student import Student, StudentError
 from autograder.sandbox.supervisor import Limits, Sandbox
@@ -243,9 +243,11 @@ def test_the_worker_cannot_reach_the_network_when_the_kernel_allows_a_namespace(
 
 
 @pytest.mark.skipif(not ROOT, reason="files are cleaned up for the sandbox user, which needs root")
-def test_files_the_sandbox_user_leaves_in_shared_folders_are_removed_on_close(user, tmp_path) -> None:
+def test_files_the_sandbox_user_leaves_in_shared_folders_are_removed_on_close(user, tmp_path, monkeypatch) -> None:
     """Red-team 09b/15: files in /tmp, /var/tmp and /dev/shm outlived the worker and could pass data to
-    the next submission of a batch. Removed on close: the links themselves, never what they point to."""
+    the next submission of a batch. Removed on close: the links themselves, never what they point to.
+    (The fallback: in a private world these folders are its own tmpfs, see tests/test_world.py.)"""
+    monkeypatch.setenv(namespace.SWITCH, "0")
     target = tmp_path / "grader-file"
     target.write_text("keep me")
     tag = f"agsbtest-plant-{os.getpid()}"

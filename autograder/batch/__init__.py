@@ -40,6 +40,7 @@ from autograder.batch import merge as merging
 from autograder.batch.export import Export, ExportError, Submission, open_export
 from autograder.batch.table import Summary
 from autograder.results.hygiene import visible
+from autograder.sandbox import accounts, namespace
 
 RUN_FILE = merging.RUN_FILE
 
@@ -59,7 +60,7 @@ def main(argv: list[str]) -> int:
     timeout = args.timeout or pool.default_timeout()
     return run(
         args.export, args.output, jobs=args.jobs, shard=shard, timeout=timeout, force=args.force, plain=args.plain,
-        allow_root=args.allow_root_students,
+        allow_root=args.allow_root_students, allow_exposed=args.allow_exposed,
     )
 
 
@@ -89,6 +90,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--force", action="store_true", help="regrade everything, even what is already graded")
     parser.add_argument("--merge", nargs="+", type=Path, metavar="OUTDIR", help="merge these batch outputs into -o")
     parser.add_argument("--plain", action="store_true", help="plain-text progress lines even if tqdm is installed")
+    parser.add_argument(accounts.ALLOW_FLAG, action="store_true",
+                        help="grade even though, with no namespaces here, the sandbox users can read this checkout, "
+                        "the export or OUTDIR")
     parser.add_argument("--allow-root-students", action="store_true",
                         help="as root, grade even if student code would run as root (no usable sandbox user)")
     return parser
@@ -137,6 +141,7 @@ def run(
     version: str | None = None,
     stats: dict | None = None,
     allow_root: bool = False,
+    allow_exposed: bool = False,
 ) -> int:
     """Grade the export into ``outdir``; the exit status of the command.
 
@@ -144,15 +149,24 @@ def run(
     ``target`` the grading function ("module:function", called with the submission
     folder); ``version`` overrides the autograder version (tests); ``stats``, if
     given, receives ``graded`` and ``seconds`` of the grading phase (benchmarks); ``allow_root``
-    lets student code run as root when no sandbox user can run it (see batch/isolation.py).
+    lets student code run as root when no sandbox user can run it (see batch/isolation.py);
+    ``allow_exposed`` lets it run where the sandbox users can read this checkout, the export or OUTDIR
+    (no namespaces here: see sandbox/accounts.py). As root, everything written is private (umask 077).
     """
     timeout = timeout or pool.default_timeout()
     stats = {} if stats is None else stats
-    with state.locked(outdir) as mine:
-        if not mine:
-            print(f"batch: another batch is running in {outdir}; wait for it or choose another -o", file=sys.stderr)
-            return 2
-        return _run(export_path, outdir, jobs, shard, timeout, force, plain, target, version, stats, allow_root)
+    umask = os.umask(0o077) if os.geteuid() == 0 else None  # results, state, logs, copies: root's alone
+    try:
+        with state.locked(outdir) as mine:
+            if not mine:
+                print(f"batch: another batch is running in {outdir}; wait for it or choose another -o",
+                      file=sys.stderr)
+                return 2
+            return _run(export_path, outdir, jobs, shard, timeout, force, plain, target, version, stats,
+                        (allow_root, allow_exposed))
+    finally:
+        if umask is not None:
+            os.umask(umask)
 
 
 def _run(
@@ -166,7 +180,7 @@ def _run(
     target: str,
     version: str | None,
     stats: dict,
-    allow_root: bool,
+    allowed: tuple[bool, bool],
 ) -> int:
     version = version or state.autograder_version()
     try:
@@ -192,10 +206,22 @@ def _run(
         f"{jobs} warm graders, outer limit {timeout:g} s each"
     )
     try:
-        environments, isolation_notes = isolation.slot_environments(jobs, allow_root=allow_root) if todo else (None, [])
+        environments, isolation_notes = isolation.slot_environments(jobs, allow_root=allowed[0]) if todo else (None, [])
     except isolation.RootStudentsError as error:
         print(f"batch: {error}", file=sys.stderr)
         return 2
+    slot_users = isolation.slot_users(jobs) if environments else []  # each grading takes a free one (lock.py)
+    user = slot_users[0] if slot_users else ""
+    refusal = accounts.refusal(user, [export_path, outdir], allowed=allowed[1]) if environments else ""
+    if refusal and not allowed[1]:
+        print(f"batch: {refusal}", file=sys.stderr)
+        report.write_outputs(outdir, chosen, version, title=_title(export_path, shard), notes=[*export.notes, refusal])
+        return 2
+    if refusal:
+        isolation_notes.append(refusal)  # printed below, and in report.html
+    if todo:
+        users = ", ".join(slot_users) if slot_users else None
+        print(f"batch: isolation: {'; '.join(namespace.layers(users, namespace.unavailable()))}")
     for note in isolation_notes:
         print(f"batch: {note}", file=sys.stderr)
     bar = progress.Progress(len(chosen), done=len(chosen) - len(todo), plain=plain)

@@ -10,7 +10,8 @@ every grading process starts as a fork that already has, per submission saved:
   arguments): pytest finds the modules in ``sys.modules`` instead of parsing and
   rewriting them again (PYTHONDONTWRITEBYTECODE leaves no cache on disk): ~0.1 s;
 * the stored graded cases read (the suite caches them per process, read-only): ~0.1 s;
-* as root, the engine's check that the sandbox user can run this Python: ~0.15 s;
+* as root, the engine's check that the sandbox user can run this Python: ~0.15 s, and
+  whether the kernel gives workers a private world (namespaces): ~15 ms;
 * the heap frozen for the garbage collector (``gc.freeze``): pytest collects garbage
   at the end of every session, ~0.2 s over the preloaded heap.
 
@@ -116,8 +117,23 @@ def probe_sandbox_user() -> bool:
     return probed
 
 
+def probe_world() -> str:
+    """Whether workers get a private world here (sandbox/namespace.py), found once for every fork (~15 ms
+    each saved); without one, the world-writable folders to clean are found once too (~0.1 s)."""
+    try:
+        from autograder.sandbox import namespace, reaper
+
+        missing = namespace.unavailable()
+        if missing and hasattr(os, "geteuid") and os.geteuid() == 0:
+            reaper.world_writable_dirs()
+    except Exception:
+        return "unknown"
+    return missing
+
+
 MISSING = preload()
 COLLECTED = precollect()
 CASES = preread_cases()
 PROBED = probe_sandbox_user()
+WORLD = probe_world()
 gc.freeze()  # all of the above lives as long as the process: keep it out of the collector's way

@@ -5,8 +5,10 @@ file given directly is graded as ``attention.py`` (``attention.ipynb``) whatever
 name, with a note. The zip's contents are laid out in a temporary autograder root
 (``source/``, ``submission/``, ``results/``) and the same ``run_autograder`` script
 Gradescope runs grades it; then the result is summarised here: points by part and the
-feedback of every failing test. When student code ran with reduced isolation (e.g. as
-root because the sandbox user cannot run this Python), one line on stderr says so.
+feedback of every failing test. One line on stderr says which isolation layers were active
+(namespaces.py), another when student code ran with reduced isolation (e.g. as root because the
+sandbox user cannot run this Python). As root without namespaces, it refuses (status 3) to run
+student code the sandbox user could read this checkout from, unless given ``--allow-exposed``.
 
 A folder that looks like a whole class (Gradescope's export, with ``submission_metadata.yml``,
 or several subfolders that each hold an attention.py/.ipynb) or a zip is refused: ``batch``
@@ -28,6 +30,7 @@ from autograder.commands import build
 from autograder.feedback import markdown
 from autograder.intake.folder import copy_folder, special_kind
 from autograder.results import document, hygiene
+from autograder.sandbox import accounts, supervisor
 
 MAX_CONSOLE_LINES, MAX_CONSOLE_CHARS = 3_000, 300_000  # what `grade` prints, whatever the submission
 
@@ -38,6 +41,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("-o", "--output", type=Path, help="also write results.json here")
     parser.add_argument("--json", action="store_true", help="print results.json instead of the summary")
     parser.add_argument("--all", action="store_true", help="show hidden tests' feedback too (what a TA sees)")
+    parser.add_argument(accounts.ALLOW_FLAG, action="store_true",
+                        help="grade even though, with no namespaces here, the sandbox user can read this checkout")
     args = parser.parse_args(argv)
     if not args.path.exists():
         print(f"grade: {args.path} does not exist", file=sys.stderr)
@@ -47,8 +52,14 @@ def main(argv: list[str]) -> int:
         print(f"grade: {args.path} {why}: `grade` grades one submission. To grade them all, one each:\n"
               f"  autograder batch {args.path} -o OUTDIR", file=sys.stderr)
         return 2
-    data = grade(args.path)
+    try:
+        data = grade(args.path, allow_exposed=args.allow_exposed)
+    except RefusedError as refused:
+        print(f"grade: {refused}", file=sys.stderr)
+        return 3
     extra = data.get("extra_data")
+    if isinstance(extra, dict) and extra.get("isolation_layers"):
+        print(f"grade: isolation: {'; '.join(map(str, extra['isolation_layers']))}", file=sys.stderr)
     if isinstance(extra, dict) and extra.get("isolation"):
         print(f"grade: {console(str(extra['isolation']))}", file=sys.stderr)
     if args.output:
@@ -97,8 +108,21 @@ def console(text: str) -> str:
     return hygiene.bounded(hygiene.visible(text), MAX_CONSOLE_CHARS, MAX_CONSOLE_LINES)
 
 
-def grade(path: Path, *, python: str | None = None, timeout: float | None = None) -> dict:
-    """Grade ``path`` in a fresh temporary autograder root; return the parsed results.json."""
+class RefusedError(RuntimeError):
+    """Student code would run where it could read this checkout (no namespaces, readable files)."""
+
+
+def grade(path: Path, *, python: str | None = None, timeout: float | None = None, allow_exposed: bool = False) -> dict:
+    """Grade ``path`` in a fresh temporary autograder root; return the parsed results.json.
+
+    Raises RefusedError, before any student code runs, when the worker would get no private world and the
+    sandbox user could read part of this checkout (accounts.refusal), unless ``allow_exposed``."""
+    user = os.environ.get(supervisor.USER_ENV) or supervisor.DEFAULT_USER
+    refusal = accounts.refusal(user, [], allowed=allow_exposed)
+    if refusal and not allow_exposed:
+        raise RefusedError(refusal)
+    if refusal:
+        print(f"grade: {refusal}", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="autograder-root-") as tmp:
         root = Path(tmp)
         build.copy_tree(root / "source")

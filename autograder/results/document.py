@@ -174,7 +174,7 @@ def _text_fields(data: dict[str, Any]) -> list[tuple[Any, Any]]:
 
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that readers see the old file or the new one, never half:
-    a temp file in the same folder, fsync, rename (mode 0644), then fsync of the folder (best effort)."""
+    a temp file in the same folder, fsync, rename (mode 0600), then fsync of the folder (best effort)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -182,7 +182,7 @@ def atomic_write_text(path: Path, text: str) -> None:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, 0o600)  # the grader's alone (root on Gradescope and in a root batch)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

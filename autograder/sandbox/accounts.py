@@ -5,6 +5,10 @@ Python and numpy: every parent directory searchable, every file readable by the 
 uid, gid or "other"), else by starting that Python once as the user (cached per process;
 forks of a batch inherit the answer). The answer is '' (yes), 'readable' (yes, but it can
 also read this package, so stored answers may be in reach) or why not.
+
+``exposed`` is the check ``grade`` and ``batch`` make before any student code runs when the
+worker gets no private world (namespace.py): what of the checkout, the export and OUTDIR the
+sandbox user could read by the permission bits. ``exposure`` words the refusal.
 """
 
 from __future__ import annotations
@@ -13,9 +17,13 @@ import os
 import pwd
 import subprocess
 import sys
+import time
+from collections.abc import Iterable
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # the autograder package
+CHECKOUT_PRIVATE = ("reference", "autograder", "tests")  # what of the checkout student code must not read
+ALLOW_FLAG = "--allow-exposed"
 _probes: dict[tuple[str, int], str] = {}  # (python, uid) -> "" | "readable" | why the user cannot run it
 
 
@@ -48,14 +56,9 @@ def _access(python: str, account: pwd.struct_passwd) -> str | None:
 
 def _may(account: pwd.struct_passwd, path: str, mode: int) -> bool:
     """Whether ``account`` may open ``path`` with ``mode`` by the permission bits on it and its parents."""
-    def allowed(info: os.stat_result, want: int) -> bool:
-        shift = 6 if info.st_uid == account.pw_uid else 3 if info.st_gid == account.pw_gid else 0
-        bits = (info.st_mode >> shift) & 0o7
-        return all(bits & bit for flag, bit in ((os.R_OK, 4), (os.W_OK, 2), (os.X_OK, 1)) if want & flag)
-
     try:
         parts = Path(path).parents
-        return all(allowed(os.stat(parent), os.X_OK) for parent in parts) and allowed(os.stat(path), mode)
+        return all(_allowed(account, os.stat(p), os.X_OK) for p in parts) and _allowed(account, os.stat(path), mode)
     except OSError:
         return False
 
@@ -80,3 +83,70 @@ def _probe(python: str, account: pwd.struct_passwd) -> str:
         outcome = {0: "", 3: "readable"}.get(result.returncode)
         _probes[key] = outcome if outcome is not None else (lines[-1] if lines else f"status {result.returncode}")
     return _probes[key]
+
+
+def checkout_paths() -> list[Path]:
+    """The parts of this checkout that hold answers and the grader: reference/, autograder/, tests/."""
+    top = _PACKAGE.parent
+    return [top / name for name in CHECKOUT_PRIVATE if (top / name).exists()]
+
+
+def exposed(account: pwd.struct_passwd, paths: Iterable[Path], *, most: int = 5, seconds: float = 10.0) -> list[str]:
+    """What ``account`` could read under ``paths`` by the permission bits (uid, gid, other): a directory it
+    can list, a file it can open. The first ``most`` found, [] when none (ACLs are not looked at)."""
+    found: list[str] = []
+    deadline = time.monotonic() + seconds
+    for given in paths:
+        top = Path(os.path.abspath(given))
+        if not top.exists() or not all(_allowed(account, os.stat(p), os.X_OK) for p in top.parents):
+            continue
+        todo = [str(top)]
+        while todo and len(found) < most and time.monotonic() < deadline:
+            path = todo.pop()
+            try:
+                info = os.stat(path, follow_symlinks=False)
+            except OSError:
+                continue
+            if os.path.isdir(path) and not os.path.islink(path):
+                if _allowed(account, info, os.R_OK):
+                    found.append(path)
+                if _allowed(account, info, os.X_OK):
+                    with os.scandir(path) as listing:
+                        todo += [entry.path for entry in listing]
+            elif not os.path.islink(path) and _allowed(account, info, os.R_OK):
+                found.append(path)
+    return found[:most]
+
+
+def refusal(user: str, paths: Iterable[Path], *, allowed: bool = False) -> str:
+    """Why student code must not run here ('' when it may): as root, with no private world for the worker,
+    ``user`` could read part of this checkout or of ``paths`` (the export, OUTDIR). With ``allowed``
+    (--allow-exposed), the same said as a warning."""
+    from autograder.sandbox import namespace
+
+    why = namespace.unavailable()
+    if os.geteuid() != 0 or not why:
+        return ""
+    try:
+        account = pwd.getpwnam(user)
+    except KeyError:
+        return ""  # no user switch at all: the sandbox says so (isolation reduced)
+    found = exposed(account, [*checkout_paths(), *paths])
+    return exposure(user, found, why, allowed=allowed) if found else ""
+
+
+def exposure(user: str, found: list[str], why: str, *, allowed: bool = False) -> str:
+    """The refusal (or, ``allowed``, the warning), for the console and report.html."""
+    shown = ", ".join(found[:3]) + (" ..." if len(found) > 3 else "")
+    risk = (f"the sandbox user `{user}` can read {shown}, and the worker gets no private world here ({why}), "
+            "so a submission could read answers, the export or other students' results")
+    if allowed:
+        return f"Student code ran although {risk} ({ALLOW_FLAG})."
+    return (f"Student code was not run: {risk}. Make them private (chmod -R go-rwx on each), or rerun with "
+            f"{ALLOW_FLAG} only if you trust every submission.")
+
+
+def _allowed(account: pwd.struct_passwd, info: os.stat_result, want: int) -> bool:
+    shift = 6 if info.st_uid == account.pw_uid else 3 if info.st_gid == account.pw_gid else 0
+    bits = (info.st_mode >> shift) & 0o7
+    return all(bits & bit for flag, bit in ((os.R_OK, 4), (os.W_OK, 2), (os.X_OK, 1)) if want & flag)

@@ -35,13 +35,15 @@ class Limits:
     open_files: int = 32  # RLIMIT_NOFILE: also caps one process's memfds at 32 x file_mb
 
 
-def child_setup(limits: Limits, account: pwd.struct_passwd | None) -> Any:
+def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: bool = False) -> Any:
     """The preexec function: runs in the child, still as the grader's user, just before exec.
 
     In this order: rlimits; oom_score_adj (written with CAP_SYS_RESOURCE it is also a floor the
     student cannot lower; without, only the worker's non-dumpable /proc files keep it from writing
     it, until it re-enables dumping); as root, new network and IPC namespaces (best effort: Docker's
-    seccomp may refuse); the user switch; SIGXFSZ ignored; no new privileges.
+    seccomp may refuse); the user switch; SIGXFSZ ignored; no new privileges. With ``world`` (the
+    child execs ``unshare`` and namespace.py's world_init, which make the namespaces and switch the
+    user inside them) the namespaces and the user switch are left to those.
     """
     mb = 2**20
     settings = [(resource.RLIMIT_AS, limits.memory_mb * mb, limits.memory_mb * mb),
@@ -64,9 +66,9 @@ def child_setup(limits: Limits, account: pwd.struct_passwd | None) -> Any:
                 os.write(fd, score)
             finally:
                 os.close(fd)
-        if root and libc.unshare(CLONE_NEWNET | CLONE_NEWIPC) != 0:
+        if root and not world and libc.unshare(CLONE_NEWNET | CLONE_NEWIPC) != 0:
             libc.unshare(CLONE_NEWNET)  # failing both is fine: isolation is reduced, not broken
-        if account:
+        if account and not world:
             os.setgroups([])
             os.setresgid(account.pw_gid, account.pw_gid, account.pw_gid)
             os.setresuid(account.pw_uid, account.pw_uid, account.pw_uid)

@@ -2,7 +2,9 @@
 
 Used by ``supervisor.Sandbox``. Processes are read straight from /proc (newest first) and
 signalled through a pidfd after their start time is checked, so a recycled pid is never
-hit. Files are removed without following symlinks, within a deadline.
+hit. Files are removed without following symlinks, within a deadline. Without a private world
+(namespace.py), what the sandbox user leaves in any world-writable directory of the machine
+(``world_writable_dirs``, found at start) is removed; in one, only its own tmpfs were writable.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from typing import Any
 KILL_DEADLINE = 5.0  # seconds spent at most killing leftovers
 CLEAN_DEADLINE = 5.0  # seconds spent at most removing the sandbox user's files
 SHARED_DIRS = ("/tmp", "/var/tmp", "/dev/shm")  # world-writable: what the sandbox user leaves there is removed
+SCAN_DEPTH, SCAN_SECONDS = 6, 2.0  # how deep and how long world_writable_dirs() looks (once per process)
+SCAN_SKIP = ("/proc", "/sys", "/usr")  # kernel views, and the system's read-only tree
+_world_writable: list[tuple[str, ...]] = []
 
 def process_table(eager: Any = None) -> dict[int, dict]:
     """pid -> {ppid, sid, uids, state, start} for every process in /proc, newest first (uids from status: the
@@ -91,6 +96,31 @@ def owner(table: dict[int, dict], pid: int, uid: int) -> int:
         if pid not in table or uid not in table[pid]["uids"]:
             return pid if pid in table else 0
     return 0
+
+
+def world_writable_dirs(*, refresh: bool = False) -> tuple[str, ...]:
+    """Every directory the sandbox user could write to outside its own: SHARED_DIRS and each world-writable
+    directory found within SCAN_DEPTH levels of / (not SCAN_SKIP), nested ones included (/run/lock,
+    /var/crash, /dev/mqueue, /tmp/.X11-unix...). Found once per process, before any student code runs
+    (a batch's forks inherit it), in at most SCAN_SECONDS; ~0.1 s on a developer machine."""
+    if _world_writable and not refresh:
+        return _world_writable[0]
+    found = {d for d in SHARED_DIRS if os.path.isdir(d)}
+    deadline = time.monotonic() + SCAN_SECONDS
+    todo = [("/", 0)]
+    while todo and time.monotonic() < deadline:
+        top, depth = todo.pop()
+        with contextlib.suppress(OSError), os.scandir(top) as listing:
+            for entry in listing:
+                with contextlib.suppress(OSError):
+                    if entry.path in SCAN_SKIP or not entry.is_dir(follow_symlinks=False):
+                        continue
+                    if entry.stat(follow_symlinks=False).st_mode & stat.S_IWOTH:
+                        found.add(entry.path)
+                    if depth + 1 < SCAN_DEPTH:
+                        todo.append((entry.path, depth + 1))
+    _world_writable[:] = [tuple(sorted(found))]
+    return _world_writable[0]
 
 
 def remove_user_files(uid: int, dirs: tuple[str, ...] = SHARED_DIRS, seconds: float = CLEAN_DEADLINE) -> None:

@@ -5,9 +5,9 @@ with only the two protocol pipes open, a clean environment (HOME = cwd = a fresh
 dir inside the grader's run dir, minimal PATH, one BLAS thread), stdin ``/dev/null`` and
 stdout/stderr appended to a grader-owned file (``take_output``). Before exec (``confine.py``):
 ``Limits`` as rlimits, oom_score_adj 1000 (the kernel's OOM killer takes the worker and
-everything it forks before the grader, whose own is lowered to -900 when permitted), new network
-and IPC namespaces as root when the kernel allows it (no sockets beyond the worker, SysV
-shared memory dies with it), then the user switch, SIGXFSZ ignored (an oversized write
+everything it forks before the grader, whose own is lowered to -900 when permitted), as root a
+private world where the kernel allows it (namespace.py: unshare + world_init.py; else new network
+and IPC namespaces), then the user switch, SIGXFSZ ignored (an oversized write
 fails instead of killing), ``PR_SET_NO_NEW_PRIVS``. As root it runs as a free user of the
 pool of ``$AUTOGRADER_SANDBOX_USER`` (default ``agsandbox``, made by setup.sh with ``useradd
 --system --no-create-home --shell /usr/sbin/nologin``; then ``agsandbox2``, ... made on
@@ -47,7 +47,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from autograder.sandbox import confine, cputime, lock, protocol, reaper
+from autograder.sandbox import confine, cputime, lock, namespace, protocol, reaper
 from autograder.sandbox.accounts import user_can_run
 from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     CLONE_NEWNET,
@@ -103,6 +103,9 @@ class Sandbox:
         self._left_nothing = True  # the last leftover scan left nothing running (or none was needed)
         self._spawned = False  # a worker was started since that scan
         self.account, self.isolation_note = self._choose_account(switch_user)
+        self.world_missing = namespace.unavailable()  # '' when the worker gets a private world (namespace.py)
+        self._shared = reaper.world_writable_dirs() if self.world_missing and self.account else SHARED_DIRS
+        self.layers = namespace.layers(self.account.pw_name if self.account else None, self.world_missing)
         self._private = Path(tempfile.mkdtemp(prefix="ag-grader-"))  # 0700, the grader's own
         self._out_path = self._private / "output.txt"
         self._out_fd = os.open(self._out_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -150,6 +153,8 @@ class Sandbox:
         if not held.clean:  # a grading killed before its cleanup left them; the lock makes them ours
             self._kill_leftovers()
             reaper.remove_user_files(account.pw_uid)
+        if problem == "readable" and not namespace.unavailable():  # read, but out of sight in the private world
+            return account, ""
         if problem == "readable":  # the switch works, but expected outputs may be in reach
             return account, (f"{reduced}the sandbox user `{self.user}` can read the grader's files in {_HERE}; "
                              "make them private (chmod -R go-rwx) so student code cannot read stored answers.")
@@ -188,6 +193,8 @@ class Sandbox:
         if header.get("op") != "ready":
             self.kill()
             raise SandboxError("the worker did not start: unexpected first frame")
+        if not self.world_missing:  # the launcher is unshare: count the waits of the worker itself
+            self.clock.follow(namespace.worker_pid(self._proc.pid))
         return header
 
     def _spawn(self) -> None:
@@ -209,12 +216,15 @@ class Sandbox:
         home = str(self._work_dir)
         env = {"HOME": home, "TMPDIR": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
                "LC_ALL": "C.UTF-8", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+        argv = [self.python, "-I", "-B", "-u", str(self._run_dir / "worker.py"), str(to_child), str(from_child)]
+        if not self.world_missing:
+            files = [str(self._run_dir / name) for name in ("worker.py", "protocol.py")]
+            argv = namespace.command(argv, python=self.python, files=files, home=home, account=self.account)
         try:
             self._proc = subprocess.Popen(
-                [self.python, "-I", "-B", "-u", str(self._run_dir / "worker.py"), str(to_child), str(from_child)],
-                stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=home, env=env, close_fds=True,
+                argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=home, env=env, close_fds=True,
                 pass_fds=(to_child, from_child), start_new_session=True,
-                preexec_fn=confine.child_setup(self.limits, self.account),  # noqa: PLW1509
+                preexec_fn=confine.child_setup(self.limits, self.account, world=not self.world_missing),  # noqa: PLW1509
             )
         except OSError as e:
             self.kill()
@@ -312,6 +322,7 @@ class Sandbox:
             info = os.waitid(os.P_PID, self._proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
             if info is not None and info.si_pid:
                 code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+                code = code if self.world_missing else namespace.exit_code(code)
                 self.exit_code = code
                 return describe_exit(code, self.limits.memory_mb)
             if time.monotonic() >= end:
@@ -336,6 +347,8 @@ class Sandbox:
                 os.killpg(proc.pid, signal.SIGKILL)  # the group id is ours until the worker is reaped
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=KILL_DEADLINE)
+            if not self.world_missing:
+                namespace.reap_init(proc.pid, KILL_DEADLINE)
         if self._spawned or not self._left_nothing:  # nothing ran since a scan that left nothing: no scan
             self._kill_leftovers()
         for fd in (self._rfd, self._wfd):
@@ -402,7 +415,8 @@ class Sandbox:
         else:  # student processes never share the grader's session; its own helpers do
             victims = {p for p in reaper.descendants(table, me) if table[p]["sid"] != os.getsid(0)}
         sessions = {s.pid for s in list(_live) if s is not self and s.pid}  # other live sandboxes
-        return {p for p in victims if p != me and p not in sessions and table[p]["sid"] not in sessions}
+        others = {d for pid in sessions for d in reaper.descendants(table, pid)}  # a world's worker has its own sid
+        return {p for p in victims if p != me and p not in sessions | others and table[p]["sid"] not in sessions}
 
     def close(self) -> None:
         """Kill everything left (daemons included) and remove the sandbox's files. Idempotent."""
@@ -414,8 +428,8 @@ class Sandbox:
         reaper.remove_tree(self._run_dir)
         reaper.remove_tree(self._private)
         _live.discard(self)
-        if self.account:
-            reaper.remove_user_files(self.account.pw_uid)
+        if self.account:  # in a private world only its tmpfs were writable; else any world-writable folder
+            reaper.remove_user_files(self.account.pw_uid, SHARED_DIRS if not self.world_missing else self._shared)
         self._release(clean=self._left_nothing)  # only now may another grading take this user
 
     def __enter__(self) -> Sandbox:
