@@ -223,3 +223,15 @@ def test_right_values_with_extra_leading_axes_of_length_one_are_named() -> None:
         return out[None, None], weights[None, None]
 
     assert named(failure(LocalStudent(scaled_dot_product_attention=extra), "sdpa-causal")) == ["extra_leading_axes"]
+
+
+def test_evidence_that_cannot_be_computed_is_no_evidence_and_no_internal_error(capsys) -> None:
+    import dataclasses
+
+    from autograder.suite.graded import evidence
+
+    stored = support.case("sdpa-fully-masked")
+    odd = dataclasses.replace(stored, inputs={**stored.inputs, "mask": np.ones((3, 7, 7), dtype=bool)})
+    out = ref.scaled_dot_product_attention(*(stored.inputs[n] for n in ("Q", "K", "V")))
+    assert evidence.masked_rows(odd, out) == ()
+    assert "[grader] evidence.masked_rows failed" in capsys.readouterr().err

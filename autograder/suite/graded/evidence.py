@@ -12,6 +12,8 @@ evidence.
 from __future__ import annotations
 
 import functools
+import sys
+import traceback
 from collections.abc import Callable, Mapping
 from itertools import combinations
 from typing import Any
@@ -30,11 +32,30 @@ def matches(actual: Any, target: Any) -> bool:
     return compare.diagnose(actual, {"it": target}) == "it"
 
 
+def quiet(default: Any) -> Callable[[Callable], Callable]:
+    """A failure to find evidence is no evidence: an unexpected error here returns ``default`` (and goes to the
+    instructor's log), never an internal error in the student's test."""
+
+    def decorate(function: Callable) -> Callable:
+        @functools.wraps(function)
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return function(*args, **kwargs)
+            except Exception:  # the student's feedback goes on without this piece of evidence
+                print(f"[grader] evidence.{function.__name__} failed:\n{traceback.format_exc()}", file=sys.stderr)
+                return default
+
+        return guarded
+
+    return decorate
+
+
 # ----------------------------------------------------------------------------
 # Masks: polarity and fill, on the rows the mistake determines
 # ----------------------------------------------------------------------------
 
 
+@quiet(())
 def masked_rows(stored: Case, actual: Any) -> tuple[str, ...]:
     """Mask polarity and fill mistakes of SDPA / multi-head attention, judged row by row.
 
@@ -118,6 +139,7 @@ def _same_rows(a: np.ndarray, t: np.ndarray, rows: np.ndarray) -> bool:
     return bool(np.all(np.isclose(a[rows], t[rows], rtol=compare.RTOL, atol=compare.ATOL, equal_nan=True)))
 
 
+@quiet(())
 def causal_form(stored: Case, actual: Any) -> tuple[str, ...]:
     """causal_mask returned as numbers: 0/1 (mask_float) or 0/-inf and 0/-1e9 (mask_additive), either polarity."""
     if stored.function != "causal_mask" or not isinstance(actual, np.ndarray):
@@ -148,6 +170,7 @@ def causal_form(stored: Case, actual: Any) -> tuple[str, ...]:
     return ()
 
 
+@quiet(False)
 def extra_axes(expected: Any, actual: Any) -> bool:
     """The right values with extra leading axes of length 1 (e.g. from mask[None, None]) in some output."""
     if isinstance(expected, tuple):
@@ -172,6 +195,7 @@ def _squeezed(expected: Any, actual: Any) -> bool:
 LOW_PRECISION = (2e-5, 3e-2)  # relative errors of float16/bfloat16 intermediates (eps 1e-3, 8e-3), a few ulps
 
 
+@quiet(False)
 def low_precision(expected: Any, actual: Any) -> bool:
     """Every entry within a few float16/bfloat16 ulps of the expected value, and some entries beyond the
     tolerance by more than float32 would explain: the values are right, computed in low precision."""
@@ -198,6 +222,7 @@ MAX_COMBINED = 3  # suspected causes removed at once
 MAX_PROBES = 24  # probe calls per case
 
 
+@quiet(())
 def probe(student: Any, stored: Case, args: list[Any], names: list[str], original: Any = None) -> tuple[str, ...]:
     """The mistakes confirming probes show, or ().
 
