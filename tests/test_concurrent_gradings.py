@@ -43,7 +43,7 @@ def _command(*args: str) -> list[str]:
 
 def _verdicts(data: dict) -> tuple[float, list[tuple[str, float, str]]]:
     for test in data["tests"]:
-        OUTPUTS[(test["name"], test["score"])] = test.get("output", "")[:600]
+        OUTPUTS[(test["name"], test["score"])] = test.get("output", "")[:3000]
     return data["score"], [(t["name"], t["score"], t.get("status", "")) for t in data["tests"]]
 
 
