@@ -235,3 +235,16 @@ def test_evidence_that_cannot_be_computed_is_no_evidence_and_no_internal_error(c
     out = ref.scaled_dot_product_attention(*(stored.inputs[n] for n in ("Q", "K", "V")))
     assert evidence.masked_rows(odd, out) == ()
     assert "[grader] evidence.masked_rows failed" in capsys.readouterr().err
+
+
+def test_a_case_that_matches_two_stored_mistakes_is_resolved_by_the_tests_other_cases() -> None:
+    """A top-left causal mask equals the off-by-one mask when n_k = n_q + 1: the other failing cases decide."""
+    from autograder.suite.graded.naming import Candidates, resolve
+
+    ambiguous = Candidates(("causal_off_by_one", "causal_top_left"))
+    failures = [("c1", "", ambiguous), ("c2", "", "causal_top_left"), ("c3", "", ("causal_top_left", "mask_float"))]
+    assert [m for _, _, m in resolve(failures)] == ["causal_top_left", "causal_top_left",
+                                                    ("causal_top_left", "mask_float")]
+    numbers = [("c1", "", ("mask_inverted", ambiguous, "mask_float")), ("c2", "", "causal_top_left")]
+    assert resolve(numbers)[0][2] == ("mask_inverted", "causal_top_left", "mask_float")
+    assert resolve([("c1", "", ambiguous)])[0][2] == "causal_off_by_one"  # nothing else to go by: stored order

@@ -23,6 +23,7 @@ import numpy as np
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case
+from autograder.suite.graded.naming import Candidates
 
 MASKED = ("scaled_dot_product_attention", "multi_head_attention")
 TOKEN_ARRAYS = {"X", "Q", "K", "V", "Z", "x"}  # inputs whose leading axes are batch/head axes
@@ -160,14 +161,17 @@ def causal_form(stored: Case, actual: Any) -> tuple[str, ...]:
         return (form,)
     if np.array_equal(~allowed, expected):
         return ("mask_inverted", form)
-    for mistake, output in stored.mistakes.items():  # e.g. a top-left mask written as numbers: both are named
-        pattern = np.asarray(output)
-        if pattern.dtype.kind == "b" and pattern.shape == allowed.shape:
-            if np.array_equal(allowed, pattern):
-                return (mistake, form)
-            if np.array_equal(~allowed, pattern):
-                return ("mask_inverted", mistake, form)
+    for inverted in (False, True):  # e.g. a top-left mask written as numbers: both are named
+        shown = ~allowed if inverted else allowed
+        found = [m for m, out in stored.mistakes.items() if _same_mask(np.asarray(out), shown)]
+        if found:
+            mistake = found[0] if len(found) == 1 else Candidates(found)
+            return ("mask_inverted", mistake, form) if inverted else (mistake, form)
     return ()
+
+
+def _same_mask(pattern: np.ndarray, allowed: np.ndarray) -> bool:
+    return pattern.dtype.kind == "b" and pattern.shape == allowed.shape and np.array_equal(allowed, pattern)
 
 
 @quiet(False)

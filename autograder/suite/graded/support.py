@@ -50,6 +50,7 @@ from autograder.suite.graded.calls import (
     type_mistake,
     using,
 )
+from autograder.suite.graded.naming import Mistakes, diagnose, mistake_ids, resolve
 from autograder.suite.graded.shapes import probe_evidence, shape_evidence
 
 CASES_FILE = Path(__file__).resolve().parent.parent / "cases" / "graded.npz"
@@ -201,16 +202,7 @@ def check(
             failed = {c.id for c, _, _ in failures}
             evidence = shape_evidence([case(i) for i in case_ids], failed) or probe_evidence(
                 failures[0][0], lambda probe: run_case(student, probe)[0] is None)
-        pytest.fail(failure_message(failures, len(case_ids), note, evidence), pytrace=False)
-
-
-Mistakes = str | tuple[str, ...] | None
-
-
-def mistake_ids(mistake: Mistakes) -> list[str]:
-    """The base ids ("<id>.<how>" -> "<id>") of one mistake or several, in order, without repeats."""
-    found = [mistake] if isinstance(mistake, str) else list(mistake or ())
-    return list(dict.fromkeys(m.split(".", maxsplit=1)[0] for m in found))
+        pytest.fail(failure_message(resolve(failures), len(case_ids), note, evidence), pytrace=False)
 
 
 def failure_message(
@@ -306,17 +298,6 @@ def _probed(student: Any, stored: Case, args: list[Any], names: list[str], batch
     if batched and _works_on_a_slice(student, stored, args):
         return "no_batch_support"
     return evidence.probe(student, stored, args, names, original) or None
-
-
-# When several stored mistakes give the same output on a case, the first of these that matches is named:
-# NaN only in the all -inf rows is explained by the missing guard, not by a missing max subtraction.
-PREFERRED = ("softmax_nan_fully_masked",)
-
-
-def diagnose(actual: Any, mistakes: Mapping[str, Any], expected: Any) -> str | None:
-    """The stored mistake whose output ``actual`` matches (PREFERRED ones first on a tie)."""
-    matching = [m for m in mistakes if compare.diagnose(actual, {m: mistakes[m]}, expected=expected)]
-    return next((m for m in PREFERRED if m in matching), matching[0] if matching else None)
 
 
 def softmax_mistake(actual: Any, stored: Case) -> str | None:
