@@ -372,20 +372,20 @@ def notebook() -> list[str]:
 
 
 def test_a_notebook_loads_around_bad_cells_and_notes_them(user) -> None:
-    with make(user, *notebook(), statement_timeout=0.5) as s:
+    with make(user, *notebook(), statement_timeout=2.0) as s:
         np.testing.assert_allclose(s.call("softmax", np.zeros(4)), np.full(4, 0.25))
         np.testing.assert_array_equal(s.call("double", np.ones(2)), [2, 2])
         np.testing.assert_array_equal(s.call("first"), [0, 1])
         notes = "\n".join(s.notes)
         assert "code cell 1, line 1: `import numpy as np, matplotlib.pyplot as plt` failed (ModuleNotFound" in notes
         assert "(only numpy and the Python standard library are available)); the rest" in notes
-        assert "code cell 3, line 3: `time.sleep(100) # a slow experiment` was stopped after 0.5 s" in notes
+        assert "code cell 3, line 3: `time.sleep(100) # a slow experiment` was stopped after 2 s" in notes
         assert "code cell 4, line 1: `print(undefined_name)` raised NameError" in notes
         assert "main block" not in notes and len(s.notes) == 3
-        s.sandbox.kill()  # a fresh worker does not wait for the slow cell again
+        s.sandbox.kill()  # a fresh worker does not wait for the slow cell again (2 s): a restart is far quicker
         began = time.monotonic()
         s.call("double", np.ones(2))
-        assert time.monotonic() - began < 0.4
+        assert time.monotonic() - began < 1.5
         assert len(s.notes) == 3
 
 
