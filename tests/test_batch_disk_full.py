@@ -63,7 +63,7 @@ def test_a_full_disk_stops_the_batch_cleanly_and_a_rerun_resumes(tmp_path: Path,
         subprocess.run(["mount", "-o", "remount,size=8m", str(out)], check=True)  # space is freed
         assert run(export, out) == 0
         printed = capsys.readouterr().out
-        assert f"{len(graded)} already graded" in printed
+        assert f"{len(ids) - len(graded)} left to grade ({len(graded)} of {len(ids)} already graded" in printed
         rows = (out / "scores.csv").read_text().splitlines()
         assert len(rows) == 1 + len(ids)
         assert all(state.load_records(out)[sid].graded for sid in ids)
