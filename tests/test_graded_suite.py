@@ -22,10 +22,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autograder import contract, runner
+from autograder import contract
 from autograder.commands import build
 from autograder.feedback import compare
-from autograder.results import plugin
 from autograder.sandbox.student import StudentError
 from autograder.suite import regen
 from autograder.suite.cases import load_cases
@@ -38,15 +37,6 @@ CASES_NPZ = REPO / "autograder" / "suite" / "cases" / "graded.npz"
 MANIFEST = REPO / "autograder" / "suite" / "cases" / "manifest.json"
 GRADED_SET = next(s for s in regen.CASE_SETS if s.name == "graded")
 WORKSHEET = re.compile(r"\b(Dis 10 Q\d|Dis 11 Q\d|PS4 Q\d|Q&A)")
-
-
-@pytest.fixture(scope="module")
-def suite() -> list[dict]:
-    """Every graded test as results.json will list it (collected, not run)."""
-    collector = plugin.ResultsPlugin()
-    code = pytest.main([*runner._pytest_args(), "--collect-only"], plugins=[collector])
-    assert code == pytest.ExitCode.OK, collector.collection_errors
-    return [t.to_json() for t in collector.tests]
 
 
 # ----------------------------------------------------------------------------

@@ -22,7 +22,6 @@ import numpy as np
 import pytest
 
 from autograder import contract, runner
-from autograder.results import plugin
 from autograder.suite import random_cases, regen
 from autograder.suite.cases import Case, load_cases
 from autograder.suite.graded import shapes
@@ -37,15 +36,6 @@ SPECS = {function: (prefix, seed) for prefix, function, seed, _ in random_cases.
 VISIBLE_POINTS = {"qkv_project": 4, "attention_scores": 4, "softmax": 7, "causal_mask": 4,
                   "scaled_dot_product_attention": 7, "multi_head_attention": 7, "rotation_matrix": 2, "rope": 7,
                   "KVCache": 4, "decode_step": 5, "generate_cached": 3, "generate_naive": 5}
-
-
-@pytest.fixture(scope="module")
-def suite() -> list[dict]:
-    """Every graded test as results.json lists it (collected, not run)."""
-    collector = plugin.ResultsPlugin()
-    code = pytest.main([*runner._pytest_args(), "--collect-only"], plugins=[collector])
-    assert code == pytest.ExitCode.OK, collector.collection_errors
-    return [t.to_json() for t in collector.tests]
 
 
 def random_cases_of(function: str) -> list[Case]:
