@@ -29,6 +29,7 @@ from pathlib import Path
 from autograder.commands import build
 from autograder.feedback import markdown
 from autograder.intake.folder import copy_folder, special_kind
+from autograder.intake.submission import NAMES
 from autograder.results import document, hygiene
 from autograder.sandbox import accounts, supervisor
 
@@ -77,7 +78,7 @@ def looks_like_a_class(path: Path) -> str:
         return "is a zip (a Gradescope export?)" if path.suffix.lower() == ".zip" else ""
     if (path / EXPORT_METADATA).is_file():
         return f"is a Gradescope export ({EXPORT_METADATA})"
-    if any((path / name).is_file() for name in SUBMISSION_NAMES):
+    if any((path / name).is_file() for name in NAMES):
         return ""
     holders = [sub for sub in _subfolders(path) if _holds_a_submission(sub)]
     if len(holders) >= MANY:
@@ -86,7 +87,6 @@ def looks_like_a_class(path: Path) -> str:
 
 
 EXPORT_METADATA = "submission_metadata.yml"
-SUBMISSION_NAMES = ("attention.py", "attention.ipynb")
 MANY = 2
 
 
@@ -98,7 +98,7 @@ def _subfolders(path: Path) -> list[Path]:
 
 
 def _holds_a_submission(folder: Path, depth: int = 2) -> bool:
-    if any((folder / name).is_file() for name in SUBMISSION_NAMES):
+    if any((folder / name).is_file() for name in NAMES):
         return True
     return depth > 0 and any(_holds_a_submission(sub, depth - 1) for sub in _subfolders(folder)[:50])
 

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from autograder.feedback.markdown import code_span, fenced, plain
-from autograder.sandbox import protocol, reaper
+from autograder.sandbox import protocol
 from autograder.sandbox.callbacks import Cache, CallbackLimit, Layer
 from autograder.sandbox.supervisor import (
     Limits,
@@ -171,7 +171,7 @@ class Student:
                 return
             began, position = self.sandbox.clock.now(), None
             if self.generation:  # a restart: what the last worker saved (maybe from hidden inputs) goes first
-                self._wipe()
+                self.sandbox.remove_user_files()
             self.sandbox.start(self.load_timeout)
             limited = self.budget - self.spent < self.load_timeout
             deadline = self.sandbox.deadline(min(self.load_timeout, self.budget - self.spent))
@@ -205,11 +205,6 @@ class Student:
         if not self.sandbox.running and self._not_loaded is None:
             self._not_loaded = StudentError("not_loaded", "Your code could not be loaded: it stopped the grader's "
                                             f"worker process {MAX_LOADS} times while loading.")
-
-    def _wipe(self) -> None:
-        """Remove what the sandbox user left in the shared temporary folders (its processes are gone by now)."""
-        if self.sandbox.account is not None:
-            reaper.remove_user_files(self.sandbox.account.pw_uid)
 
     def _lost_once(self, key: object, error: Exception) -> bool:
         """The first time ``key`` (a call, a load position) lost the worker to a signal its code need not have

@@ -428,9 +428,14 @@ class Sandbox:
         reaper.remove_tree(self._run_dir)
         reaper.remove_tree(self._private)
         _live.discard(self)
-        if self.account:  # in a private world only its tmpfs were writable; else any world-writable folder
-            reaper.remove_user_files(self.account.pw_uid, SHARED_DIRS if not self.world_missing else self._shared)
+        self.remove_user_files()
         self._release(clean=self._left_nothing)  # only now may another grading take this user
+
+    def remove_user_files(self) -> None:
+        """Remove what the sandbox user left where it could write (call when its processes are gone): in a
+        private world only its tmpfs were writable; else any world-writable folder found at start."""
+        if self.account:
+            reaper.remove_user_files(self.account.pw_uid, self._shared)
 
     def __enter__(self) -> Sandbox:
         return self
