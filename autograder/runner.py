@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gc
 import os
 import re
 import sys
@@ -93,6 +94,7 @@ def grade_folder(submission: Path) -> dict:
         grader.start()
         note = none_defined_note(grader, program) if program is not None else ""
         first += [note] if note else []
+        gc.freeze()  # what is loaded by now lives to the end: pytest's end-of-session collections skip it
         pytest.main(_pytest_args(), plugins=[collector, fixtures])
     finally:
         grader.close()  # every student process is gone before results are written

@@ -122,3 +122,28 @@ def test_run_autograders_final_sweep_spares_users_other_gradings_hold(user, tmp_
         subprocess.run(["bash", str(REPO / "run_autograder")], env=env, capture_output=True, timeout=60,
                        check=False)
         assert box.running and box.exit_code is None and os.path.exists(f"/proc/{box.pid}")
+
+
+@pytest.mark.parametrize("left", ["dirty", "clean"])
+def test_run_autograders_final_sweep_kills_what_a_dirty_user_left_and_trusts_a_clean_one(user, tmp_path, left) -> None:
+    """A user whose last grading died before its cleanup (lock file "dirty") is swept: its leftover process is
+    killed. "clean" is written only by a cleanup that found nothing of the user left, so the sweep skips it
+    (no program started per user: it was 0.1 s of every grading)."""
+    held = lock.acquire(user, size=1)
+    assert held is not None and held.name == user
+    account = held.account
+    leftover = subprocess.Popen(["sleep", "300"], user=account.pw_uid, group=account.pw_gid, start_new_session=True)
+    held.release(clean=left == "clean")  # as a grading that ended with (or without) its cleanup
+    try:
+        env = dict(os.environ, AUTOGRADER_ROOT=str(tmp_path / "root"), AUTOGRADER_PYTHON="/bin/false",
+                   AUTOGRADER_SANDBOX_USER=user)
+        subprocess.run(["bash", str(REPO / "run_autograder")], env=env, capture_output=True, timeout=60, check=False)
+        time.sleep(0.1)
+        swept = leftover.poll() is not None
+        assert swept == (left == "dirty")
+    finally:
+        leftover.kill()
+        leftover.wait()
+        again = lock.acquire(user, size=1)  # leave the user as the next test expects it: clean, nothing left
+        assert again is not None
+        again.release(clean=True)

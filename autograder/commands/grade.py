@@ -31,7 +31,7 @@ from autograder.feedback import markdown
 from autograder.intake.folder import copy_folder, special_kind
 from autograder.intake.submission import NAMES
 from autograder.results import document, hygiene
-from autograder.sandbox import accounts, supervisor
+from autograder.sandbox import accounts
 
 MAX_CONSOLE_LINES, MAX_CONSOLE_CHARS = 3_000, 300_000  # what `grade` prints, whatever the submission
 
@@ -117,7 +117,7 @@ def grade(path: Path, *, python: str | None = None, timeout: float | None = None
 
     Raises RefusedError, before any student code runs, when the worker would get no private world and the
     sandbox user could read part of this checkout (accounts.refusal), unless ``allow_exposed``."""
-    user = os.environ.get(supervisor.USER_ENV) or supervisor.DEFAULT_USER
+    user = os.environ.get(accounts.USER_ENV) or accounts.DEFAULT_USER
     refusal = accounts.refusal(user, [], allowed=allow_exposed)
     if refusal and not allow_exposed:
         raise RefusedError(refusal)

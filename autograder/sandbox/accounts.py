@@ -21,6 +21,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+DEFAULT_USER = "agsandbox"  # the base name of the pool of sandbox users (lock.py)
+USER_ENV = "AUTOGRADER_SANDBOX_USER"  # another base name
 _PACKAGE = Path(__file__).resolve().parents[1]  # the autograder package
 CHECKOUT_PRIVATE = ("reference", "autograder", "tests")  # what of the checkout student code must not read
 ALLOW_FLAG = "--allow-exposed"

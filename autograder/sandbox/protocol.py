@@ -22,9 +22,9 @@ standard library and numpy.
 
 from __future__ import annotations
 
-import io
 import json
 import math
+import re
 import struct
 import types
 from collections.abc import Sequence
@@ -84,19 +84,18 @@ def pack_frame(header: dict, arrays: Sequence[np.ndarray] = (), max_header: int 
         raise EncodeError(f"header is not plain JSON: {e}") from None
     if len(text) > max_header:
         raise EncodeError(f"header of {len(text)} bytes exceeds {max_header}")
-    buf = io.BytesIO()
-    buf.write(_PREFIX.pack(len(text)))
-    buf.write(text)
+    parts: list[bytes | memoryview] = [_PREFIX.pack(len(text)), text]
+    size = _PREFIX.size + len(text)
     for array in arrays:
         _check_array(array, "array")
-        _pad(buf)
-        np.lib.format.write_array(buf, array, allow_pickle=False)
-        if buf.tell() > MAX_FRAME:
+        parts.append(b"\0" * (_align(size) - size))
+        size = _align(size)
+        for part in npy_blob(array):
+            parts.append(part)
+            size += part.nbytes if isinstance(part, memoryview) else len(part)
+        if size > MAX_FRAME:
             raise EncodeError(f"more than {MAX_FRAME // 2**20} MiB of array data")
-    body = buf.getvalue()
-    if len(body) > MAX_FRAME:
-        raise EncodeError(f"more than {MAX_FRAME // 2**20} MiB of array data")
-    return _PREFIX.pack(len(body)) + body
+    return _PREFIX.pack(size) + b"".join(parts)
 
 
 def body_length(prefix: bytes, max_bytes: int = MAX_FRAME) -> int:
@@ -130,7 +129,7 @@ def _unpack_body(body: bytes, max_header: int) -> tuple[dict, list[np.ndarray]]:
     arrays = []
     offset = end
     while offset < len(body):  # each blob starts at the next 64-byte boundary
-        array, offset = _read_npy(body, _align(offset))
+        array, offset = read_npy(body, _align(offset))
         arrays.append(array)
     return header, arrays
 
@@ -180,35 +179,70 @@ def _parse_json(text: bytes) -> dict:
     return header
 
 
-def _read_npy(body: bytes, offset: int) -> tuple[np.ndarray, int]:
-    """Validate one npy blob at ``offset`` and return a read-only view of it and its end."""
-    fp = io.BytesIO(body)
-    fp.seek(offset)
+_NPY_MAGIC = b"\x93NUMPY"
+# The one header layout numpy (and ``npy_blob``) writes: {'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }
+# padded with spaces to a 64-byte boundary and ended by a newline. Matched, never evaluated (no ast, no eval).
+_NPY_HEADER = re.compile(
+    r"\{'descr': '([<>|=]?[A-Za-z][0-9]{0,4})', 'fortran_order': (True|False), 'shape': \(([-0-9, ]{0,1000})\), \} *\n")
+_NPY_INT = re.compile(r"-?[0-9]{1,40}")
+
+
+def read_npy(body: bytes, offset: int = 0, kinds: str = REAL_KINDS) -> tuple[np.ndarray, int]:
+    """The array of the npy blob at ``offset`` of ``body`` (a read-only view: ``body`` is bytes) and the blob's
+    end. The header is validated before anything is allocated: version 1 or 2, a dtype of ``kinds`` (real or
+    bool by default; never an object, so never a pickle), at most MAX_NDIM non-negative dimensions, data
+    within ``body``. ProtocolError otherwise."""
+    if body[offset : offset + 6] != _NPY_MAGIC or len(body) < offset + 10:
+        raise ProtocolError("not an npy blob (bad magic)")
+    version = (body[offset + 6], body[offset + 7])
+    if version == (1, 0):
+        (length,), start = struct.unpack_from("<H", body, offset + 8), offset + 10
+    elif version == (2, 0) and len(body) >= offset + 12:
+        (length,), start = struct.unpack_from("<I", body, offset + 8), offset + 12
+    else:
+        raise ProtocolError(f"npy version {version} not accepted")
+    if start + length > len(body) or length > 4096:
+        raise ProtocolError("npy header not accepted: it extends past the frame or is too long")
+    match = _NPY_HEADER.fullmatch(body[start : start + length].decode("latin-1"))
+    if match is None:
+        raise ProtocolError("npy header not accepted: not the layout numpy writes")
+    descr, fortran, shape_text = match.groups()
     try:
-        version = np.lib.format.read_magic(fp)
-        if version == (1, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_1_0(fp)
-        elif version == (2, 0):
-            shape, fortran, dtype = np.lib.format.read_array_header_2_0(fp)
-        else:
-            raise ProtocolError(f"npy version {version} not accepted")
-    except ProtocolError:
-        raise
-    except Exception as e:  # ValueError, SyntaxError, RecursionError, MemoryError... from a crafted header
-        raise ProtocolError(f"bad npy header: {type(e).__name__}") from None
-    if dtype.kind not in REAL_KINDS or dtype.fields is not None or dtype.subdtype is not None:
+        dtype = np.dtype(descr)
+    except TypeError:
+        raise ProtocolError(f"npy header not accepted: unknown dtype {descr!r}") from None
+    if dtype.kind not in kinds or dtype.fields is not None or dtype.subdtype is not None:
         raise ProtocolError(f"array dtype {dtype} not accepted")
-    if not isinstance(shape, tuple) or len(shape) > MAX_NDIM:
+    parts = [part.strip() for part in shape_text.split(",")]
+    if parts and parts[-1] == "" and len(parts) > 1:
+        parts.pop()  # "3," of a 1-d shape
+    if parts == [""]:
+        parts = []  # "()": a 0-d array
+    if len(parts) > MAX_NDIM:
         raise ProtocolError("array has too many dimensions")
-    if any(type(n) is not int or n < 0 for n in shape):
+    if not all(_NPY_INT.fullmatch(part) for part in parts):
+        raise ProtocolError(f"array shape ({shape_text[:80]}) not accepted")
+    shape = tuple(int(part) for part in parts)
+    if any(n < 0 for n in shape):
         raise ProtocolError(f"array shape {str(shape)[:80]} not accepted")
     count = math.prod(shape)
-    start = fp.tell()
-    end = start + count * dtype.itemsize
+    data = start + length
+    end = data + count * dtype.itemsize
     if end > len(body) or math.prod(max(n, 1) for n in shape) > MAX_FRAME:  # (2**40, 0) would overflow numpy
         raise ProtocolError("array data extends past the frame")
-    flat = np.frombuffer(body, dtype=dtype, count=count, offset=start)  # read-only: body is bytes
-    return flat.reshape(shape, order="F" if fortran else "C"), end
+    flat = np.frombuffer(body, dtype=dtype, count=count, offset=data)  # read-only: body is bytes
+    return flat.reshape(shape, order="F" if fortran == "True" else "C"), end
+
+
+def npy_blob(array: np.ndarray) -> list[bytes | memoryview]:
+    """The parts of ``array`` as a version 1.0 npy blob (C order), as ``np.lib.format.write_array`` writes it,
+    with no header dict to evaluate on either side (``read_npy`` matches it)."""
+    if not array.flags.c_contiguous:
+        array = array.copy(order="C")  # (np.ascontiguousarray would make a 0-d array 1-d)
+    header = f"{{'descr': {array.dtype.str!r}, 'fortran_order': False, 'shape': {tuple(array.shape)!r}, }}"
+    header += " " * (-(10 + len(header) + 1) % ALIGN) + "\n"
+    prefix = _NPY_MAGIC + b"\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin-1")
+    return [prefix, memoryview(array.reshape(-1).view(np.uint8))]
 
 
 def _check_array(array: Any, where: str) -> None:
@@ -221,10 +255,6 @@ def _check_array(array: Any, where: str) -> None:
 
 def _align(offset: int) -> int:
     return -(-offset // ALIGN) * ALIGN
-
-
-def _pad(buf: io.BytesIO) -> None:
-    buf.write(b"\0" * (_align(buf.tell()) - buf.tell()))
 
 
 # ----------------------------------------------------------------------------

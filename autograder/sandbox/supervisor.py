@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.sandbox import confine, cputime, lock, namespace, protocol, reaper
-from autograder.sandbox.accounts import user_can_run
+from autograder.sandbox.accounts import DEFAULT_USER, USER_ENV, user_can_run
 from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     CLONE_NEWNET,
     GRADER_OOM_SCORE,
@@ -58,8 +58,6 @@ from autograder.sandbox.confine import (  # noqa: F401 - part of this API
 from autograder.sandbox.exits import STUDENT_SIGNALS, describe_exit, lost_from_outside  # noqa: F401 - this API
 from autograder.sandbox.reaper import CLEAN_DEADLINE, KILL_DEADLINE, SHARED_DIRS  # noqa: F401 - part of this API
 
-DEFAULT_USER = "agsandbox"
-USER_ENV = "AUTOGRADER_SANDBOX_USER"
 OUTPUT_LIMIT = 4000  # bytes of student stdout/stderr kept per call
 POLL_SLICE = 0.05  # seconds between checks that the worker is still alive
 PR_SET_CHILD_SUBREAPER, F_SETPIPE_SZ = 36, 1031
@@ -118,6 +116,8 @@ class Sandbox:
         self._proc: subprocess.Popen | None = None
         self._launched = False  # started by launch(), its ready frame not read yet
         self._rfd = self._wfd = -1
+        self._inbox = bytearray()  # bytes read from the worker past the frame asked for (the next frame's)
+        self._pollers: dict[tuple[int, int], select.poll] = {}
         self.exit_code: int | None = None  # how the last worker ended: status, or -signal (None: not seen)
         self.clock = cputime.StudentClock()  # the student's time: deadlines are in it (see cputime.py)
         self._budget: cputime.Budget | None = None  # the operation of the latest ``deadline``: its limits
@@ -288,20 +288,26 @@ class Sandbox:
             raise
 
     def _read(self, n: int, deadline: float) -> bytes:
-        buf = bytearray()
+        """``n`` bytes from the worker. Reads take whatever the pipe holds (up to 1 MiB): a frame's prefix and
+        body usually arrive in one read; bytes past ``n`` wait in ``_inbox`` for the next call."""
+        buf = self._inbox
         while len(buf) < n:
             self._wait_ready(self._rfd, select.POLLIN, deadline)
-            chunk = os.read(self._rfd, min(n - len(buf), 1 << 20))
+            chunk = os.read(self._rfd, max(n - len(buf), 1 << 16) if n - len(buf) < 1 << 20 else 1 << 20)
             if not chunk:
                 raise WorkerDied(self._death(grace=1.0) or "the worker closed its connection to the grader")
             buf += chunk
-        return bytes(buf)
+        data = bytes(buf[:n])
+        del buf[:n]
+        return data
 
     def _wait_ready(self, fd: int, event: int, deadline: float) -> None:
         if self._proc is None:
             raise WorkerDied("the worker is not running")
-        poller = select.poll()
-        poller.register(fd, event)
+        poller = self._pollers.get((fd, event))
+        if poller is None:
+            poller = self._pollers[(fd, event)] = select.poll()
+            poller.register(fd, event)
         while True:
             remaining = deadline - self.clock.fast()
             if remaining <= 0 and deadline - self.clock.now() <= 0:  # /proc is read only near the deadline
@@ -355,6 +361,8 @@ class Sandbox:
             if fd >= 0:
                 os.close(fd)
         self._rfd = self._wfd = -1
+        self._inbox.clear()
+        self._pollers.clear()
         if self._work_dir is not None:
             reaper.remove_tree(self._work_dir)
             self._work_dir = None

@@ -47,6 +47,8 @@ from typing import Any
 
 import numpy as np
 
+from autograder.sandbox import protocol
+
 FORMAT = "attention-cases/1"
 INDEX = "index.json"
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
@@ -192,6 +194,21 @@ def _write_bytes(path: Path, data: bytes) -> None:
 # ----------------------------------------------------------------------------
 
 
+def read_array(zf: zipfile.ZipFile, entry: str) -> np.ndarray:
+    """One stored array, read-only: the protocol's npy reader (a header matched, not evaluated: ~10x faster
+    than numpy's for the suite's ~2,000 small arrays), numpy's for any layout it does not take."""
+    data = zf.read(entry)
+    try:
+        array, end = protocol.read_npy(data, 0, kinds="biufcUS")
+        if end == len(data):
+            return array
+    except protocol.ProtocolError:
+        pass
+    array = np.lib.format.read_array(io.BytesIO(data), allow_pickle=False)
+    array.setflags(write=False)
+    return array
+
+
 def load_cases(path: str | Path) -> dict[str, Case]:
     """The cases stored in ``path``, by id, in stored order. Arrays come back read-only."""
     return loads_cases(Path(path).read_bytes())
@@ -207,10 +224,7 @@ def loads_cases(data: bytes) -> dict[str, Case]:
         def decode(node: dict) -> Any:
             kind = node["t"]
             if kind == "array":
-                with zf.open(node["entry"]) as f:
-                    array = np.lib.format.read_array(f, allow_pickle=False)
-                array.setflags(write=False)
-                return array
+                return read_array(zf, node["entry"])
             if kind == "num":
                 return float(node["v"]) if isinstance(node["v"], str) else node["v"]
             if kind in ("bool", "str"):
