@@ -79,7 +79,7 @@ def pack_frame(header: dict, arrays: Sequence[np.ndarray] = (), max_header: int 
     """The bytes of one frame (length prefix included); raises EncodeError when too large (a header of
     more than ``max_header`` bytes: ``MAX_REQUEST_HEADER`` for the grader's requests)."""
     try:
-        text = json.dumps(header, allow_nan=False, separators=(",", ":")).encode()
+        text = _ENCODER.encode(header).encode()
     except (TypeError, ValueError) as e:
         raise EncodeError(f"header is not plain JSON: {e}") from None
     if len(text) > max_header:
@@ -159,17 +159,23 @@ def _read_exact(f: BinaryIO, n: int, allow_eof: bool = False) -> bytes:
     return b"".join(chunks)
 
 
+def _reject_constant(name: str) -> None:
+    raise ProtocolError(f"JSON constant {name} not allowed")
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits) > 20:  # keeps int() linear-time and the value within 64 bits
+        raise ProtocolError("integer too long")
+    return int(digits)
+
+
+_ENCODER = json.JSONEncoder(allow_nan=False, separators=(",", ":"))  # made once: json.dumps with options makes
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_int=_parse_int)  # one per call
+
+
 def _parse_json(text: bytes) -> dict:
-    def reject_constant(name: str) -> None:
-        raise ProtocolError(f"JSON constant {name} not allowed")
-
-    def parse_int(digits: str) -> int:
-        if len(digits) > 20:  # keeps int() linear-time and the value within 64 bits
-            raise ProtocolError("integer too long")
-        return int(digits)
-
     try:
-        header = json.loads(text.decode("utf-8"), parse_constant=reject_constant, parse_int=parse_int)
+        header = _DECODER.decode(text.decode("utf-8"))
     except ProtocolError:
         raise
     except (ValueError, RecursionError) as e:  # UnicodeDecodeError and JSONDecodeError are ValueErrors
@@ -203,7 +209,27 @@ def read_npy(body: bytes, offset: int = 0, kinds: str = REAL_KINDS) -> tuple[np.
         raise ProtocolError(f"npy version {version} not accepted")
     if start + length > len(body) or length > 4096:
         raise ProtocolError("npy header not accepted: it extends past the frame or is too long")
-    match = _NPY_HEADER.fullmatch(body[start : start + length].decode("latin-1"))
+    text = body[start : start + length]
+    known = _headers.get((text, kinds))  # the suite and the protocol repeat a few hundred headers
+    dtype, shape, fortran = known if known is not None else _parse_npy_header(text, kinds)
+    count = math.prod(shape)
+    data = start + length
+    end = data + count * dtype.itemsize
+    if end > len(body) or math.prod(max(n, 1) for n in shape) > MAX_FRAME:  # (2**40, 0) would overflow numpy
+        raise ProtocolError("array data extends past the frame")
+    if known is None and len(_headers) < MAX_KNOWN_HEADERS:
+        _headers[(text, kinds)] = (dtype, shape, fortran)
+    flat = np.frombuffer(body, dtype=dtype, count=count, offset=data)  # read-only: body is bytes
+    return flat.reshape(shape, order="F" if fortran else "C"), end
+
+
+MAX_KNOWN_HEADERS = 4096
+_headers: dict[tuple[bytes, str], tuple[np.dtype, tuple[int, ...], bool]] = {}  # validated headers (bounded)
+
+
+def _parse_npy_header(text: bytes, kinds: str) -> tuple[np.dtype, tuple[int, ...], bool]:
+    """(dtype, shape, Fortran order) of an npy header that has the layout numpy writes; ProtocolError else."""
+    match = _NPY_HEADER.fullmatch(text.decode("latin-1"))
     if match is None:
         raise ProtocolError("npy header not accepted: not the layout numpy writes")
     descr, fortran, shape_text = match.groups()
@@ -225,13 +251,7 @@ def read_npy(body: bytes, offset: int = 0, kinds: str = REAL_KINDS) -> tuple[np.
     shape = tuple(int(part) for part in parts)
     if any(n < 0 for n in shape):
         raise ProtocolError(f"array shape {str(shape)[:80]} not accepted")
-    count = math.prod(shape)
-    data = start + length
-    end = data + count * dtype.itemsize
-    if end > len(body) or math.prod(max(n, 1) for n in shape) > MAX_FRAME:  # (2**40, 0) would overflow numpy
-        raise ProtocolError("array data extends past the frame")
-    flat = np.frombuffer(body, dtype=dtype, count=count, offset=data)  # read-only: body is bytes
-    return flat.reshape(shape, order="F" if fortran == "True" else "C"), end
+    return dtype, shape, fortran == "True"
 
 
 def npy_blob(array: np.ndarray) -> list[bytes | memoryview]:
@@ -239,10 +259,18 @@ def npy_blob(array: np.ndarray) -> list[bytes | memoryview]:
     with no header dict to evaluate on either side (``read_npy`` matches it)."""
     if not array.flags.c_contiguous:
         array = array.copy(order="C")  # (np.ascontiguousarray would make a 0-d array 1-d)
-    header = f"{{'descr': {array.dtype.str!r}, 'fortran_order': False, 'shape': {tuple(array.shape)!r}, }}"
-    header += " " * (-(10 + len(header) + 1) % ALIGN) + "\n"
-    prefix = _NPY_MAGIC + b"\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin-1")
+    key = (array.dtype.str, array.shape)
+    prefix = _prefixes.get(key)
+    if prefix is None:
+        header = f"{{'descr': {array.dtype.str!r}, 'fortran_order': False, 'shape': {tuple(array.shape)!r}, }}"
+        header += " " * (-(10 + len(header) + 1) % ALIGN) + "\n"
+        prefix = _NPY_MAGIC + b"\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin-1")
+        if len(_prefixes) < MAX_KNOWN_HEADERS:
+            _prefixes[key] = prefix
     return [prefix, memoryview(array.reshape(-1).view(np.uint8))]
+
+
+_prefixes: dict[tuple[str, tuple[int, ...]], bytes] = {}
 
 
 def _check_array(array: Any, where: str) -> None:
