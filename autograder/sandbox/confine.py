@@ -13,7 +13,10 @@ import pwd
 import resource
 import signal
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+from autograder.sandbox import shares
 
 WORKER_OOM_SCORE, GRADER_OOM_SCORE = 1000, -900  # /proc/PID/oom_score_adj: who the OOM killer takes first
 PR_SET_NO_NEW_PRIVS = 38
@@ -35,15 +38,17 @@ class Limits:
     open_files: int = 32  # RLIMIT_NOFILE: also caps one process's memfds at 32 x file_mb
 
 
-def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: bool = False) -> Any:
+def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: bool = False,
+                cgroup: Path | None = None) -> Any:
     """The preexec function: runs in the child, still as the grader's user, just before exec.
 
-    In this order: rlimits; oom_score_adj (written with CAP_SYS_RESOURCE it is also a floor the
-    student cannot lower; without, only the worker's non-dumpable /proc files keep it from writing
-    it, until it re-enables dumping); as root, new network and IPC namespaces (best effort: Docker's
-    seccomp may refuse); the user switch; SIGXFSZ ignored; no new privileges. With ``world`` (the
-    child execs ``unshare`` and namespace.py's world_init, which make the namespaces and switch the
-    user inside them) the namespaces and the user switch are left to those.
+    In this order: the slot's CPU cgroup (``shares.py``; None: none); rlimits; oom_score_adj
+    (written with CAP_SYS_RESOURCE it is also a floor the student cannot lower; without, only the
+    worker's non-dumpable /proc files keep it from writing it, until it re-enables dumping); as
+    root, new network and IPC namespaces (best effort: Docker's seccomp may refuse); the user
+    switch; SIGXFSZ ignored; no new privileges. With ``world`` (the child execs ``unshare`` and
+    namespace.py's world_init, which make the namespaces and switch the user inside them) the
+    namespaces and the user switch are left to those.
     """
     mb = 2**20
     settings = [(resource.RLIMIT_AS, limits.memory_mb * mb, limits.memory_mb * mb),
@@ -58,6 +63,7 @@ def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: boo
     score = str(WORKER_OOM_SCORE).encode()
 
     def setup() -> None:
+        shares.join_self(cgroup)
         for which, soft, hard in settings:
             resource.setrlimit(which, (soft, hard))
         with contextlib.suppress(OSError):

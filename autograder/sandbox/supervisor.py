@@ -47,7 +47,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from autograder.sandbox import confine, cputime, lock, namespace, protocol, reaper
+from autograder.sandbox import confine, cputime, lock, namespace, protocol, reaper, shares
 from autograder.sandbox.accounts import DEFAULT_USER, USER_ENV, user_can_run
 from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     CLONE_NEWNET,
@@ -103,7 +103,9 @@ class Sandbox:
         self.account, self.isolation_note = self._choose_account(switch_user)
         self.world_missing = namespace.unavailable()  # '' when the worker gets a private world (namespace.py)
         self._shared = reaper.world_writable_dirs() if self.world_missing and self.account else SHARED_DIRS
+        self.cgroup = shares.slot_group(self.account.pw_name) if self.account else None  # per-slot CPU shares
         self.layers = namespace.layers(self.account.pw_name if self.account else None, self.world_missing)
+        self.layers += [shares.describe(self.cgroup)] if self.cgroup else []
         self._private = Path(tempfile.mkdtemp(prefix="ag-grader-"))  # 0700, the grader's own
         self._out_path = self._private / "output.txt"
         self._out_fd = os.open(self._out_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -220,11 +222,11 @@ class Sandbox:
         if not self.world_missing:
             files = [str(self._run_dir / name) for name in ("worker.py", "protocol.py")]
             argv = namespace.command(argv, python=self.python, files=files, home=home, account=self.account)
+        setup = confine.child_setup(self.limits, self.account, world=not self.world_missing, cgroup=self.cgroup)
         try:
             self._proc = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=home, env=env, close_fds=True,
-                pass_fds=(to_child, from_child), start_new_session=True,
-                preexec_fn=confine.child_setup(self.limits, self.account, world=not self.world_missing),  # noqa: PLW1509
+                pass_fds=(to_child, from_child), start_new_session=True, preexec_fn=setup,  # noqa: PLW1509
             )
         except OSError as e:
             self.kill()
