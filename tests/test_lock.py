@@ -79,14 +79,17 @@ class _held:  # noqa: N801 - a tiny context manager
 
 def test_taking_a_user_kills_and_removes_what_a_killed_grading_left(user) -> None:
     """A grading SIGKILLed (the batch's outer guard) cleans nothing: its user's lock is freed by the kernel,
-    and the next grading that takes the user kills the daemon and removes the files it left."""
+    and the next grading that takes the user kills the daemon and removes the files it left, in /tmp and in
+    every other world-writable folder (that grading may have had no private world)."""
     tag = f"agsbtest-left-{os.getpid()}"
+    other = "/run/lock" if os.path.isdir("/run/lock") and os.stat("/run/lock").st_mode & 0o002 else "/tmp"
     script = f"""
 import json, os, sys
 sys.path.insert(0, {str(REPO)!r})
 from autograder.sandbox.student import Student
 from tests.hostile import program, snippet
-s = Student(program(snippet("processes") + "\\nopen('/tmp/{tag}', 'w').write('x')\\n"), user={user!r})
+code = snippet("processes") + "\\nopen('/tmp/{tag}', 'w').write('x')\\nopen('{other}/{tag}-2', 'w').write('x')\\n"
+s = Student(program(code), user={user!r})
 print(json.dumps([s.sandbox.user, s.call("daemon")]), flush=True)
 os._exit(0)  # no cleanup at all, like SIGKILL
 """
@@ -96,10 +99,11 @@ os._exit(0)  # no cleanup at all, like SIGKILL
     assert done.returncode == 0, done.stderr
     name, daemon = json.loads(done.stdout.strip().splitlines()[-1])
     assert name == user and os.path.exists(f"/proc/{daemon}") and os.path.exists(f"/tmp/{tag}")
+    assert os.path.exists(f"{other}/{tag}-2")
     with Sandbox(user=user) as box:
         assert box.user == user
         assert not os.path.exists(f"/proc/{daemon}") or _state(daemon) == "Z"
-        assert not os.path.exists(f"/tmp/{tag}")
+        assert not os.path.exists(f"/tmp/{tag}") and not os.path.exists(f"{other}/{tag}-2")
 
 
 def _state(pid: int) -> str:

@@ -153,8 +153,8 @@ class Sandbox:
                           "so student code runs as root.")
         self.account = account
         if not held.clean:  # a grading killed before its cleanup left them; the lock makes them ours
-            self._kill_leftovers()
-            reaper.remove_user_files(account.pw_uid)
+            self._kill_leftovers()  # that grading may have had no private world: every world-writable folder
+            reaper.remove_user_files(account.pw_uid, reaper.world_writable_dirs())
         if problem == "readable" and not namespace.unavailable():  # read, but out of sight in the private world
             return account, ""
         if problem == "readable":  # the switch works, but expected outputs may be in reach
