@@ -4,12 +4,14 @@ A frame is an 8-byte big-endian body length followed by the body::
 
     body = u64 json_length | JSON header (utf-8) | zero padding to 64 | npy blob | padding | npy blob ...
 
-Each array is one ``.npy`` blob written by ``np.lib.format.write_array(allow_pickle=False)``
-and starts at a 64-byte boundary. Reading never unpickles and never evaluates anything:
-the JSON is parsed with strict hooks, each npy header is validated (real or bool dtype,
-at most 32 non-negative dimensions, declared size within the frame) *before* any
-allocation, and the array is a read-only view of the received bytes (``flags.writeable``
-cannot be switched back on). Whatever goes wrong while parsing a frame is a ProtocolError.
+Each array is one version 1.0 ``.npy`` blob, byte for byte what ``np.lib.format.write_array``
+writes (``npy_blob``), and starts at a 64-byte boundary. Reading never unpickles and never
+evaluates anything: the JSON is parsed with strict hooks; each npy header is *matched* against
+the one layout numpy writes (``read_npy``: a regular expression, not numpy's ``ast.literal_eval``,
+~10x faster) and validated (real or bool dtype, at most 32 non-negative dimensions, declared
+size within the frame) *before* any allocation; validated headers are remembered per process.
+The array is a read-only view of the received bytes (``flags.writeable`` cannot be switched
+back on). Whatever goes wrong while parsing a frame is a ProtocolError.
 
 Values travel as a tree (``encode``/``decode``) whose leaves point into the array list:
 ``{"t": "array", "i": k}``, ``{"t": "num", "v": x}`` (nan/inf as strings), ``{"t": "bool", "v": b}``,
