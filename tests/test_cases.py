@@ -146,6 +146,20 @@ def test_the_fast_reader_gives_every_stored_array_as_numpy_reads_it():
             assert np.array_equal(got, want, equal_nan=want.dtype.kind == "f"), name
 
 
+def test_a_compressed_copy_of_a_case_file_loads_the_same(tmp_path):
+    """load_cases slices stored (uncompressed) entries straight out of the file, CRC-checked; any other entry
+    (a case file recompressed by some tool) is read by zipfile: the same cases either way."""
+    save_cases(tmp_path / "c.npz", sample_cases())
+    with zipfile.ZipFile(tmp_path / "c.npz") as src, zipfile.ZipFile(tmp_path / "z.npz", "w") as dst:
+        for info in src.infolist():
+            dst.writestr(info.filename, src.read(info), compress_type=zipfile.ZIP_DEFLATED)
+    plain, packed = load_cases(tmp_path / "c.npz"), load_cases(tmp_path / "z.npz")
+    assert list(plain) == list(packed)
+    for case_id, case in plain.items():
+        for part in ("inputs", "expected", "mistakes"):
+            assert_same(getattr(case, part), getattr(packed[case_id], part))
+
+
 def test_loaded_arrays_are_read_only():
     case = loads_cases(dumps_cases(sample_cases()))["softmax-sample"]
     with pytest.raises(ValueError, match="read-only"):
