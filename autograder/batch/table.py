@@ -9,6 +9,7 @@ from pathlib import Path
 
 from autograder.batch import state
 from autograder.batch.export import Submission
+from autograder.results import document
 
 MAX_MISTAKE_ID = 100  # characters of a mistake id (ids are short names like "no_scale")
 
@@ -69,12 +70,8 @@ def passed(test: dict) -> bool:
 
 def grader_side(test: dict) -> bool:
     """Whether a test failed because of the grader, not the submission (the engine's own markers)."""
-    try:
-        from autograder.results.plugin import INTERNAL, NOT_RUN
-    except Exception:
-        INTERNAL = NOT_RUN = "\0"
     name, output = str(test.get("name", "")), str(test.get("output", ""))
-    return name.startswith("Grader error") or output.startswith((INTERNAL, NOT_RUN))
+    return name.startswith("Grader error") or output.startswith((document.INTERNAL, document.NOT_RUN))
 
 
 def function_of(test: dict) -> str:

@@ -139,12 +139,10 @@ def grade(path: Path, *, python: str | None = None, timeout: float | None = None
 def engine_failed(data: dict) -> bool:
     """Whether the engine itself failed on some test (then ``grade`` prints its log): no tests, a grader error,
     or any test with the plugin's internal-error message."""
-    from autograder.results.plugin import INTERNAL
-
     extra = data.get("extra_data")
     tests = data.get("tests") or []
     return (not tests or (isinstance(extra, dict) and bool(extra.get("grader_error")))
-            or any(isinstance(t, dict) and INTERNAL in str(t.get("output", "")) for t in tests))
+            or any(isinstance(t, dict) and document.INTERNAL in str(t.get("output", "")) for t in tests))
 
 
 def copy_submission(path: Path, destination: Path) -> list[str]:

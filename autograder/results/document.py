@@ -23,6 +23,10 @@ from typing import Any
 from autograder.results.hygiene import visible
 
 VISIBILITIES = ("hidden", "after_due_date", "after_published", "visible")
+# What a test that is not the student's verdict says (the plugin writes them; grade and batch look for them here,
+# without importing pytest)
+INTERNAL = "The grader hit an internal error in this test; your instructor will see it in the logs."
+NOT_RUN = "This test did not run (grading stopped early); your instructor will see why in the logs."
 MAX_OUTPUT = 20_000  # characters of feedback per test; more is cut with a marker
 MAX_NOTES = 30  # notes shown at the top; more are counted, not shown
 MAX_NOTE = 4_000  # characters of one note

@@ -46,10 +46,8 @@ from typing import Any
 
 import pytest
 
-from autograder.results.document import VISIBILITIES, GradedTest
+from autograder.results.document import INTERNAL, NOT_RUN, VISIBILITIES, GradedTest
 
-INTERNAL = "The grader hit an internal error in this test; your instructor will see it in the logs."
-NOT_RUN = "This test did not run (grading stopped early); your instructor will see why in the logs."
 GENERIC_ASSERT = "A check in this test failed."
 
 
