@@ -83,7 +83,7 @@ def main() -> int:
 def grade_in_a_fork(folder: Path) -> tuple[float, float, float]:
     """(grader CPU, worker CPU, wall) of one grading in a fork, as batch grades (``runner.grade_folder``)."""
     from autograder import runner
-    from autograder.sandbox import namespace, supervisor
+    from autograder.sandbox import cputime, supervisor
 
     read, write = os.pipe()
     began = time.perf_counter()
@@ -94,11 +94,8 @@ def grade_in_a_fork(folder: Path) -> tuple[float, float, float]:
         kill = supervisor.Sandbox.kill
 
         def counting_kill(self: supervisor.Sandbox) -> None:
-            if self._proc is not None:
-                pid = namespace.worker_pid(self._proc.pid) if not self.world_missing else self._proc.pid
-                with contextlib.suppress(OSError, TypeError, ValueError, IndexError):
-                    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                    worker_cpu[0] += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            if self._proc is not None:  # the worker and every process of its world, before they are killed
+                worker_cpu[0] += cputime.tree_cpu(self._proc.pid)
             kill(self)
 
         supervisor.Sandbox.kill = counting_kill

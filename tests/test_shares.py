@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.sandbox import namespace, shares
+from autograder.sandbox import cputime, namespace, shares
 from autograder.sandbox.supervisor import Sandbox
 from tests.hostile import sandbox_user
 
@@ -47,8 +47,7 @@ def _spinners(group: Path, count: int) -> list[subprocess.Popen]:
 
 
 def _cpu(proc: subprocess.Popen) -> float:
-    fields = Path(f"/proc/{proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return cputime.tree_cpu(proc.pid)
 
 
 def test_a_slot_with_many_spinning_processes_does_not_starve_a_slot_with_one() -> None:

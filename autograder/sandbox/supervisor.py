@@ -295,7 +295,7 @@ class Sandbox:
         buf = self._inbox
         while len(buf) < n:
             self._wait_ready(self._rfd, select.POLLIN, deadline)
-            chunk = os.read(self._rfd, max(n - len(buf), 1 << 16) if n - len(buf) < 1 << 20 else 1 << 20)
+            chunk = os.read(self._rfd, min(max(n - len(buf), 1 << 16), 1 << 20))
             if not chunk:
                 raise WorkerDied(self._death(grace=1.0) or "the worker closed its connection to the grader")
             buf += chunk
