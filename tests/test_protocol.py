@@ -254,3 +254,55 @@ def test_read_npy_reads_what_numpy_writes(array) -> None:
     got, end = protocol.read_npy(buf.getvalue())
     assert end == len(buf.getvalue()) and got.dtype == array.dtype and got.shape == array.shape
     assert np.array_equal(got, array) and not got.flags.writeable
+
+
+# ----------------------------------------------------------------------------
+# Compact projection frames (layer.query/key/value of one float token)
+# ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("what", ["query", "key", "value"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_a_projection_reads_back_as_the_callback_it_stands_for(what, dtype) -> None:
+    x = np.arange(5, dtype=dtype) / 3
+    header, arrays = protocol.read_frame(io.BytesIO(protocol.pack_projection(what, 7, x)))
+    assert header == {"op": "callback", "kind": "layer", "ref": 7, "method": what,
+                      "args": {"t": "tuple", "items": [{"t": "array", "i": 0}]}, "compact": True}
+    (got,) = protocol.decode(header["args"], arrays)
+    assert got.dtype == dtype and not got.flags.writeable
+    np.testing.assert_array_equal(got, x)
+
+
+def test_a_projection_reply_reads_back_as_a_reply() -> None:
+    header, arrays = protocol.read_frame(io.BytesIO(protocol.pack_projection("reply", 0, np.array([1.5, -2.0]))))
+    assert header["op"] == "reply"
+    np.testing.assert_array_equal(protocol.decode(header["value"], arrays), [1.5, -2.0])
+
+
+@pytest.mark.parametrize("x", [[1.0, 2.0], np.ones((2, 2)), np.arange(3), np.ones(3, dtype=">f8"), np.float64(1.0),
+                               np.ones(protocol.MAX_PROJECTION + 1), np.ones(2).view(np.memmap),
+                               np.ones(3, dtype=bool)],
+                         ids=["list", "2-d", "int", "big-endian", "scalar", "too-long", "subclass", "bool"])
+def test_only_one_float_token_gets_a_compact_frame(x) -> None:
+    assert protocol.pack_projection("key", 0, x) is None  # the JSON frames carry (and validate) the rest
+
+
+def projection(what: int = 1, dtype: int = 0, zero: int = 0, ref: int = 0, count: int = 2, data: bytes = b"\0" * 16,
+               magic: bytes = b"PROJ") -> bytes:
+    body = struct.pack("<4sBBHII", magic, what, dtype, zero, ref, count) + data
+    return struct.pack(">Q", len(body)) + body
+
+
+@pytest.mark.parametrize("data, says", [
+    (projection(what=4), "bad projection frame"),
+    (projection(dtype=2), "bad projection frame"),
+    (projection(zero=1), "bad projection frame"),
+    (projection(count=protocol.MAX_PROJECTION + 1), "bad projection frame"),
+    (projection(count=3), "wrong length"),
+    (projection(data=b"\0" * 17), "wrong length"),
+    (projection(count=2**32 - 1, data=b""), "bad projection frame"),
+    (struct.pack(">Q", 10) + b"PROJ\x01\x00\x00\x00\x00\x00", "truncated projection frame"),
+], ids=["what", "dtype", "padding", "too-long", "short-data", "long-data", "huge-count", "truncated"])
+def test_malformed_projection_frames_raise_protocol_error(data, says) -> None:
+    with pytest.raises(ProtocolError, match=says):
+        protocol.read_frame(io.BytesIO(data))

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autograder.sandbox import namespace
+from autograder.sandbox import namespace, protocol
 from autograder.sandbox import student as student_module
 from autograder.sandbox.student import Cache, Layer, Student, StudentError, WorkerLost
 from autograder.suite import stored
@@ -96,26 +96,27 @@ def test_float32_results_pass_through_and_lists_stay_lists(user) -> None:
 def test_callbacks_are_counted_in_the_grader_and_the_worker_never_gets_the_weights(reference, ref) -> None:
     W_Q, W_K, W_V = RNG.normal(size=(4, 4)), RNG.normal(size=(4, 4)), RNG.normal(size=(4, 2))
     X = RNG.normal(size=(5, 4))
-    sent: list[bytes] = []
-    real_send = reference.sandbox.send
+    sent: list[bytes] = []  # every frame to the worker: JSON ones and compact projection replies alike
+    real_send = reference.sandbox.send_frame
 
-    def spy(header, arrays=(), *, deadline):
-        sent.append(b"".join(np.ascontiguousarray(a).tobytes() for a in arrays) + str(header).encode())
-        return real_send(header, arrays, deadline=deadline)
+    def spy(frame, *, deadline):
+        sent.append(bytes(frame))
+        return real_send(frame, deadline=deadline)
 
-    reference.sandbox.send = spy
+    reference.sandbox.send_frame = spy
     try:
         naive = Layer(W_Q, W_K, W_V)
         got = reference.call("generate_naive", naive, X, rope_base=100.0)
         cached = Layer(W_Q, W_K, W_V)
         got_cached = reference.call("generate_cached", cached, X)
     finally:
-        del reference.sandbox.send
+        del reference.sandbox.send_frame
     assert naive.counts == {"query": 5, "key": 15, "value": 15}
     assert cached.counts == {"query": 5, "key": 5, "value": 5}
     np.testing.assert_allclose(got, ref.generate_naive(ref.AttentionLayer(W_Q, W_K, W_V), X, rope_base=100.0))
     np.testing.assert_allclose(got_cached, ref.generate_cached(ref.AttentionLayer(W_Q, W_K, W_V), X))
     everything = b"".join(sent)
+    assert sum(frame[8:12] == protocol.PROJECTION for frame in sent) == 5 + 15 + 15 + 5 * 3  # compact replies
     for W in (W_Q, W_K, W_V):
         for column in W.T:
             assert column.tobytes() not in everything and W.tobytes() not in everything
@@ -131,6 +132,19 @@ def test_decode_step_appends_to_the_grader_cache(reference, ref) -> None:
     mirror.append(keys, values)
     np.testing.assert_allclose(got, ref.decode_step(ref.AttentionLayer(W_Q, W_K, W_V), x, mirror))
     assert cache.appends == 1 and len(cache) == 4 and layer.counts == {"query": 1, "key": 1, "value": 1}
+
+
+def test_projections_of_any_real_token_are_counted_compact_or_not(user) -> None:
+    source = ("import numpy as np\n"
+              "def tokens(layer, x):\n"
+              "    return np.stack([layer.query(x), layer.key(x.astype(np.float32)), layer.value(list(x)),\n"
+              "                     layer.key(x.astype(int)), layer.value(x[::2].repeat(2))])\n")
+    W = RNG.normal(size=(3, 4, 2))
+    layer, x = Layer(*W), np.array([1.0, 2.0, 3.0, 4.0])
+    with make(user, source) as s:
+        got = s.call("tokens", layer, x)
+    assert layer.counts == {"query": 1, "key": 2, "value": 2}
+    np.testing.assert_allclose(got, [x @ W[0], x @ W[1], x @ W[2], x @ W[1], x[::2].repeat(2) @ W[2]], rtol=1e-6)
 
 
 def test_a_bad_projection_call_raises_inside_student_code(user) -> None:

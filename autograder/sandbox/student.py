@@ -327,12 +327,15 @@ class Student:
         caller kills it (CallbackLimit: see ``_request``), so no later reply is read as this one's."""
         ident, kind = reply.get("ref"), reply.get("kind")
         args = protocol.decode(reply.get("args"), arrays, allow_refs=False)
+        compact = None  # a compact callback (protocol.py) gets a compact reply when the value fits one
         try:
             if type(ident) is not int or not 0 <= ident < len(refs) or kind != type(refs[ident]).__name__.lower():
                 raise ValueError(f"this {kind} object is no longer valid (it belongs to an earlier call)")
             if not isinstance(args, tuple):
                 raise TypeError("bad arguments")
-            tree, out = protocol.encode(refs[ident].serve(str(reply.get("method")), args))
+            value = refs[ident].serve(str(reply.get("method")), args)
+            compact = protocol.pack_projection("reply", 0, value) if reply.get("compact") else None
+            tree, out = protocol.encode(value) if compact is None else (None, [])
             answer: dict = {"op": "reply", "value": tree}
         except (TypeError, ValueError) as e:
             answer, out = {"op": "reply_error", "type": type(e).__name__, "message": str(e)}, []
@@ -341,7 +344,10 @@ class Student:
         except Exception:
             self.sandbox.kill()
             raise
-        self.sandbox.send(answer, out, deadline=deadline)
+        if compact is not None:
+            self.sandbox.send_frame(compact, deadline=deadline)
+        else:
+            self.sandbox.send(answer, out, deadline=deadline)
 
     def _own(self, what: str, value: Any, method: bool) -> Any:
         """Writable copies of arrays; refuse strings and foreign refs."""

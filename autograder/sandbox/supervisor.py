@@ -268,7 +268,16 @@ class Sandbox:
     def send(self, header: dict, arrays: Any = (), *, deadline: float) -> None:
         """Send one frame before ``deadline`` (``self.deadline``); on any failure the worker is killed."""
         try:
-            view = memoryview(protocol.pack_frame(header, arrays, max_header=protocol.MAX_REQUEST_HEADER))
+            frame = protocol.pack_frame(header, arrays, max_header=protocol.MAX_REQUEST_HEADER)
+        except BaseException:
+            self.kill()
+            raise
+        self.send_frame(frame, deadline=deadline)
+
+    def send_frame(self, frame: bytes, *, deadline: float) -> None:
+        """Send the bytes of one frame (``protocol.pack_frame``, ``pack_projection``): as ``send``."""
+        try:
+            view = memoryview(frame)
             while view:
                 self._wait_ready(self._wfd, select.POLLOUT, deadline)
                 try:

@@ -183,9 +183,13 @@ class LayerProxy(GraderObject):
     """The grader's layer: query(x), key(x), value(x) are computed (and counted) by the grader."""
 
     kind = "layer"
-    query = functools.partialmethod(GraderObject._call, "query")
-    key = functools.partialmethod(GraderObject._call, "key")
-    value = functools.partialmethod(GraderObject._call, "value")
+
+    def _project(self, method: str, *args: Any) -> Any:
+        return self._server.project(self._id, method, args)
+
+    query = functools.partialmethod(_project, "query")
+    key = functools.partialmethod(_project, "key")
+    value = functools.partialmethod(_project, "value")
 
     def __getattr__(self, name: str) -> Any:  # only for names the interface lacks (e.g. layer.W_Q)
         if name.startswith("__"):
@@ -429,14 +433,21 @@ class Server:
         self.handles[handle], self.handle_of[id(obj)] = obj, handle
         return handle
 
-    def callback(self, kind: str, ident: int, method: str, args: tuple) -> Any:
-        """Ask the grader to run ``method`` of its layer/cache ``ident``; raises like a local call would."""
-        try:
-            tree, arrays = protocol.encode(args, name=f"an argument of {kind}.{method}()")
-        except protocol.EncodeError as e:
-            raise TypeError(str(e)) from None
-        request = protocol.pack_frame({"op": "callback", "kind": kind, "ref": ident, "method": method, "args": tree},
-                                      arrays)
+    def project(self, ident: int, method: str, args: tuple) -> Any:
+        """``layer.<method>(x)``: a compact frame (protocol.py) when ``x`` is one float token, else ``callback``."""
+        request = protocol.pack_projection(method, ident, args[0]) if len(args) == 1 else None
+        return self.callback("layer", ident, method, args, request)
+
+    def callback(self, kind: str, ident: int, method: str, args: tuple, request: bytes | None = None) -> Any:
+        """Ask the grader to run ``method`` of its layer/cache ``ident`` (``request``: the frame, when already
+        made); raises like a local call would."""
+        if request is None:
+            try:
+                tree, arrays = protocol.encode(args, name=f"an argument of {kind}.{method}()")
+            except protocol.EncodeError as e:
+                raise TypeError(str(e)) from None
+            request = protocol.pack_frame({"op": "callback", "kind": kind, "ref": ident, "method": method,
+                                           "args": tree}, arrays)
         with alarm_blocked():  # once for the round trip
             self.channel.send_unblocked(request)
             header, arrays = self.channel.receive_unblocked()
