@@ -79,10 +79,12 @@ def test_the_worker_sees_a_clean_environment_and_only_its_pipes(introspect) -> N
 
 @pytest.mark.skipif(not ROOT, reason="the user switch needs root")
 def test_the_sandbox_user_cannot_change_the_worker_code(user) -> None:
-    source = "import os, sys\n\ndef tamper():\n    open(os.path.join(os.path.dirname(sys.argv[0]), 'x.py'), 'w')\n"
+    source = ("import os, sys\n\ndef tamper(sub):\n"
+              "    open(os.path.join(os.path.dirname(sys.modules['worker'].__file__), sub, 'x.py'), 'w')\n")
     with Student(program(source), user=user) as s:
-        with pytest.raises(StudentError, match="raised PermissionError"):
-            s.call("tamper")
+        for sub in ("", "__pycache__"):  # its modules' folder, and their bytecode's
+            with pytest.raises(StudentError, match="raised PermissionError"):
+                s.call("tamper", sub)
 
 
 def test_a_silent_worker_times_out_and_is_killed(user) -> None:

@@ -40,7 +40,6 @@ import re
 import struct
 import types
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 import numpy as np
@@ -74,12 +73,23 @@ class EncodeError(ValueError):
     """A value cannot be sent (wrong type, complex dtype, too large...); the message says why."""
 
 
-@dataclass(frozen=True)
 class Ref:
-    """A reference to an object that lives on one side only (grader layer/cache, worker handle)."""
+    """A reference to an object that lives on one side only (grader layer/cache, worker handle). A plain class:
+    importing ``dataclasses`` costs every worker start ~7 ms."""
 
-    kind: str
-    id: int
+    __slots__ = ("id", "kind")
+
+    def __init__(self, kind: str, id: int) -> None:
+        self.kind, self.id = kind, id
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Ref and (self.kind, self.id) == (other.kind, other.id)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.id))
+
+    def __repr__(self) -> str:
+        return f"Ref(kind={self.kind!r}, id={self.id!r})"
 
 
 # ----------------------------------------------------------------------------

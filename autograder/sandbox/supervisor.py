@@ -1,6 +1,6 @@
 """Start, watch and kill the worker process that runs student code.
 
-``Sandbox`` owns one worker at a time: ``python -I -B -u worker.py R W`` in a new session,
+``Sandbox`` owns one worker at a time: ``python -I -B -u -c BOOT R W`` (runfolder.py) in a new session,
 with only the two protocol pipes open, a clean environment (HOME = cwd = a fresh work
 dir inside the grader's run dir, minimal PATH, one BLAS thread), stdin ``/dev/null`` and
 stdout/stderr appended to a grader-owned file (``take_output``). Before exec (``confine.py``):
@@ -37,7 +37,6 @@ import fcntl
 import os
 import pwd
 import select
-import shutil
 import signal
 import subprocess
 import sys
@@ -47,7 +46,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from autograder.sandbox import confine, cputime, lock, namespace, protocol, reaper, shares
+from autograder.sandbox import confine, cputime, lock, namespace, protocol, reaper, runfolder, shares
 from autograder.sandbox.accounts import DEFAULT_USER, USER_ENV, user_can_run
 from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     CLONE_NEWNET,
@@ -110,9 +109,7 @@ class Sandbox:
         self._out_path = self._private / "output.txt"
         self._out_fd = os.open(self._out_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
         self._run_dir = Path(tempfile.mkdtemp(prefix="ag-run-"))
-        for name in ("worker.py", "protocol.py"):
-            shutil.copyfile(_HERE / name, self._run_dir / name)
-            (self._run_dir / name).chmod(0o644)
+        self._run_files = runfolder.populate(self._run_dir, self.python)  # worker.py, protocol.py, bytecode
         self._run_dir.chmod(0o755)  # readable by the sandbox user, writable only by the grader
         self._work_dir: Path | None = None
         self._proc: subprocess.Popen | None = None
@@ -218,10 +215,9 @@ class Sandbox:
         home = str(self._work_dir)
         env = {"HOME": home, "TMPDIR": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
                "LC_ALL": "C.UTF-8", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-        argv = [self.python, "-I", "-B", "-u", str(self._run_dir / "worker.py"), str(to_child), str(from_child)]
+        argv = runfolder.argv(self.python, self._run_dir, to_child, from_child)
         if not self.world_missing:
-            files = [str(self._run_dir / name) for name in ("worker.py", "protocol.py")]
-            argv = namespace.command(argv, python=self.python, files=files, home=home, account=self.account)
+            argv = namespace.command(argv, python=self.python, files=self._run_files, home=home, account=self.account)
         setup = confine.child_setup(self.limits, self.account, world=not self.world_missing, cgroup=self.cgroup)
         try:
             self._proc = subprocess.Popen(

@@ -1,0 +1,62 @@
+"""The worker's run folder: its two modules, their bytecode, and the command line that starts it.
+
+``Sandbox`` makes one folder per grading, root-owned and readable by the sandbox user, and
+``populate`` copies ``worker.py`` and ``protocol.py`` into it. When the worker runs the grader's
+own interpreter, their ``__pycache__`` files come too: compiled once per grader process (a batch's
+fork server does it for every fork) and written as unchecked hash-based pycs (PEP 552), which
+the interpreter loads without reading the sources' dates. A worker start then compiles nothing
+(~11 ms of its CPU). Another interpreter (check-zip's Python 3.10) looks for its own cache tag,
+finds none, and compiles the sources as before.
+
+The worker is imported as a module by a one-line ``-c`` program (``argv``): a script run by its
+path is always compiled. The bytecode names no folder (nothing of the checkout's path reaches
+the sandbox); tracebacks name the copies in the run folder, as the import system sets the code's
+file names to the source it found next to the pyc.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import marshal
+import os
+import shutil
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MODULES = ("worker", "protocol")
+BOOT = "import sys; sys.path.insert(0, {folder!r}); import worker; del sys.path[0]; sys.exit(worker.main(sys.argv))"
+
+
+def populate(folder: Path, python: str) -> list[str]:
+    """Copy the worker's modules (and, for this interpreter, their bytecode) into ``folder``, readable by all;
+    every file written, for the worker's private world to show."""
+    files = []
+    for name in MODULES:
+        shutil.copyfile(HERE / f"{name}.py", folder / f"{name}.py")
+        files.append(folder / f"{name}.py")
+    if os.path.realpath(python) == os.path.realpath(sys.executable) and sys.implementation.cache_tag:
+        (folder / "__pycache__").mkdir(mode=0o755)
+        for name in MODULES:
+            path = folder / "__pycache__" / f"{name}.{sys.implementation.cache_tag}.pyc"
+            path.write_bytes(bytecode(name))
+            files.append(path)
+    for path in files:
+        path.chmod(0o644)
+    return [str(path) for path in files]
+
+
+@functools.cache
+def bytecode(name: str) -> bytes:
+    """The unchecked hash-based pyc of module ``name`` (PEP 552: magic, flags 0b01, source hash, marshalled code)."""
+    source = (HERE / f"{name}.py").read_bytes()
+    code = compile(source, f"{name}.py", "exec", dont_inherit=True)  # no path of the checkout in the sandbox
+    flags = (0b01).to_bytes(4, "little")  # hash-based, never checked against the source
+    return importlib.util.MAGIC_NUMBER + flags + importlib.util.source_hash(source) + marshal.dumps(code)
+
+
+def argv(python: str, folder: Path, read_fd: int, write_fd: int) -> list[str]:
+    """The worker's command line: isolated mode, no bytecode written, unbuffered output; ``sys.argv`` is
+    ``["-c", READ_FD, WRITE_FD]``."""
+    return [python, "-I", "-B", "-u", "-c", BOOT.format(folder=str(folder)), str(read_fd), str(write_fd)]
