@@ -258,6 +258,25 @@ def test_call_counts_name_a_cached_path_that_recomputes_and_a_naive_path_that_do
     assert "| `layer.key` | 28 | 7 ✗ |" in text and compare.MISTAKES["naive_no_recompute"] in text
 
 
+@pytest.mark.parametrize("key_of, says", [
+    (lambda X, n, j: X[0], "| `layer.key` | 7, 6, 5, 4, 3, 2, 1 | 28, 0, 0, 0, 0, 0, 0 ✗ |"),
+    (lambda X, n, j: X[j] + 1.0, "| `layer.key` | 7, 6, 5, 4, 3, 2, 1 | 0, 0, 0, 0, 0, 0, 0; 28 of other inputs ✗ |"),
+], ids=["always-token-0", "made-up-inputs"])
+def test_right_totals_of_the_wrong_tokens_are_shown_per_token(key_of, says) -> None:
+    def naive(layer, X, rope_base=None):  # the right output and totals, but not the keys of the right tokens
+        weights = ref.AttentionLayer(layer._W["query"], layer._W["key"], layer._W["value"])
+        for n in range(len(X)):
+            layer.query(X[n])
+            for j in range(n + 1):
+                layer.key(key_of(X, n, j))
+                layer.value(X[j])
+        return ref.generate_naive(weights, X, rope_base=rope_base)
+
+    text = failure(LocalStudent(generate_naive=naive), "naive-seven")
+    assert "made the right number of projections, but not of the right tokens" in text
+    assert says in text and "`layer.value`" not in text and "`layer.query`" not in text
+
+
 def test_partial_credit_counts_the_cases_that_pass() -> None:
     scores = []
     broken = LocalStudent(softmax=lambda Z, axis=-1, temperature=1.0: np.zeros(Z.shape) if Z[0, 0] == 2.0

@@ -119,15 +119,15 @@ def wanted_per_token(function: str, n: int) -> dict[str, list[int]]:
     return {"query": once, "key": once, "value": once}
 
 
-def _matching_tokens(x: np.ndarray, tokens: list) -> list[int]:
-    """Indices of the tokens ``x`` equals, as ``np.allclose(x, token, rtol=1e-6, atol=1e-9)`` says, in one
-    vectorised comparison when the shapes agree (a Python loop of allclose cost ~0.1 s a grading)."""
-    stacked, values = np.asarray(tokens), np.asarray(x)
-    if values.dtype.kind in "biuf" and stacked.dtype.kind in "biuf" and stacked.shape[1:] == values.shape:
-        with np.errstate(all="ignore"):
-            close = np.abs(values - stacked) <= 1e-9 + 1e-6 * np.abs(stacked)
-        return np.flatnonzero(close.reshape(len(stacked), -1).all(axis=1)).tolist()
-    return [j for j, token in enumerate(tokens) if np.allclose(x, token, rtol=1e-6, atol=1e-9)]
+def _first_matches(inputs: list, tokens: np.ndarray) -> list[int | None]:
+    """For each projected input, the index of the first token it equals (as ``np.allclose(x, token, rtol=1e-6,
+    atol=1e-9)`` says), or None: one vectorised comparison for all of them (one per input cost ~0.1 s a grading)."""
+    if not inputs:
+        return []
+    stacked = np.asarray(inputs, dtype=float)  # (M, D): the grader's Layer projects tokens of width D only
+    with np.errstate(all="ignore"):
+        close = (np.abs(stacked[:, None] - tokens[None]) <= 1e-9 + 1e-6 * np.abs(tokens[None])).all(axis=2)
+    return [int(row.argmax()) if row.any() else None for row in close]
 
 
 def token_text(stored: Case, layer: Layer) -> str | None:
@@ -141,10 +141,9 @@ def token_text(stored: Case, layer: Layer) -> str | None:
         wanted, seen, strangers = [0] * len(tokens), [0] * len(tokens), 0
         for j, count in enumerate(wanted_per_token(stored.function, len(tokens))[kind]):
             wanted[first[j]] += count
-        for x in layer.inputs[kind]:
-            match = _matching_tokens(x, tokens)
-            if match:
-                seen[first[match[0]]] += 1
+        for match in _first_matches(layer.inputs[kind], tokens):
+            if match is not None:
+                seen[first[match]] += 1
             else:
                 strangers += 1
         if seen != wanted or strangers:
