@@ -96,3 +96,10 @@ def test_the_public_tests_run_on_python_310(python310: str, tmp_path: Path) -> N
     shutil.copy(REFERENCE, folder / "attention.py")
     done = run(python310, "-m", "pytest", "-q", "-p", "no:cacheprovider", cwd=folder)
     assert done.returncode == 0, done.stdout[-3000:]
+
+
+def test_the_ta_extras_install_on_python_310(python310: str) -> None:
+    """`make venv` on a TA's Ubuntu 22.04 (Python 3.10): every pin of requirements-ta.txt has a release for it."""
+    done = run(python310, "-m", "pip", "install", "--dry-run", "--quiet", "--disable-pip-version-check",
+               "--ignore-installed", "-r", str(REPO / "requirements-ta.txt"))
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
