@@ -5,9 +5,10 @@ network, IPC and UTS namespaces; ``--fork --kill-child``) running ``world_init.p
 namespace's PID 1, which builds the view (see its docstring) and starts the worker as the sandbox
 user. What the worker then sees: the system's ``/usr`` (and ``/bin``, ``/lib``... or their
 symlinks), the interpreter's prefixes (a venv and its base) and a few files of ``/etc``, all
-read-only; its two files; its home and ``/tmp`` in one private tmpfs (``TMPFS``: size and inode
-caps), another for ``/dev/shm``; a ``/dev`` with null, zero, full, random and urandom; its own
-``/proc``. Nothing of the checkout, the export, OUTDIR, another slot or another process.
+read-only; its two modules and their bytecode (runfolder.py); its home and ``/tmp`` in one
+private tmpfs (``TMPFS``: size and inode caps), another for ``/dev/shm``; a ``/dev`` with null,
+zero, full, random and urandom; its own ``/proc``. Nothing of the checkout, the export, OUTDIR,
+another slot or another process.
 
 ``unavailable()`` says once per process (a probe, ~5 ms) why not ('' when it works): not root,
 ``AUTOGRADER_NAMESPACES=0`` (the switch tests use to simulate a container that forbids them), no
