@@ -273,13 +273,14 @@ class Sandbox:
     def send_frame(self, frame: bytes, *, deadline: float) -> None:
         """Send the bytes of one frame (``protocol.pack_frame``, ``pack_projection``): as ``send``."""
         try:
+            if self._proc is None:
+                raise WorkerDied("the worker is not running")
             view = memoryview(frame)
             while view:
-                self._wait_ready(self._wfd, select.POLLOUT, deadline)
-                try:
+                try:  # the pipe holds 1 MiB: most frames go at once, and poll only when it is full
                     view = view[os.write(self._wfd, view[: 1 << 20]) :]
                 except BlockingIOError:
-                    continue
+                    self._wait_ready(self._wfd, select.POLLOUT, deadline)
                 except BrokenPipeError:
                     raise WorkerDied(self._death(grace=1.0) or "the worker closed its connection") from None
         except BaseException:
@@ -345,6 +346,8 @@ class Sandbox:
     def take_output(self, limit: int = OUTPUT_LIMIT) -> str:
         """Student stdout/stderr since the last call (first ``limit`` bytes), then reset the file."""
         size = os.fstat(self._out_fd).st_size
+        if not size:
+            return ""
         text = os.pread(self._out_fd, min(size, limit), 0).decode("utf-8", "replace")
         os.ftruncate(self._out_fd, 0)
         return text + (f"\n[... {size - limit} more bytes of output not shown]" if size > limit else "")

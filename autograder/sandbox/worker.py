@@ -69,9 +69,12 @@ class StatementTimeout(BaseException):
 def student_time() -> float:
     """time.monotonic() minus the time this process waited for a CPU while runnable (/proc/self/schedstat):
     a neighbour that takes the CPU does not use up this student's time limits (the grader counts the same)."""
-    try:
-        with open("/proc/self/schedstat", "rb") as f:
-            _WAITED[0] = max(_WAITED[0], int(f.read().split()[1]) / 1e9)
+    try:  # os.open, not open(): no file object to build on every call
+        fd = os.open("/proc/self/schedstat", os.O_RDONLY)
+        try:
+            _WAITED[0] = max(_WAITED[0], int(os.read(fd, 200).split()[1]) / 1e9)
+        finally:
+            os.close(fd)
     except (OSError, ValueError, IndexError):  # e.g. the student's code used up its file descriptors
         pass  # the wait last read
     return time.monotonic() - _WAITED[0]
@@ -244,8 +247,10 @@ class Server:
             except BaseException as e:  # never let student code (or a bad request) end the loop
                 frame = protocol.pack_frame(self.error(e))
             for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-                with contextlib.suppress(BaseException):
+                try:  # (not contextlib.suppress: this runs after every request)
                     stream.flush()
+                except BaseException:  # the student's streams may be anything
+                    pass
             self.channel.send_frame(frame)
 
     # -- loading ---------------------------------------------------------------
