@@ -37,7 +37,8 @@ def populate(folder: Path, python: str) -> list[str]:
         shutil.copyfile(HERE / f"{name}.py", folder / f"{name}.py")
         files.append(folder / f"{name}.py")
     if os.path.realpath(python) == os.path.realpath(sys.executable) and sys.implementation.cache_tag:
-        (folder / "__pycache__").mkdir(mode=0o755)
+        (folder / "__pycache__").mkdir()
+        (folder / "__pycache__").chmod(0o755)  # whatever the umask (a batch's is 077)
         for name in MODULES:
             path = folder / "__pycache__" / f"{name}.{sys.implementation.cache_tag}.pyc"
             path.write_bytes(bytecode(name))
