@@ -8,7 +8,7 @@ submission graded as a batch fork grades it (warm: imports, suite and stored cas
   throughput they allow on this machine's cores;
 * what the grading exchanges with the worker: requests (calls) and callbacks (``layer.query``...
   run by the grader, the contract's one token per call: generate_naive's are quadratic);
-* the cost of one callback round trip and of one worker start, measured alone.
+* the cost of one request and one callback round trip, and of one worker start (wall and CPU), measured alone.
 
     .venv/bin/python benchmarks/bench_costs.py [--rounds 8] [--submission PATH]
 
@@ -32,6 +32,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+REQUEST_PROGRAM = "def softmax(Z, axis=-1):\n    return Z * 2\n"
 CALLBACK_PROGRAM = """
 import numpy as np
 def qkv_project(layer, n):
@@ -72,11 +73,13 @@ def main() -> int:
           f"CPU {grader:.3f} s grader + {worker:.3f} s worker = {grader + worker:.3f} s")
     print(f"  -> at most {cores / (grader + worker):.2f} submissions/s on {cores} cores (CPU-bound)")
     print(f"exchanges with the worker: {requests} requests, {callbacks} callbacks")
-    per_callback = callback_cost()
+    per_request, per_callback = request_cost(), callback_cost()
+    print(f"one request round trip: {per_request * 1e6:.0f} us wall -> {requests * per_request:.3f} s of every grading")
     print(f"one callback round trip: {per_callback * 1e6:.0f} us wall -> {callbacks * per_callback:.3f} s "
           "of every grading")
-    start = worker_start()
-    print(f"one worker start (interpreter, numpy, ready; private world as available): {start:.3f} s wall")
+    wall, cpu = worker_start()
+    print(f"one worker start (interpreter, numpy, ready; private world as available): {wall:.3f} s wall, "
+          f"{cpu:.3f} s CPU")
     return 0
 
 
@@ -141,14 +144,9 @@ def callback_cost(n: int = 2000) -> float:
     """Wall seconds of one layer.query round trip (worker -> grader -> worker), measured over ``n``."""
     import numpy as np
 
-    from autograder.intake.submission import intake
     from autograder.sandbox.callbacks import Layer
-    from autograder.sandbox.student import Student
 
-    with tempfile.TemporaryDirectory() as tmp:
-        (Path(tmp) / "attention.py").write_text(CALLBACK_PROGRAM)
-        program = intake(Path(tmp))
-    with Student(program) as s:
+    with _student(CALLBACK_PROGRAM) as s:
         weights = np.ones((4, 3))
         s.call("qkv_project", Layer(weights, weights, weights), 20)
         began = time.perf_counter()
@@ -156,18 +154,46 @@ def callback_cost(n: int = 2000) -> float:
         return (time.perf_counter() - began) / n
 
 
-def worker_start(rounds: int = 4) -> float:
-    """Median wall seconds from starting a worker to its ready frame."""
+def request_cost(n: int = 2000) -> float:
+    """Wall seconds of one request round trip (a call of a function of one small array), measured over ``n``."""
+    import numpy as np
+
+    with _student(REQUEST_PROGRAM) as s:
+        Z = np.ones((3, 4))
+        for _ in range(50):
+            s.call("softmax", Z)
+        began = time.perf_counter()
+        for _ in range(n):
+            s.call("softmax", Z)
+        return (time.perf_counter() - began) / n
+
+
+def _student(source: str) -> object:
+    """A Student running ``source`` as its attention.py (use it in a ``with``)."""
+    from autograder.intake.submission import intake
+    from autograder.sandbox.student import Student
+
+    with tempfile.TemporaryDirectory() as tmp:
+        os.chmod(tmp, 0o755)
+        (Path(tmp) / "attention.py").write_text(source)
+        program = intake(Path(tmp))
+    return Student(program)
+
+
+def worker_start(rounds: int = 6) -> tuple[float, float]:
+    """Median (wall seconds from starting a worker to its ready frame, CPU seconds of its world's processes)."""
+    from autograder.sandbox import cputime
     from autograder.sandbox.supervisor import Sandbox
 
-    times = []
+    times, cpus = [], []
     with Sandbox() as box:
         for _ in range(rounds):
             began = time.perf_counter()
             box.start()
             times.append(time.perf_counter() - began)
+            cpus.append(cputime.tree_cpu(box._proc.pid))
             box.kill()
-    return statistics.median(times)
+    return statistics.median(times), statistics.median(cpus)
 
 
 if __name__ == "__main__":
