@@ -5,8 +5,9 @@
 own interpreter, their ``__pycache__`` files come too: compiled once per grader process (a batch's
 fork server does it for every fork) and written as unchecked hash-based pycs (PEP 552), which
 the interpreter loads without reading the sources' dates. A worker start then compiles nothing
-(~11 ms of its CPU). Another interpreter (check-zip's Python 3.10) looks for its own cache tag,
-finds none, and compiles the sources as before.
+(~11 ms of its CPU). A worker given another interpreter (``Sandbox(python=...)``) looks for its own
+cache tag, finds none, and compiles the sources as before; check-zip runs the whole grader in its
+Python 3.10, which writes bytecode of its own.
 
 The worker is imported as a module by a one-line ``-c`` program (``argv``): a script run by its
 path is always compiled. The bytecode names no folder (nothing of the checkout's path reaches
