@@ -163,7 +163,8 @@ PROJECTIONS = ("query", "key", "value", "reply")  # the ``what`` byte of a compa
 PROJECTION_DTYPES = (np.dtype("<f8"), np.dtype("<f4"))  # its ``dtype`` byte
 MAX_PROJECTION = 2**16  # values in one compact frame (a token of the graded cases has at most a few hundred)
 _PROJECTION_HEAD = struct.Struct("<4sBBHII")
-_ONE_ARRAY = {"t": "tuple", "items": [{"t": "array", "i": 0}]}  # the value tree of a compact callback's arguments
+_FIRST_ARRAY = {"t": "array", "i": 0}  # the value tree of a compact reply
+_ONE_ARRAY = {"t": "tuple", "items": [_FIRST_ARRAY]}  # ... and of a compact callback's arguments
 
 
 def pack_projection(what: str, ref: int, x: Any) -> bytes | None:
@@ -189,7 +190,7 @@ def _unpack_projection(body: bytes) -> tuple[dict, list[np.ndarray]]:
         raise ProtocolError("projection frame of the wrong length")
     x = np.frombuffer(body, dtype=dtype, count=count, offset=_PROJECTION_HEAD.size)  # read-only: body is bytes
     if what == PROJECTIONS.index("reply"):
-        return {"op": "reply", "value": _ONE_ARRAY["items"][0], "compact": True}, [x]
+        return {"op": "reply", "value": _FIRST_ARRAY, "compact": True}, [x]
     return {"op": "callback", "kind": "layer", "ref": ref, "method": PROJECTIONS[what], "args": _ONE_ARRAY,
             "compact": True}, [x]
 

@@ -441,18 +441,19 @@ class Server:
     def project(self, ident: int, method: str, args: tuple) -> Any:
         """``layer.<method>(x)``: a compact frame (protocol.py) when ``x`` is one float token, else ``callback``."""
         request = protocol.pack_projection(method, ident, args[0]) if len(args) == 1 else None
-        return self.callback("layer", ident, method, args, request)
+        return self.callback("layer", ident, method, args) if request is None else self.exchange(request)
 
-    def callback(self, kind: str, ident: int, method: str, args: tuple, request: bytes | None = None) -> Any:
-        """Ask the grader to run ``method`` of its layer/cache ``ident`` (``request``: the frame, when already
-        made); raises like a local call would."""
-        if request is None:
-            try:
-                tree, arrays = protocol.encode(args, name=f"an argument of {kind}.{method}()")
-            except protocol.EncodeError as e:
-                raise TypeError(str(e)) from None
-            request = protocol.pack_frame({"op": "callback", "kind": kind, "ref": ident, "method": method,
-                                           "args": tree}, arrays)
+    def callback(self, kind: str, ident: int, method: str, args: tuple) -> Any:
+        """Ask the grader to run ``method`` of its layer/cache ``ident``; raises like a local call would."""
+        try:
+            tree, arrays = protocol.encode(args, name=f"an argument of {kind}.{method}()")
+        except protocol.EncodeError as e:
+            raise TypeError(str(e)) from None
+        return self.exchange(protocol.pack_frame({"op": "callback", "kind": kind, "ref": ident, "method": method,
+                                                  "args": tree}, arrays))
+
+    def exchange(self, request: bytes) -> Any:
+        """Send one callback frame and return the grader's answer, or raise the error it reports."""
         with alarm_blocked():  # once for the round trip
             self.channel.send_unblocked(request)
             header, arrays = self.channel.receive_unblocked()

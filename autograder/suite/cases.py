@@ -196,13 +196,10 @@ def _write_bytes(path: Path, data: bytes) -> None:
 # ----------------------------------------------------------------------------
 
 
-def read_array(zf: zipfile.ZipFile, entry: str) -> np.ndarray:
-    """One stored array, read-only: the protocol's npy reader (a header matched, not evaluated: ~10x faster
-    than numpy's for the suite's ~2,000 small arrays), numpy's for any layout it does not take."""
-    return _array(zf.read(entry))
-
-
-def _array(data: bytes) -> np.ndarray:
+def read_array(data: bytes) -> np.ndarray:
+    """One stored array from its npy bytes, read-only: the protocol's npy reader (a header matched, not
+    evaluated: ~10x faster than numpy's for the suite's ~2,000 small arrays), numpy's for any layout it does
+    not take."""
     try:
         array, end = protocol.read_npy(data, 0, kinds="biufcUS")
         if end == len(data):
@@ -249,7 +246,7 @@ def loads_cases(data: bytes) -> dict[str, Case]:
             kind = node["t"]
             if kind == "array":
                 entry = node["entry"]
-                return _array(stored[entry]) if entry in stored else read_array(zf, entry)
+                return read_array(stored[entry] if entry in stored else zf.read(entry))
             if kind == "num":
                 return float(node["v"]) if isinstance(node["v"], str) else node["v"]
             if kind in ("bool", "str"):
