@@ -170,7 +170,7 @@ def ordered_notes(first: list[str], later: list[str], place: Callable[[str], Any
 
 
 UNUSED_PLUGINS = ("logging", "warnings", "unittest", "legacypath", "tmpdir", "recwarn", "debugging", "setuponly",
-                  "setupplan")
+                  "setupplan", "threadexception", "unraisableexception")
 
 
 def _pytest_args() -> list[str]:
@@ -187,9 +187,11 @@ def _pytest_args() -> list[str]:
         "--no-header",
         "-rN",
         "--assert=plain",  # the graded tests fail with pytest.fail(feedback): no assertion rewriting to pay for
+        "--capture=no",  # they print nothing (student output is the worker's, in its own file): no capture per test
         *("-p", "no:doctest", "-p", "no:junitxml", "-p", "no:pastebin", "-p", "no:stepwise"),
         # plugins the graded tests never use, each paid for on every test (~8% of a grading's own CPU):
-        # their log and warning capture, unittest classes, tmp_path/tmpdir, recwarn, --pdb, --setup-only/plan
+        # their log and warning capture, unittest classes, tmp_path/tmpdir, recwarn, --pdb, --setup-only/plan,
+        # the hooks around each test for exceptions in threads and __del__ (the grader runs neither)
         *(arg for name in UNUSED_PLUGINS for arg in ("-p", f"no:{name}")),
     ]
 

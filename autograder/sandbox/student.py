@@ -271,7 +271,7 @@ class Student:
         timeout = max(min(self.call_timeout, self.budget - self.spent), 0.1)
         header = dict(header, args=tree, kw=list(kwargs), timeout=timeout)
         began = self.sandbox.clock.now()  # the student's time (cputime.py), as every limit here
-        deadline = self.sandbox.deadline(timeout + GRACE)
+        deadline = self.sandbox.deadline(timeout + GRACE, now=began)
         try:
             self.sandbox.send(header, arrays, deadline=deadline)
             reply, arrays = self.sandbox.receive(deadline)

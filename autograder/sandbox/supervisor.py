@@ -244,11 +244,12 @@ class Sandbox:
 
     # -- talking ---------------------------------------------------------------
 
-    def deadline(self, seconds: float) -> float:
+    def deadline(self, seconds: float, now: float | None = None) -> float:
         """The deadline, for ``send`` and ``receive``, of an operation allowed ``seconds`` of the student's time
-        (``self.clock``, see cputime.py). Waiting for it also ends with WorkerTimeout when the worker's processes
-        used more CPU time than that, and with WorkerLost ("overloaded") past a generous wall-clock backstop."""
-        self._budget = cputime.Budget(self.clock.now() + seconds, seconds)
+        (``self.clock``, see cputime.py) from ``now`` (a reading of that clock just taken; default: read it).
+        Waiting for it also ends with WorkerTimeout when the worker's processes used more CPU time than that,
+        and with WorkerLost ("overloaded") past a generous wall-clock backstop."""
+        self._budget = cputime.Budget((self.clock.now() if now is None else now) + seconds, seconds)
         return self._budget.deadline
 
     def _check_budget(self, deadline: float) -> None:
