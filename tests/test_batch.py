@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from autograder import batch
-from autograder.batch import export, merge, pool, progress, state, table
+from autograder.batch import export, merge, plots, pool, progress, state, table
 from autograder.feedback.compare import MISTAKES
 from tests import fixtures_export as fx
 
@@ -303,6 +303,28 @@ def test_a_test_without_grader_mistake_ids_counts_nothing(extra: object) -> None
     test = {"output": "**Likely mistake:** printed by the student"}
     test.update({"extra_data": extra} if extra is not None else {})
     assert table.diagnosed(test) == []
+
+
+def test_plots_are_drawn_side_by_side_in_order_and_an_error_in_a_child_shows_here(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)  # as on a 2-core machine
+    drawers: list[int] = []
+
+    def ok(plt: object, summary: object, path: Path) -> Path:
+        drawers.append(os.getpid())  # the children's appends stay in the children
+        path.write_text(str(os.getpid()))
+        return path
+
+    def broken(plt: object, summary: object, path: Path) -> Path:
+        raise RuntimeError("no fonts here")
+
+    paths = [tmp_path / name for name in ("a.png", "b.png", "c.png")]
+    assert plots._draw(None, None, [(ok, p) for p in paths]) == paths
+    writers = {p.read_text() for p in paths}
+    assert drawers == [os.getpid()] and len(writers) == 3  # the first here, the other two in two children
+    with pytest.raises(RuntimeError, match="no fonts here"):  # failed in its child, drawn again here
+        plots._draw(None, None, [(ok, paths[0]), (broken, paths[1])])
 
 
 def test_without_tqdm_and_matplotlib_batch_still_works_and_says_so(

@@ -35,7 +35,7 @@ import threading
 import time
 from pathlib import Path
 
-from autograder.batch import isolation, pool, progress, report, state
+from autograder.batch import isolation, plots, pool, progress, report, state
 from autograder.batch import merge as merging
 from autograder.batch.export import Export, ExportError, Submission, open_export
 from autograder.batch.table import Summary
@@ -224,6 +224,8 @@ def _run(
         print(f"batch: isolation: {'; '.join(namespace.layers(users, namespace.unavailable()))}")
     for note in isolation_notes:
         print(f"batch: {note}", file=sys.stderr)
+    if todo:
+        plots.import_in_background()  # while the warm graders start (plots.py)
     bar = progress.Progress(len(chosen), done=len(chosen) - len(todo), plain=plain)
     if bar.note:
         print(f"batch: {bar.note}")
