@@ -13,7 +13,7 @@ PIP_TORCH_ARGS ?=
 # Another CPU, simulated on x86-64: numpy and OpenBLAS without AVX2/FMA/AVX-512 kernels.
 OTHER_CPU := NPY_DISABLE_CPU_FEATURES="AVX2 FMA3 AVX512F AVX512CD AVX512_SKX" OPENBLAS_CORETYPE=Sandybridge
 
-.PHONY: venv demo test test-other-cpu lint build clean
+.PHONY: venv demo test test-zygote test-other-cpu lint build clean
 
 venv: $(VENV)/.installed
 
@@ -36,7 +36,14 @@ test: $(VENV)/.installed-dev
 	$(VENV)/bin/autograder template --check
 	$(VENV)/bin/autograder regen --check
 	$(PY) -m pytest -q
+	@$(MAKE) --no-print-directory test-zygote
 	@$(MAKE) --no-print-directory test-other-cpu
+
+# The sandbox's own tests again, every worker forked from a zygote as in a batch (sandbox/zygotes.py);
+# where the zygote cannot run (not root, no namespaces), pytest says why and stops.
+test-zygote: $(VENV)/.installed-dev
+	AUTOGRADER_TEST_ZYGOTE=1 $(PY) -m pytest -q -p no:cacheprovider tests/test_sandbox.py tests/test_world.py \
+		tests/test_student.py tests/test_sandbox_red_team.py tests/test_hostile_findings.py tests/test_hostile_visibility.py
 
 # The stored outputs must not be stale on another CPU (same numpy, other SIMD kernels).
 test-other-cpu: venv

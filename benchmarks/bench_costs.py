@@ -8,7 +8,8 @@ submission graded as a batch fork grades it (warm: imports, suite and stored cas
   throughput they allow on this machine's cores;
 * what the grading exchanges with the worker: requests (calls) and callbacks (``layer.query``...
   run by the grader, the contract's one token per call: generate_naive's are quadratic);
-* the cost of one request and one callback round trip, and of one worker start (wall and CPU), measured alone.
+* the cost of one request and one callback round trip, and of one worker start (wall and CPU), measured alone:
+  forked from the zygote as in a batch (as root with namespaces) and from scratch as ``grade`` starts one.
 
     .venv/bin/python benchmarks/bench_costs.py [--rounds 8] [--submission PATH]
 
@@ -48,13 +49,8 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--submission", type=Path, default=REPO / "reference" / "attention.py")
     args = parser.parse_args()
-    from autograder.batch import warm
+    from autograder.batch import warm  # noqa: F401 - its import warms this process up as a batch's fork server
 
-    warm.preload()
-    warm.precollect()
-    from autograder.suite.graded import support
-
-    support.all_cases()
     gc.collect()
     gc.freeze()
     with tempfile.TemporaryDirectory() as tmp:
@@ -77,9 +73,15 @@ def main() -> int:
     print(f"one request round trip: {per_request * 1e6:.0f} us wall -> {requests * per_request:.3f} s of every grading")
     print(f"one callback round trip: {per_callback * 1e6:.0f} us wall -> {callbacks * per_callback:.3f} s "
           "of every grading")
+    from autograder.sandbox import zygotes
+
+    if zygotes.running(sys.executable):  # (warm.py started it, as in a batch's fork server)
+        wall, cpu = worker_start()
+        print(f"one worker start forked from the zygote (ready; private world): {wall:.3f} s wall, {cpu:.3f} s CPU")
+        zygotes.stop()
     wall, cpu = worker_start()
-    print(f"one worker start (interpreter, numpy, ready; private world as available): {wall:.3f} s wall, "
-          f"{cpu:.3f} s CPU")
+    print(f"one worker start from scratch (interpreter, numpy, ready; private world as available): {wall:.3f} s "
+          f"wall, {cpu:.3f} s CPU")
     return 0
 
 

@@ -35,6 +35,7 @@ SELF_CONTAINED = {
     "sandbox/worker.py": {"protocol"},  # protocol.py is copied next to it
     "sandbox/protocol.py": set(),
     "sandbox/world_init.py": set(),  # runs as the private world's PID 1, with -S
+    "sandbox/zygote.py": {"protocol", "worker", "world_init"},  # copied next to them: the workers' warm parent
     "feedback/compare.py": {".", "feedback_format"},  # relative here, top-level in the template
     "feedback/feedback_format.py": set(),
 }

@@ -144,10 +144,22 @@ def probe_world() -> str:
     return missing
 
 
+def start_zygote() -> str:
+    """As root with a private world: start the zygote every grading forks its worker from (sandbox/zygotes.py:
+    ~0.08 s of CPU less per submission); '' when it runs, else why not."""
+    try:
+        from autograder.sandbox import zygotes
+
+        return zygotes.start()
+    except Exception as e:
+        return f"the zygote did not start: {e}"
+
+
 MISSING = preload()
 COLLECTED = precollect()
 CASES = preread_cases()
 PROBED = probe_sandbox_user()
 COMPILED = compile_worker()
 WORLD = probe_world()
+ZYGOTE = start_zygote()
 gc.freeze()  # all of the above lives as long as the process: keep it out of the collector's way

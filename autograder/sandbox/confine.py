@@ -50,14 +50,7 @@ def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: boo
     namespace.py's world_init, which make the namespaces and switch the user inside them) the
     namespaces and the user switch are left to those.
     """
-    mb = 2**20
-    settings = [(resource.RLIMIT_AS, limits.memory_mb * mb, limits.memory_mb * mb),
-                (resource.RLIMIT_FSIZE, limits.file_mb * mb, limits.file_mb * mb),
-                (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 5),
-                (resource.RLIMIT_CORE, 0, 0),
-                (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files)]
-    if account:
-        settings.append((resource.RLIMIT_NPROC, limits.processes, limits.processes))
+    settings = rlimits(limits, account)
     libc = ctypes.CDLL(None, use_errno=True)
     root = os.geteuid() == 0
     score = str(WORKER_OOM_SCORE).encode()
@@ -82,6 +75,19 @@ def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: boo
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 
     return setup
+
+
+def rlimits(limits: Limits, account: pwd.struct_passwd | None) -> list[tuple[int, int, int]]:
+    """The worker's rlimits as (resource, soft, hard); the process count only for a sandbox user."""
+    mb = 2**20
+    settings = [(resource.RLIMIT_AS, limits.memory_mb * mb, limits.memory_mb * mb),
+                (resource.RLIMIT_FSIZE, limits.file_mb * mb, limits.file_mb * mb),
+                (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 5),
+                (resource.RLIMIT_CORE, 0, 0),
+                (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files)]
+    if account:
+        settings.append((resource.RLIMIT_NPROC, limits.processes, limits.processes))
+    return settings
 
 
 def lower_oom_score(pid: int, score: int) -> None:

@@ -71,14 +71,19 @@ def _probe() -> str:
 def command(argv: list[str], *, python: str, files: list[str], home: str, account: object | None) -> list[str]:
     """``argv`` run in a private world: ``files`` visible read-only, ``home`` a private directory of
     ``account`` (a pwd entry; None: stays root), and the interpreter ``python`` with its packages."""
+    world = spec(python=python, files=files, home=home, account=account)
+    unshare = shutil.which("unshare", path=PATH) or "unshare"
+    return [unshare, *(f"--{name}" for name in NAMESPACES), "--fork", "--kill-child", "--propagation", "private",
+            python, "-I", "-S", "-B", str(INIT), marshal.dumps(world).hex(), "--", *argv]
+
+
+def spec(*, python: str, files: list[str], home: str, account: object | None) -> dict:
+    """What world_init.build makes of the world (the arguments as ``command``'s)."""
     uid, gid = (account.pw_uid, account.pw_gid) if account is not None else (0, 0)  # type: ignore[attr-defined]
     binds, links = view(python)
     shown = [f for f in (*ETC, *files) if os.path.exists(f)]
-    spec = {"root": _mountpoint([*binds, *shown, home]), "binds": binds, "symlinks": links, "files": shown,
+    return {"root": _mountpoint([*binds, *shown, home]), "binds": binds, "symlinks": links, "files": shown,
             "tmpfs": TMPFS, "home": home, "uid": uid, "gid": gid, "switch": account is not None}
-    unshare = shutil.which("unshare", path=PATH) or "unshare"
-    return [unshare, *(f"--{name}" for name in NAMESPACES), "--fork", "--kill-child", "--propagation", "private",
-            python, "-I", "-S", "-B", str(INIT), marshal.dumps(spec).hex(), "--", *argv]
 
 
 def _mountpoint(shown: list[str]) -> str:

@@ -27,20 +27,21 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 MODULES = ("worker", "protocol")
-BOOT = "import sys; sys.path.insert(0, {folder!r}); import worker; del sys.path[0]; sys.exit(worker.main(sys.argv))"
+BOOT = ("import sys; sys.path.insert(0, {folder!r}); import {module}; del sys.path[0]; "
+        "sys.exit({module}.main(sys.argv))")
 
 
-def populate(folder: Path, python: str) -> list[str]:
-    """Copy the worker's modules (and, for this interpreter, their bytecode) into ``folder``, readable by all;
-    every file written, for the worker's private world to show."""
+def populate(folder: Path, python: str, modules: tuple[str, ...] = MODULES) -> list[str]:
+    """Copy the worker's modules (or ``modules`` of this folder: zygotes.py) and, for this interpreter, their
+    bytecode into ``folder``, readable by all; every file written, for the worker's private world to show."""
     files = []
-    for name in MODULES:
+    for name in modules:
         shutil.copyfile(HERE / f"{name}.py", folder / f"{name}.py")
         files.append(folder / f"{name}.py")
     if os.path.realpath(python) == os.path.realpath(sys.executable) and sys.implementation.cache_tag:
         (folder / "__pycache__").mkdir()
         (folder / "__pycache__").chmod(0o755)  # whatever the umask (a batch's is 077)
-        for name in MODULES:
+        for name in modules:
             path = folder / "__pycache__" / f"{name}.{sys.implementation.cache_tag}.pyc"
             path.write_bytes(bytecode(name))
             files.append(path)
@@ -61,4 +62,11 @@ def bytecode(name: str) -> bytes:
 def argv(python: str, folder: Path, read_fd: int, write_fd: int) -> list[str]:
     """The worker's command line: isolated mode, no bytecode written, unbuffered output; ``sys.argv`` is
     ``["-c", READ_FD, WRITE_FD]``."""
-    return [python, "-I", "-B", "-u", "-c", BOOT.format(folder=str(folder)), str(read_fd), str(write_fd)]
+    return [python, "-I", "-B", "-u", "-c", BOOT.format(folder=str(folder), module="worker"), str(read_fd),
+            str(write_fd)]
+
+
+def environment(home: str) -> dict[str, str]:
+    """The worker's whole environment: ``home`` as HOME and TMPDIR, a minimal PATH, UTF-8, one BLAS thread."""
+    return {"HOME": home, "TMPDIR": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}

@@ -1,6 +1,7 @@
 """Start, watch and kill the worker process that runs student code.
 
-``Sandbox`` owns one worker at a time: ``python -I -B -u -c BOOT R W`` (runfolder.py) in a new session,
+``Sandbox`` owns one worker at a time: ``python -I -B -u -c BOOT R W`` (runfolder.py) in a new session
+(in a batch, the same forked from a zygote that has imported numpy already: zygotes.py),
 with only the two protocol pipes open, a clean environment (HOME = cwd = a fresh work
 dir inside the grader's run dir, minimal PATH, one BLAS thread), stdin ``/dev/null`` and
 stdout/stderr appended to a grader-owned file (``take_output``). Before exec (``confine.py``):
@@ -46,7 +47,7 @@ import weakref
 from pathlib import Path
 from typing import Any
 
-from autograder.sandbox import confine, cputime, lock, namespace, protocol, reaper, runfolder, shares
+from autograder.sandbox import confine, cputime, lock, namespace, protocol, reaper, runfolder, shares, zygotes
 from autograder.sandbox.accounts import DEFAULT_USER, USER_ENV, user_can_run
 from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     CLONE_NEWNET,
@@ -112,7 +113,7 @@ class Sandbox:
         self._run_files = runfolder.populate(self._run_dir, self.python)  # worker.py, protocol.py, bytecode
         self._run_dir.chmod(0o755)  # readable by the sandbox user, writable only by the grader
         self._work_dir: Path | None = None
-        self._proc: subprocess.Popen | None = None
+        self._proc: subprocess.Popen | zygotes.ForkedWorker | None = None
         self._launched = False  # started by launch(), its ready frame not read yet
         self._rfd = self._wfd = -1
         self._inbox = bytearray()  # bytes read from the worker past the frame asked for (the next frame's)
@@ -213,17 +214,24 @@ class Sandbox:
         os.set_blocking(self._wfd, False)
         out = os.open(self._out_path, os.O_WRONLY | os.O_APPEND)
         home = str(self._work_dir)
-        env = {"HOME": home, "TMPDIR": home, "PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
-               "LC_ALL": "C.UTF-8", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-        argv = runfolder.argv(self.python, self._run_dir, to_child, from_child)
-        if not self.world_missing:
-            argv = namespace.command(argv, python=self.python, files=self._run_files, home=home, account=self.account)
-        setup = confine.child_setup(self.limits, self.account, world=not self.world_missing, cgroup=self.cgroup)
+        env = runfolder.environment(home)
         try:
-            self._proc = subprocess.Popen(
-                argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=home, env=env, close_fds=True,
-                pass_fds=(to_child, from_child), start_new_session=True, preexec_fn=setup,  # noqa: PLW1509
-            )
+            if not self.world_missing and zygotes.running(self.python):  # a batch's: numpy is imported already
+                world = namespace.spec(python=self.python, files=zygotes.files(), home=home, account=self.account)
+                self._proc = zygotes.spawn(world=world, env=env, rlimits=confine.rlimits(self.limits, self.account),
+                                           oom_score=WORKER_OOM_SCORE, cgroup=self.cgroup,
+                                           fds=(to_child, from_child, out))
+            if self._proc is None:
+                argv = runfolder.argv(self.python, self._run_dir, to_child, from_child)
+                if not self.world_missing:
+                    argv = namespace.command(argv, python=self.python, files=self._run_files, home=home,
+                                             account=self.account)
+                setup = confine.child_setup(self.limits, self.account, world=not self.world_missing,
+                                            cgroup=self.cgroup)
+                self._proc = subprocess.Popen(
+                    argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=home, env=env, close_fds=True,
+                    pass_fds=(to_child, from_child), start_new_session=True, preexec_fn=setup,  # noqa: PLW1509
+                )
         except OSError as e:
             self.kill()
             raise SandboxError(f"could not start {self.python}: {e}") from None
@@ -334,15 +342,24 @@ class Sandbox:
         assert self._proc is not None
         end = time.monotonic() + grace
         while True:
-            info = os.waitid(os.P_PID, self._proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
-            if info is not None and info.si_pid:
-                code = info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
+            code = self._exit_status()
+            if code is not None:
                 code = code if self.world_missing else namespace.exit_code(code)
                 self.exit_code = code
                 return describe_exit(code, self.limits.memory_mb)
             if time.monotonic() >= end:
                 return ""
             time.sleep(0.01)
+
+    def _exit_status(self) -> int | None:
+        """The launched process's exit status (-N: signal N), None while it runs; it stays unreaped."""
+        assert self._proc is not None
+        if isinstance(self._proc, zygotes.ForkedWorker):
+            return self._proc.poll()
+        info = os.waitid(os.P_PID, self._proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        if info is None or not info.si_pid:
+            return None
+        return info.si_status if info.si_code == os.CLD_EXITED else -info.si_status
 
     def take_output(self, limit: int = OUTPUT_LIMIT) -> str:
         """Student stdout/stderr since the last call (first ``limit`` bytes), then reset the file."""
@@ -359,7 +376,9 @@ class Sandbox:
         """Kill the worker's process group and every leftover process; reap; forget the worker."""
         proc, self._proc, self._launched = self._proc, None, False
         self.clock.follow(None)  # its waits for a CPU, read before it is reaped
-        if proc is not None:
+        if isinstance(proc, zygotes.ForkedWorker):
+            proc.end(KILL_DEADLINE)
+        elif proc is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)  # the group id is ours until the worker is reaped
             with contextlib.suppress(subprocess.TimeoutExpired):
@@ -391,6 +410,7 @@ class Sandbox:
         frozen: dict[int, int] = {}  # pid -> start time of every process stopped
         stops = [0]
         spared = {s.pid for s in list(_live) if s is not self and s.pid} | {os.getsid(0)}
+        zygote = (zygotes.process() or (-1, ""))[0]  # a child of ours in a session of its own, never a leftover
 
         def stop(pid: int, info: dict) -> None:
             if frozen.get(pid) != info["start"] and info["state"] not in "ZX":
@@ -400,7 +420,8 @@ class Sandbox:
 
         def eager(pid: int, info: dict) -> None:  # during the scan: a storm's newest process forks next
             ours = info["ppid"] == me or info["ppid"] in frozen
-            if ours and info["sid"] not in spared and (not self.account or self.account.pw_uid in info["uids"]):
+            if ours and info["sid"] not in spared and pid != zygote and (
+                    not self.account or self.account.pw_uid in info["uids"]):
                 stop(pid, info)
 
         while time.monotonic() < deadline:
@@ -431,8 +452,9 @@ class Sandbox:
         if self.account:  # under the user's lock (lock.py) every process of the uid is a leftover of ours
             uid = self.account.pw_uid
             victims = {p for p, i in table.items() if uid in i["uids"]}
-        else:  # student processes never share the grader's session; its own helpers do
-            victims = {p for p in reaper.descendants(table, me) if table[p]["sid"] != os.getsid(0)}
+        else:  # student processes never share the grader's session; its own helpers do (the zygote has its own)
+            zygote = (zygotes.process() or (-1, ""))[0]
+            victims = {p for p in reaper.descendants(table, me) if table[p]["sid"] != os.getsid(0) and p != zygote}
         sessions = {s.pid for s in list(_live) if s is not self and s.pid}  # other live sandboxes
         others = {d for pid in sessions for d in reaper.descendants(table, pid)}  # a world's worker has its own sid
         return {p for p in victims if p != me and p not in sessions | others and table[p]["sid"] not in sessions}

@@ -104,22 +104,28 @@ def build(spec: dict) -> None:
 
 
 def start_worker(spec: dict, argv: list[str]) -> int:
-    """Fork the worker: own session, the sandbox user (when one is given), no new privileges, exec."""
+    """Fork the worker: ``become_worker``, then exec."""
     pid = os.fork()
     if pid:
         return pid
     try:
-        os.setsid()
-        os.chdir(spec["home"])
-        if spec["switch"]:
-            os.setgroups([])
-            os.setresgid(spec["gid"], spec["gid"], spec["gid"])
-            os.setresuid(spec["uid"], spec["uid"], spec["uid"])
-        _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        become_worker(spec)
         os.execv(argv[0], argv)
     except BaseException as e:
         print(f"sandbox world: could not start the worker: {e}", file=sys.stderr, flush=True)
     os._exit(SETUP_FAILED)
+
+
+def become_worker(spec: dict) -> None:
+    """In the worker's process: its own session, its home as cwd, the sandbox user (when one is given), no new
+    privileges."""
+    os.setsid()
+    os.chdir(spec["home"])
+    if spec["switch"]:
+        os.setgroups([])
+        os.setresgid(spec["gid"], spec["gid"], spec["gid"])
+        os.setresuid(spec["uid"], spec["uid"], spec["uid"])
+    _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 
 
 def reap(worker: int) -> int:

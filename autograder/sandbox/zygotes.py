@@ -1,0 +1,167 @@
+"""Workers forked from a zygote (zygote.py): a batch skips each worker's interpreter start and numpy import.
+
+``start`` (once, in a batch's fork server: warm.py) starts the zygote where it can serve: as root,
+with a private world (namespace.py) and pidfds (Linux 5.3). Every grading forked from the fork
+server inherits the socket to it; ``Sandbox`` then asks ``spawn`` for its worker and gets a
+``ForkedWorker``: the world's first process (C1 in zygote.py), standing in for the ``Popen`` of
+``unshare`` that a worker started the usual way has, with the same pid-based /proc views, exit
+status (sent by C1 on a socket of its own) and kill (a pidfd: no pid reuse can redirect it). When
+no zygote runs, or it does not answer, ``Sandbox`` starts its worker the usual way.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import marshal
+import os
+import select
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from autograder.sandbox import namespace, reaper, runfolder
+
+MODULES = ("zygote", "worker", "protocol", "world_init")
+SHOWN = ("worker", "protocol")  # what a worker's world shows of the zygote's folder (as of a run folder)
+HELLO, STATUS = struct.Struct("<cq"), struct.Struct("<ci")  # as in zygote.py
+HELLO_TIMEOUT = 10.0  # seconds for C1 to say it runs (the zygote imports numpy first: ~0.1 s)
+MAX_SPEC = 60_000  # bytes: a pipe takes them without blocking
+_zygote: dict = {}  # "socket", "process", "folder", "files", "python", "starter" once started
+strict = False  # tests: a zygote that does not answer is an error, not a reason to start the worker as usual
+
+
+def start(python: str = sys.executable) -> str:
+    """Start the zygote for this process and its forks; '' when it runs, else why it cannot."""
+    if _zygote:
+        return ""
+    missing = namespace.unavailable() or ("" if hasattr(os, "pidfd_open") and hasattr(signal, "pidfd_send_signal")
+                                          else "no pidfds in this Python")
+    if missing:
+        return missing
+    folder = Path(tempfile.mkdtemp(prefix="ag-zygote-"))
+    folder.chmod(0o755)
+    files = runfolder.populate(folder, python, modules=MODULES)
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    try:
+        process = subprocess.Popen(
+            [python, "-I", "-B", "-u", "-c", runfolder.BOOT.format(folder=str(folder), module="zygote"),
+             str(theirs.fileno())], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/", env=runfolder.environment("/"),
+            start_new_session=True)
+    except OSError as e:
+        ours.close()
+        reaper.remove_tree(folder)
+        return f"the zygote did not start: {e}"
+    finally:
+        theirs.close()
+    shown = [f for f in files if Path(f).name.split(".")[0] in SHOWN]
+    _zygote.update(socket=ours, process=process, folder=folder, files=shown, python=os.path.realpath(python),
+                   starter=os.getpid())
+    atexit.register(stop)
+    return ""
+
+
+def stop() -> None:
+    """End the zygote (in the process that started it; forks leave it to their parent)."""
+    if not _zygote or _zygote["starter"] != os.getpid():
+        return
+    _zygote["socket"].close()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        _zygote["process"].wait(timeout=5)
+    _zygote["process"].kill()
+    reaper.remove_tree(_zygote["folder"])
+    _zygote.clear()
+
+
+def running(python: str) -> bool:
+    """Whether workers of ``python`` can be forked from a zygote here."""
+    return bool(_zygote) and _zygote["python"] == os.path.realpath(python)  # (a dead one: spawn says None)
+
+
+def process() -> tuple[int, str] | None:
+    """The running zygote's (pid, folder), None without one (for checks of what a worker left)."""
+    return (_zygote["process"].pid, str(_zygote["folder"])) if _zygote else None
+
+
+def files() -> list[str]:
+    """The zygote's copies of the worker's modules (and their bytecode), for the world to show."""
+    return list(_zygote["files"])
+
+
+def spawn(*, world: dict, env: dict, rlimits: list, oom_score: int, cgroup: Path | None,
+          fds: tuple[int, int, int]) -> ForkedWorker | None:
+    """A worker forked from the zygote in the world ``world`` (namespace.spec), with the pipes and output file
+    ``fds``, environment ``env``, rlimits and OOM score as confine.py sets them, and the CPU group ``cgroup``;
+    None when the zygote could not make one (then start it the usual way)."""
+    worker = _spawn(world, env, rlimits, oom_score, cgroup, fds)
+    if worker is None and strict:
+        raise OSError("the zygote did not fork a worker (zygotes.strict)")
+    return worker
+
+
+def _spawn(world: dict, env: dict, rlimits: list, oom_score: int, cgroup: Path | None,
+           fds: tuple[int, int, int]) -> ForkedWorker | None:
+    umask = os.umask(0o077)
+    os.umask(umask)
+    data = marshal.dumps({"world": world, "env": env, "umask": umask, "rlimits": rlimits,
+                          "oom_score": str(oom_score), "cgroup": str(cgroup / "cgroup.procs") if cgroup else ""})
+    if len(data) > MAX_SPEC:
+        return None
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    read, write = os.pipe()
+    try:
+        os.write(write, data)
+        os.close(write)
+        socket.send_fds(_zygote["socket"], [b"fork"], [*fds, theirs.fileno(), read])
+        ours.settimeout(HELLO_TIMEOUT)
+        message, received, _, _ = socket.recv_fds(ours, HELLO.size, 1)
+    except OSError:  # socket.timeout included
+        ours.close()
+        return None
+    finally:
+        os.close(read)
+        theirs.close()
+    if len(message) != HELLO.size or len(received) != 1:
+        for fd in received:
+            os.close(fd)
+        ours.close()
+        return None
+    ours.setblocking(False)
+    return ForkedWorker(HELLO.unpack(message)[1], received[0], ours)
+
+
+class ForkedWorker:
+    """The world's first process (C1) of a worker forked from the zygote, where a ``Popen`` would be."""
+
+    def __init__(self, pid: int, pidfd: int, status: socket.socket) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self._pidfd, self._status, self._data = pidfd, status, b""
+
+    def poll(self) -> int | None:
+        """Its exit status (as ``unshare --fork``'s would be: ``-N`` for signal N) once it ended, else None."""
+        if self.returncode is None and select.select([self._pidfd], [], [], 0)[0]:
+            with contextlib.suppress(OSError):
+                while chunk := self._status.recv(64):
+                    self._data += chunk
+            kind, code = STATUS.unpack(self._data[:STATUS.size]) if len(self._data) >= STATUS.size else (b"", 0)
+            self.returncode = code if kind == b"S" else -signal.SIGKILL  # no status: killed (by us)
+        return self.returncode
+
+    def end(self, timeout: float) -> None:
+        """End the world and release this object: closing the status socket makes C1 kill the world's init and
+        exit once the kernel has ended every process of the world; SIGKILL to C1 (its init then dies with it)
+        if that takes longer than ``timeout`` seconds."""
+        self._status.close()
+        for _ in range(2):
+            if self.returncode is not None or select.select([self._pidfd], [], [], timeout)[0]:
+                break
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            os.close(self._pidfd)

@@ -1,0 +1,117 @@
+"""Workers forked from a zygote (a batch's, sandbox/zygotes.py) are what a freshly started worker is: the same
+grades, user, limits, environment and world, their own random state, and nothing left when the grader ends them
+or goes away. `make test-zygote` runs the sandbox's own tests through this path too."""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autograder import runner
+from autograder.sandbox import namespace, reaper, zygotes
+from autograder.sandbox.student import Student
+from tests.hostile import program, sandbox_user
+
+REPO = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.skipif(os.geteuid() != 0 or namespace.unavailable() != "",
+                                reason="the zygote needs root and namespaces")
+PROBE = textwrap.dedent("""
+    import os, sys, zlib
+    import numpy as np
+
+    def probe(x):
+        env = "|".join(f"{k}={v}" for k, v in sorted(os.environ.items()) if k not in ("HOME", "TMPDIR"))
+        home = os.environ["HOME"]
+        return [os.getuid(), os.getgid(), os.getgroups(), int(os.getcwd() == home == os.environ["TMPDIR"]),
+                zlib.crc32(env.encode()), int(sys.argv[0] == "-c"), sys.flags.isolated, sys.flags.dont_write_bytecode,
+                int("zygote" in sys.modules), int("world_init" in sys.modules), os.umask(0o022),
+                len(os.listdir("/proc/self/fd")), len(os.listdir("/proc")), float(np.random.rand())]
+
+    def dumpable():
+        import ctypes
+        return ctypes.CDLL(None).prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
+""")
+
+
+@pytest.fixture
+def zygote() -> Iterator[None]:
+    """A zygote for the test's workers, stopped after it."""
+    if zygotes.running(sys.executable):
+        pytest.skip("this test run forks every worker from a zygote already (AUTOGRADER_TEST_ZYGOTE=1)")
+    assert zygotes.start() == ""
+    yield
+    zygotes.stop()
+
+
+def probe(user: str | None) -> list:
+    with Student(program(PROBE), user=user) as s:
+        s.start()
+        forked = type(s.sandbox._proc).__name__ == "ForkedWorker"
+        return [forked, *s.call("probe", np.zeros(1)), s.call("dumpable")]
+
+
+def test_a_forked_worker_is_what_a_started_one_is_with_random_state_of_its_own(zygote) -> None:
+    with sandbox_user() as user:
+        first, second = probe(user), probe(user)
+        zygotes.stop()
+        started = probe(user)
+    assert first[0] and second[0] and not started[0]
+    assert first[1:-2] == second[1:-2] == started[1:-2]  # uid, env, argv, flags, umask, open fds...
+    assert first[-1] == started[-1] == 0  # not dumpable
+    assert first[1] != 0 and first[-2] != second[-2]  # the sandbox user; each worker draws its own numbers
+
+
+@pytest.mark.parametrize("submission", ["reference/attention.py", "examples/hostile/forge_score/attention.py"])
+def test_a_forked_worker_grades_like_a_started_one(zygote, tmp_path: Path, submission: str) -> None:
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / "attention.py").write_bytes((REPO / submission).read_bytes())
+    forked = runner.grade_folder(folder)
+    zygotes.stop()
+    started = runner.grade_folder(folder)
+    assert forked["score"] == started["score"]
+    assert [(t["name"], t["score"], t["output"]) for t in forked["tests"]] == [
+        (t["name"], t["score"], t["output"]) for t in started["tests"]]
+
+
+def test_the_world_of_a_forked_worker_ends_with_its_grader(zygote, tmp_path: Path) -> None:
+    """A grading process killed mid-call (a batch's outer time limit) leaves no process of its world."""
+    # a fork of this process inherits the zygote's socket, as a batch's grading does
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the grading process
+        try:
+            s = Student(program("import time\ndef spin(x):\n    while True:\n        pass\n"))
+            s.start()
+            os.write(write, f"{s.sandbox.pid} {namespace.worker_pid(s.sandbox.pid)} {s.sandbox._run_dir} "
+                            f"{s.sandbox._private}\n".encode())
+            s.call("spin", 1)
+        finally:
+            os._exit(0)
+    first, worker, *folders = os.read(read, 1000).decode().split()
+    first, worker = int(first), int(worker)
+    time.sleep(0.3)
+    assert os.path.exists(f"/proc/{worker}")
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    end = time.monotonic() + 5
+    while time.monotonic() < end and (os.path.exists(f"/proc/{first}") or os.path.exists(f"/proc/{worker}")):
+        time.sleep(0.02)
+    for folder in folders:  # what its close() would have removed (the worker's home belongs to the sandbox user)
+        reaper.remove_tree(Path(folder))
+    assert not os.path.exists(f"/proc/{worker}") and not os.path.exists(f"/proc/{first}")
+
+
+def test_without_an_answering_zygote_the_worker_is_started_as_usual(zygote) -> None:
+    pid, _ = zygotes.process()
+    os.kill(pid, 9)
+    with Student(program(PROBE)) as s:
+        s.start()
+        assert type(s.sandbox._proc).__name__ == "Popen" and s.call("dumpable") == 0
