@@ -31,6 +31,7 @@ import os
 import random
 import resource
 import select
+import shutil
 import signal
 import socket
 import struct
@@ -94,7 +95,9 @@ def _first_child(to_child: int, from_child: int, out: int, status_fd: int, spec_
         _confine(spec)
         if _libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) != 0:
             raise OSError(ctypes.get_errno(), "unshare")
-        socket.send_fds(status, [HELLO.pack(b"P", os.getpid())], [os.pidfd_open(os.getpid())])
+        pidfd = os.pidfd_open(os.getpid())
+        socket.send_fds(status, [HELLO.pack(b"P", os.getpid())], [pidfd])
+        os.close(pidfd)
         alive_r, alive_w = os.pipe()
         init = os.fork()
         if init == 0:
@@ -218,4 +221,5 @@ def _worker(spec: dict, to_child: int, from_child: int) -> None:
 
 def main(argv: list[str]) -> int:
     serve(socket.socket(fileno=int(argv[1])))
+    shutil.rmtree(os.path.dirname(os.path.abspath(__file__)), ignore_errors=True)  # the batch is over
     return 0

@@ -142,10 +142,12 @@ class ForkedWorker:
         self.pid = pid
         self.returncode: int | None = None
         self._pidfd, self._status, self._data = pidfd, status, b""
+        self._ended = select.poll()  # (not select(): a grader may hold more than FD_SETSIZE descriptors)
+        self._ended.register(pidfd, select.POLLIN)
 
     def poll(self) -> int | None:
         """Its exit status (as ``unshare --fork``'s would be: ``-N`` for signal N) once it ended, else None."""
-        if self.returncode is None and select.select([self._pidfd], [], [], 0)[0]:
+        if self.returncode is None and self._ended.poll(0):
             with contextlib.suppress(OSError):
                 while chunk := self._status.recv(64):
                     self._data += chunk
@@ -159,7 +161,7 @@ class ForkedWorker:
         if that takes longer than ``timeout`` seconds."""
         self._status.close()
         for _ in range(2):
-            if self.returncode is not None or select.select([self._pidfd], [], [], timeout)[0]:
+            if self.returncode is not None or self._ended.poll(timeout * 1000):
                 break
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
