@@ -43,7 +43,8 @@ test: $(VENV)/.installed-dev
 # where the zygote cannot run (not root, no namespaces), pytest says why and stops.
 test-zygote: $(VENV)/.installed-dev
 	AUTOGRADER_TEST_ZYGOTE=1 $(PY) -m pytest -q -p no:cacheprovider tests/test_sandbox.py tests/test_world.py \
-		tests/test_student.py tests/test_sandbox_red_team.py tests/test_hostile_findings.py tests/test_hostile_visibility.py
+		tests/test_student.py tests/test_sandbox_red_team.py tests/test_hostile_findings.py tests/test_hostile_visibility.py \
+		tests/test_grader_errors.py tests/test_shares.py
 
 # The stored outputs must not be stale on another CPU (same numpy, other SIMD kernels).
 test-other-cpu: venv
