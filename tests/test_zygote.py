@@ -32,7 +32,8 @@ PROBE = textwrap.dedent("""
         return [os.getuid(), os.getgid(), os.getgroups(), int(os.getcwd() == home == os.environ["TMPDIR"]),
                 zlib.crc32(env.encode()), int(sys.argv[0] == "-c"), sys.flags.isolated, sys.flags.dont_write_bytecode,
                 int("zygote" in sys.modules), int("world_init" in sys.modules), os.umask(0o022),
-                len(os.listdir("/proc/self/fd")), len(os.listdir("/proc")), float(np.random.rand())]
+                len(os.listdir("/proc/self/fd")), len(os.listdir("/proc")), sorted(os.sched_getaffinity(0)),
+                float(np.random.rand())]
 
     def dumpable():
         import ctypes
@@ -58,12 +59,17 @@ def probe(user: str | None) -> list:
 
 
 def test_a_forked_worker_is_what_a_started_one_is_with_random_state_of_its_own(zygote) -> None:
-    with sandbox_user() as user:
-        first, second = probe(user), probe(user)
-        zygotes.stop()
-        started = probe(user)
+    cpus = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {min(cpus)})  # a grader on one CPU: its worker on that CPU too, however it starts
+    try:
+        with sandbox_user() as user:
+            first, second = probe(user), probe(user)
+            zygotes.stop()
+            started = probe(user)
+    finally:
+        os.sched_setaffinity(0, cpus)
     assert first[0] and second[0] and not started[0]
-    assert first[1:-2] == second[1:-2] == started[1:-2]  # uid, env, argv, flags, umask, open fds...
+    assert first[1:-2] == second[1:-2] == started[1:-2]  # uid, env, argv, flags, umask, open fds, CPUs...
     assert first[-1] == started[-1] == 0  # not dumpable
     assert first[1] != 0 and first[-2] != second[-2]  # the sandbox user; each worker draws its own numbers
 

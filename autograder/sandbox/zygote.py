@@ -119,7 +119,10 @@ def _first_child(to_child: int, from_child: int, out: int, status_fd: int, spec_
 
 
 def _confine(spec: dict) -> None:
-    """The slot's cgroup, the rlimits and the OOM score: what confine.child_setup does before an exec."""
+    """The slot's cgroup, the rlimits and the OOM score: what confine.child_setup does before an exec; and the
+    grader's CPU affinity, which a worker it started itself would inherit."""
+    if spec["cpus"]:
+        os.sched_setaffinity(0, spec["cpus"])
     if spec["cgroup"]:
         try:
             fd = os.open(spec["cgroup"], os.O_WRONLY)

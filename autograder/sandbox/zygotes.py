@@ -108,7 +108,8 @@ def _spawn(world: dict, env: dict, rlimits: list, oom_score: int, cgroup: Path |
            fds: tuple[int, int, int]) -> ForkedWorker | None:
     umask = os.umask(0o077)
     os.umask(umask)
-    data = marshal.dumps({"world": world, "env": env, "umask": umask, "rlimits": rlimits,
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    data = marshal.dumps({"world": world, "env": env, "umask": umask, "rlimits": rlimits, "cpus": cpus,
                           "oom_score": str(oom_score), "cgroup": str(cgroup / "cgroup.procs") if cgroup else ""})
     if len(data) > MAX_SPEC:
         return None
