@@ -95,7 +95,7 @@ def grade_folder(submission: Path) -> dict:
         note = none_defined_note(grader, program) if program is not None else ""
         first += [note] if note else []
         gc.freeze()  # what is loaded by now lives to the end: pytest's end-of-session collections skip it
-        pytest.main(_pytest_args(), plugins=[collector, fixtures])
+        run_pytest([collector, fixtures])
     finally:
         grader.close()  # every student process is gone before results are written
     place = functools.partial(note_place, path=program.path if program is not None else "")
@@ -194,6 +194,39 @@ def _pytest_args() -> list[str]:
         # the hooks around each test for exceptions in threads and __del__ (the grader runs neither)
         *(arg for name in UNUSED_PLUGINS for arg in ("-p", f"no:{name}")),
     ]
+
+
+_prepared: list[Any] = []  # a pytest config made ahead of time (prepare_pytest), for the next session only
+
+
+def prepare_pytest() -> None:
+    """Make the graded session's pytest config now: its arguments parsed, its plugins loaded (~0.02 s of a
+    grading). A batch's fork server does it once, and every fork uses its own copy once (run_pytest)."""
+    from _pytest.config import _prepareconfig
+
+    _prepared[:] = [_prepareconfig(_pytest_args())]
+
+
+def run_pytest(plugins: list[object]) -> int:
+    """``pytest.main(_pytest_args(), plugins=plugins)``: the same steps, from the config prepared ahead of
+    time when there is one (the plugins are then registered into it: none of them takes part in parsing)."""
+    import pytest
+
+    if not _prepared:
+        return pytest.main(_pytest_args(), plugins=plugins)
+    config = _prepared.pop()
+    for plugin in plugins:
+        config.pluginmanager.register(plugin)
+    previous = os.environ.get("PYTEST_VERSION")
+    os.environ["PYTEST_VERSION"] = pytest.__version__  # as pytest.main sets it for the session
+    try:
+        return config.hook.pytest_cmdline_main(config=config)
+    finally:
+        config._ensure_unconfigure()
+        if previous is None:
+            os.environ.pop("PYTEST_VERSION", None)
+        else:
+            os.environ["PYTEST_VERSION"] = previous
 
 
 def _student_fixture(pytest: object, grader: object) -> object:

@@ -194,3 +194,23 @@ def test_grade_prints_which_isolation_layers_were_active(
     assert grade.main([str(tmp_path), "--json"]) == 0
     err = capsys.readouterr().err
     assert err == "grade: isolation: user agsandbox; rlimits; namespaces: mount, pid, net, ipc, uts\n"
+
+
+def test_a_session_from_a_config_prepared_ahead_grades_like_pytest_main(tmp_path: Path) -> None:
+    """A batch's fork server prepares the pytest config once (runner.prepare_pytest); a grading from it gives what
+    ``pytest.main`` gives: every score and every feedback text of a submission with a mistake in it."""
+    from tests.submissions import REFERENCE
+
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    right = "total = np.sum(E, axis=axis, keepdims=True)"
+    source = REFERENCE.read_text().replace(right, right.replace("axis=axis", "axis=0"))  # softmax sums over axis 0
+    assert source != REFERENCE.read_text()
+    (folder / "attention.py").write_text(source)
+    runner.prepare_pytest()
+    prepared = runner.grade_folder(folder)
+    assert not runner._prepared  # used once
+    fresh = runner.grade_folder(folder)
+    assert 0 < prepared["score"] < 100
+    assert [(t["name"], t["score"], t["output"]) for t in prepared["tests"]] == [
+        (t["name"], t["score"], t["output"]) for t in fresh["tests"]]
