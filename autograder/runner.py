@@ -170,7 +170,7 @@ def ordered_notes(first: list[str], later: list[str], place: Callable[[str], Any
 
 
 UNUSED_PLUGINS = ("logging", "warnings", "unittest", "legacypath", "tmpdir", "recwarn", "debugging", "setuponly",
-                  "setupplan", "threadexception", "unraisableexception")
+                  "setupplan", "threadexception", "unraisableexception", "skipping", "subtests", "monkeypatch")
 
 
 def _pytest_args() -> list[str]:
@@ -191,7 +191,8 @@ def _pytest_args() -> list[str]:
         *("-p", "no:doctest", "-p", "no:junitxml", "-p", "no:pastebin", "-p", "no:stepwise"),
         # plugins the graded tests never use, each paid for on every test (~8% of a grading's own CPU):
         # their log and warning capture, unittest classes, tmp_path/tmpdir, recwarn, --pdb, --setup-only/plan,
-        # the hooks around each test for exceptions in threads and __del__ (the grader runs neither)
+        # the hooks around each test for exceptions in threads and __del__ (the grader runs neither), skip and
+        # xfail marks (none: pytest.skip() itself needs no plugin), subtests, the monkeypatch fixture
         *(arg for name in UNUSED_PLUGINS for arg in ("-p", f"no:{name}")),
     ]
 
