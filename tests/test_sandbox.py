@@ -65,6 +65,50 @@ def test_the_worker_has_the_documented_limits(introspect) -> None:
     assert introspect.call("threads") == 1  # one BLAS thread
 
 
+@pytest.mark.parametrize("world", [True, False])
+def test_the_address_space_limit_comes_after_everything_that_may_need_memory(world: bool) -> None:
+    """The preexec child is a copy of the grader, whose address space may exceed the worker's limit (a test run
+    with torch loaded: 650 MB against 512 MB): once RLIMIT_AS is set, a call that needs a new block of memory
+    fails, and the worker did not start ("Exception occurred in preexec_fn", one restart in ~50 of a hostile
+    submission). In a forked child, every call the setup makes after the cap raises, as such a call would."""
+    import resource
+
+    from autograder.sandbox import confine
+
+    setup = confine.child_setup(Limits(), None, world=world)
+    pid = os.fork()
+    if pid == 0:  # the child: leave by os._exit whatever happens
+        code = 3
+        try:
+            capped = []
+            set_limit = resource.setrlimit
+
+            def setrlimit(which: int, limits: tuple[int, int]) -> None:
+                if capped:
+                    raise MemoryError("called after RLIMIT_AS")
+                capped.extend([1] if which == resource.RLIMIT_AS else [])
+                set_limit(which, limits) if which != resource.RLIMIT_AS else None  # (the cap itself: not needed)
+
+            def after_cap(function):
+                def call(*args, **kwargs):
+                    if capped:
+                        raise MemoryError(f"{function.__name__} called after RLIMIT_AS")
+                    return function(*args, **kwargs)
+                return call
+
+            resource.setrlimit = setrlimit
+            for module, name in ((os, "open"), (os, "write"), (os, "close"), (os, "setgroups"), (signal, "signal")):
+                setattr(module, name, after_cap(getattr(module, name)))
+            setup()
+            code = 0 if capped else 2
+        except MemoryError:
+            code = 1
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0  # 1: something ran after the cap; 2: no cap at all
+
+
 def test_the_worker_sees_a_clean_environment_and_only_its_pipes(introspect) -> None:
     introspect.call("surroundings")
     lines = dict(line.split(" ", 1) for line in introspect.output.splitlines())

@@ -46,18 +46,24 @@ def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: boo
     (written with CAP_SYS_RESOURCE it is also a floor the student cannot lower; without, only the
     worker's non-dumpable /proc files keep it from writing it, until it re-enables dumping); as
     root, new network and IPC namespaces (best effort: Docker's seccomp may refuse); the user
-    switch; SIGXFSZ ignored; no new privileges. With ``world`` (the child execs ``unshare`` and
-    namespace.py's world_init, which make the namespaces and switch the user inside them) the
-    namespaces and the user switch are left to those.
+    switch; SIGXFSZ ignored; no new privileges; last, RLIMIT_AS. With ``world`` (the child execs
+    ``unshare`` and namespace.py's world_init, which make the namespaces and switch the user inside
+    them) the namespaces and the user switch are left to those.
+
+    RLIMIT_AS comes last because this child is a copy of the grader, whose address space may be far
+    larger than the worker's limit (a test run with torch loaded: 650 MB against 512): past it, any
+    call here that needs a new block of memory fails, and the worker does not start.
     """
     settings = rlimits(limits, account)
+    address_space = [s for s in settings if s[0] == resource.RLIMIT_AS]
+    others = [s for s in settings if s[0] != resource.RLIMIT_AS]
     libc = ctypes.CDLL(None, use_errno=True)
     root = os.geteuid() == 0
     score = str(WORKER_OOM_SCORE).encode()
 
     def setup() -> None:
         shares.join_self(cgroup)
-        for which, soft, hard in settings:
+        for which, soft, hard in others:
             resource.setrlimit(which, (soft, hard))
         with contextlib.suppress(OSError):
             fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
@@ -73,21 +79,26 @@ def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: boo
             os.setresuid(account.pw_uid, account.pw_uid, account.pw_uid)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        for which, soft, hard in address_space:  # last (see above); a lower limit needs no privilege
+            resource.setrlimit(which, (soft, hard))
 
     return setup
 
 
 def rlimits(limits: Limits, account: pwd.struct_passwd | None) -> list[tuple[int, int, int]]:
-    """The worker's rlimits as (resource, soft, hard); the process count only for a sandbox user."""
+    """The worker's rlimits as (resource, soft, hard), the address space last; the process count only for a
+    sandbox user. The address space never above the grader's own hard limit: it is set after the user switch,
+    when it can only be lowered."""
     mb = 2**20
-    settings = [(resource.RLIMIT_AS, limits.memory_mb * mb, limits.memory_mb * mb),
-                (resource.RLIMIT_FSIZE, limits.file_mb * mb, limits.file_mb * mb),
+    settings = [(resource.RLIMIT_FSIZE, limits.file_mb * mb, limits.file_mb * mb),
                 (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 5),
                 (resource.RLIMIT_CORE, 0, 0),
                 (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files)]
     if account:
         settings.append((resource.RLIMIT_NPROC, limits.processes, limits.processes))
-    return settings
+    memory, ceiling = limits.memory_mb * mb, resource.getrlimit(resource.RLIMIT_AS)[1]
+    memory = memory if ceiling == resource.RLIM_INFINITY else min(memory, ceiling)
+    return [*settings, (resource.RLIMIT_AS, memory, memory)]
 
 
 def lower_oom_score(pid: int, score: int) -> None:

@@ -119,7 +119,7 @@ def _first_child(to_child: int, from_child: int, out: int, status_fd: int, spec_
 
 
 def _confine(spec: dict) -> None:
-    """The slot's cgroup, the rlimits and the OOM score: what confine.child_setup does before an exec; and the
+    """The slot's cgroup, the OOM score and the rlimits: what confine.child_setup does before an exec; and the
     grader's CPU affinity, which a worker it started itself would inherit."""
     if spec["cpus"]:
         os.sched_setaffinity(0, spec["cpus"])
@@ -132,8 +132,6 @@ def _confine(spec: dict) -> None:
                 os.close(fd)
         except OSError:
             pass  # isolation reduced, not broken (as confine.py)
-    for which, soft, hard in spec["rlimits"]:
-        resource.setrlimit(which, (soft, hard))
     try:
         fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
         try:
@@ -142,6 +140,8 @@ def _confine(spec: dict) -> None:
             os.close(fd)
     except OSError:
         pass
+    for which, soft, hard in spec["rlimits"]:  # the address space last (confine.rlimits): C1 to C3 live within it
+        resource.setrlimit(which, (soft, hard))
 
 
 def _watch(init: int, status: socket.socket) -> int:
