@@ -8,8 +8,9 @@ forked from it skips an interpreter start and the numpy import (~0.08 s of CPU p
 request (a ``fork`` message carrying five descriptors: the worker's two pipes, its output file, a
 status socket to the grader and a pipe holding the grading's spec), it forks:
 
-C1  root, in the host's PID namespace: reads the spec, joins the slot's cgroup, sets the rlimits and
-    oom_score_adj, moves into new mount, PID, network, IPC and UTS namespaces, sends the grader its
+C1  root, in the host's PID namespace: reads the spec, takes the grader's CPU affinity, joins the
+    slot's cgroup, sets oom_score_adj and the rlimits (the address space last), moves into new
+    mount, PID, network, IPC and UTS namespaces, sends the grader its
     pid and a pidfd of itself, forks C2 and reports C2's exit status as ``unshare --fork`` would
     (``-N`` when a signal ended it). The grader ends the world by closing its end of the status
     socket (or by going away): C1 kills C2 and exits once every process of the world has ended.

@@ -116,8 +116,10 @@ def _spawn(world: dict, env: dict, rlimits: list, oom_score: int, cgroup: Path |
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     read, write = os.pipe()
     try:
-        os.write(write, data)
-        os.close(write)
+        try:
+            os.write(write, data)
+        finally:
+            os.close(write)
         socket.send_fds(_zygote["socket"], [b"fork"], [*fds, theirs.fileno(), read])
         ours.settimeout(HELLO_TIMEOUT)
         message, received, _, _ = socket.recv_fds(ours, HELLO.size, 1)
