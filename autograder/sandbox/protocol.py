@@ -158,6 +158,10 @@ def _unpack_body(body: bytes, max_header: int) -> tuple[dict, list[np.ndarray]]:
     return header, arrays
 
 
+# What a zygote-forked worker's first process (zygote.py) tells the grader (zygotes.py) on their status socket:
+ZYGOTE_HELLO = struct.Struct("<cq")  # b"P" and its pid, with a pidfd of itself alongside
+ZYGOTE_STATUS = struct.Struct("<ci")  # b"S" and the world's exit status, as ``unshare --fork`` reports it
+
 PROJECTION = b"PROJ"
 PROJECTIONS = ("query", "key", "value", "reply")  # the ``what`` byte of a compact frame
 PROJECTION_DTYPES = (np.dtype("<f8"), np.dtype("<f4"))  # its ``dtype`` byte

@@ -411,6 +411,7 @@ class Sandbox:
         stops = [0]
         spared = {s.pid for s in list(_live) if s is not self and s.pid} | {os.getsid(0)}
         zygote = (zygotes.process() or (-1, ""))[0]  # a child of ours in a session of its own, never a leftover
+        keep = {me, zygote}
 
         def stop(pid: int, info: dict) -> None:
             if frozen.get(pid) != info["start"] and info["state"] not in "ZX":
@@ -420,14 +421,14 @@ class Sandbox:
 
         def eager(pid: int, info: dict) -> None:  # during the scan: a storm's newest process forks next
             ours = info["ppid"] == me or info["ppid"] in frozen
-            if ours and info["sid"] not in spared and pid != zygote and (
+            if ours and info["sid"] not in spared and pid not in keep and (
                     not self.account or self.account.pw_uid in info["uids"]):
                 stop(pid, info)
 
         while time.monotonic() < deadline:
             before = stops[0]
             table = reaper.process_table(eager)
-            victims = self._victims(table, me)
+            victims = self._victims(table, me, keep)
             for pid in sorted(victims, reverse=True):
                 stop(pid, table[pid])
             zombies = {p for p in victims if table[p]["state"] in "ZX" and table[p]["ppid"] == me}
@@ -447,17 +448,17 @@ class Sandbox:
         for pid, start in frozen.items():  # out of time: at least leave nothing stopped
             reaper.send_signal(pid, start, signal.SIGKILL)
 
-    def _victims(self, table: dict[int, dict], me: int) -> set[int]:
-        """The leftover processes of this sandbox in ``table`` (zombies included)."""
+    def _victims(self, table: dict[int, dict], me: int, keep: set[int]) -> set[int]:
+        """The leftover processes of this sandbox in ``table`` (zombies included), none of ``keep`` (this grader and
+        its zygote)."""
         if self.account:  # under the user's lock (lock.py) every process of the uid is a leftover of ours
             uid = self.account.pw_uid
             victims = {p for p, i in table.items() if uid in i["uids"]}
-        else:  # student processes never share the grader's session; its own helpers do (the zygote has its own)
-            zygote = (zygotes.process() or (-1, ""))[0]
-            victims = {p for p in reaper.descendants(table, me) if table[p]["sid"] != os.getsid(0) and p != zygote}
+        else:  # student processes never share the grader's session; its own helpers do (the zygote: see keep)
+            victims = {p for p in reaper.descendants(table, me) if table[p]["sid"] != os.getsid(0)}
         sessions = {s.pid for s in list(_live) if s is not self and s.pid}  # other live sandboxes
         others = {d for pid in sessions for d in reaper.descendants(table, pid)}  # a world's worker has its own sid
-        return {p for p in victims if p != me and p not in sessions | others and table[p]["sid"] not in sessions}
+        return {p for p in victims if p not in keep | sessions | others and table[p]["sid"] not in sessions}
 
     def close(self) -> None:
         """Kill everything left (daemons included) and remove the sandbox's files. Idempotent."""

@@ -35,7 +35,6 @@ import select
 import shutil
 import signal
 import socket
-import struct
 import sys
 
 
@@ -57,7 +56,6 @@ SETUP_FAILED = world_init.SETUP_FAILED
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
 CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
-HELLO, STATUS = struct.Struct("<cq"), struct.Struct("<ci")  # b"P" + C1's pid (with its pidfd); b"S" + status
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
@@ -97,7 +95,7 @@ def _first_child(to_child: int, from_child: int, out: int, status_fd: int, spec_
         if _libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) != 0:
             raise OSError(ctypes.get_errno(), "unshare")
         pidfd = os.pidfd_open(os.getpid())
-        socket.send_fds(status, [HELLO.pack(b"P", os.getpid())], [pidfd])
+        socket.send_fds(status, [protocol.ZYGOTE_HELLO.pack(b"P", os.getpid())], [pidfd])
         os.close(pidfd)
         alive_r, alive_w = os.pipe()
         init = os.fork()
@@ -110,7 +108,7 @@ def _first_child(to_child: int, from_child: int, out: int, status_fd: int, spec_
             os.close(fd)
         code = _watch(init, status)
         try:
-            status.sendall(STATUS.pack(b"S", code))
+            status.sendall(protocol.ZYGOTE_STATUS.pack(b"S", code))
         except OSError:
             pass  # the grader closed its end: it ended this world (see _watch)
         code = 0

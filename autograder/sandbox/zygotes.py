@@ -18,17 +18,16 @@ import os
 import select
 import signal
 import socket
-import struct
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from autograder.sandbox import namespace, reaper, runfolder
+from autograder.sandbox import namespace, protocol, reaper, runfolder
 
 MODULES = ("zygote", "worker", "protocol", "world_init")
 SHOWN = ("worker", "protocol")  # what a worker's world shows of the zygote's folder (as of a run folder)
-HELLO, STATUS = struct.Struct("<cq"), struct.Struct("<ci")  # as in zygote.py
+HELLO, STATUS = protocol.ZYGOTE_HELLO, protocol.ZYGOTE_STATUS
 HELLO_TIMEOUT = 10.0  # seconds for C1 to say it runs (the zygote imports numpy first: ~0.1 s)
 MAX_SPEC = 60_000  # bytes: a pipe takes them without blocking
 _zygote: dict = {}  # "socket", "process", "folder", "files", "python", "starter" once started
@@ -163,10 +162,9 @@ class ForkedWorker:
         exit once the kernel has ended every process of the world; SIGKILL to C1 (its init then dies with it)
         if that takes longer than ``timeout`` seconds."""
         self._status.close()
-        for _ in range(2):
-            if self.returncode is not None or self._ended.poll(timeout * 1000):
-                break
+        if self.returncode is None and not self._ended.poll(timeout * 1000):
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+            self._ended.poll(timeout * 1000)
         with contextlib.suppress(OSError):
             os.close(self._pidfd)
