@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import os
+import pwd
 import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from autograder.sandbox import lock, namespace
+from autograder.sandbox import lock, namespace, reaper
 from autograder.sandbox.supervisor import Sandbox
 from tests.hostile import HERE, sandbox_user
 
@@ -90,20 +92,61 @@ from autograder.sandbox.student import Student
 from tests.hostile import program, snippet
 code = snippet("processes") + "\\nopen('/tmp/{tag}', 'w').write('x')\\nopen('{other}/{tag}-2', 'w').write('x')\\n"
 s = Student(program(code), user={user!r})
-print(json.dumps([s.sandbox.user, s.call("daemon")]), flush=True)
+folders = [str(s.sandbox._run_dir), str(s.sandbox._private)]
+print(json.dumps([s.sandbox.user, s.call("daemon"), folders]), flush=True)
 os._exit(0)  # no cleanup at all, like SIGKILL
 """
     env = dict(os.environ, **{namespace.SWITCH: "0"})  # host pids and the host's /tmp (in a world: its own)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False,
                           env=env)
     assert done.returncode == 0, done.stderr
-    name, daemon = json.loads(done.stdout.strip().splitlines()[-1])
+    name, daemon, folders = json.loads(done.stdout.strip().splitlines()[-1])
     assert name == user and os.path.exists(f"/proc/{daemon}") and os.path.exists(f"/tmp/{tag}")
     assert os.path.exists(f"{other}/{tag}-2")
+    homes = list(Path(folders[0]).glob("home-*"))  # its run folder holds the user's home (a private world's too)
+    assert [h.stat().st_uid for h in homes] == [pwd.getpwnam(user).pw_uid] and os.path.isdir(folders[1])
     with Sandbox(user=user) as box:
         assert box.user == user
         assert not os.path.exists(f"/proc/{daemon}") or _state(daemon) == "Z"
         assert not os.path.exists(f"/tmp/{tag}") and not os.path.exists(f"{other}/{tag}-2")
+        assert not any(os.path.lexists(f) for f in folders), folders
+
+
+def test_a_holder_killed_before_its_cleanup_leaves_its_folders_to_the_next_holder(user, tmp_path) -> None:
+    folders = [str(tmp_path / "ag-run-x"), str(tmp_path / "ag-grader-x")]
+    held = lock.acquire(user, size=1, wait=5)
+    try:
+        held.record(folders)
+    finally:
+        os.close(held.fd)  # killed: the kernel drops the lock, the lock file still names the folders
+    again = lock.acquire(user, size=1, wait=5)
+    try:
+        assert not again.clean and again.left == folders
+        again.record([str(tmp_path / "ag-run-y")])  # its own, after those it has not removed yet
+    finally:
+        again.release(clean=True, left=folders[1:])  # its cleanup could not remove one of them
+    last = lock.acquire(user, size=1, wait=5)
+    try:
+        assert last.clean and last.left == folders[1:]
+    finally:
+        last.release(clean=True)
+    with _held(user) as after:
+        assert after.clean and after.left == []
+
+
+def test_only_a_graders_own_folders_are_removed_as_left_behind(user, tmp_path) -> None:
+    ours = tmp_path / "ag-run-ours"
+    (ours / "home-1" / "deep").mkdir(parents=True)
+    other_name = tmp_path / "results"  # a folder of ours by another name
+    other_name.mkdir()
+    link = tmp_path / "ag-run-link"  # a link named like ours: never followed
+    link.symlink_to(other_name)
+    theirs = tmp_path / "ag-grader-theirs"  # named like ours, owned by the sandbox user
+    theirs.mkdir()
+    os.chown(theirs, pwd.getpwnam(user).pw_uid, -1)
+    paths = [str(p) for p in (ours, other_name, link, theirs)] + ["ag-run-relative", str(tmp_path / "ag-run-gone")]
+    assert reaper.remove_left_folders(paths, ("ag-run-", "ag-grader-")) == []
+    assert not ours.exists() and other_name.is_dir() and link.is_symlink() and theirs.is_dir()
 
 
 def _state(pid: int) -> str:

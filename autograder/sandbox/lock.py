@@ -15,6 +15,11 @@ grading takes the first free user; the base user must exist (setup.sh makes it),
 are created on demand (``useradd --system``, like setup.sh); when every user of the pool is
 held, it waits. Not as root there is no user switch and no lock: student processes are then
 told apart as this grader's descendants (see ``supervisor``).
+
+The lock file says how its last holder left the user (first line ``clean`` or ``dirty``) and,
+on the lines after it, the grading's own folders (its run folder, where the user's home is,
+and its private one) that still exist: a grading killed before its cleanup leaves them on
+disk, and the next holder removes them (``UserLock.left``).
 """
 
 from __future__ import annotations
@@ -28,13 +33,15 @@ import stat
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 LOCK_DIRS = ("/run/autograder", "/var/lock/autograder")  # the first one that can be made root-only
 POOL_SIZE = 8  # sandbox users per base name: gradings at once on one machine
 WAIT_LIMIT = 1800.0  # seconds to wait for a free user before giving up (a grader error)
 WAIT_SLICE = 0.1
-CLEAN, DIRTY = b"clean", b"dirty"  # the lock file's content: how its last holder left the user
+CLEAN, DIRTY = b"clean", b"dirty"  # the lock file's first line: how its last holder left the user
+RECORD_LIMIT = 65536  # bytes of a lock file read back
 
 
 class LockError(RuntimeError):
@@ -50,12 +57,20 @@ class UserLock:
     account: pwd.struct_passwd
     fd: int
     clean: bool = False
+    left: list[str] = field(default_factory=list)  # folders the last holder recorded and may have left on disk
 
-    def release(self, *, clean: bool = False) -> None:
-        """Drop the lock; ``clean``: nothing of the user is left (the next holder may skip its clean-up)."""
+    def record(self, folders: list[str]) -> None:
+        """Note this grading's folders in the lock file: if it is killed before its cleanup, the next holder
+        removes them."""
+        if self.fd >= 0:
+            _write(self.fd, DIRTY, [*self.left, *folders])
+
+    def release(self, *, clean: bool = False, left: Iterable[str] = ()) -> None:
+        """Drop the lock; ``clean``: nothing of the user is left (the next holder may skip its clean-up);
+        ``left``: this grading's folders that its cleanup could not remove (the next holder removes them)."""
         if self.fd >= 0:
             with contextlib.suppress(OSError):
-                os.pwrite(self.fd, CLEAN if clean else DIRTY, 0)
+                _write(self.fd, CLEAN if clean else DIRTY, list(left))
             os.close(self.fd)  # closing the last descriptor drops the flock
             self.fd = -1
 
@@ -115,11 +130,17 @@ def acquire(base: str, *, size: int = POOL_SIZE, wait: float = WAIT_LIMIT, creat
 
 
 def _held(name: str, fd: int) -> UserLock:
-    """The lock on ``name`` just taken through ``fd``: how the last holder left it, then marked in use (a holder
-    killed before its cleanup leaves it so)."""
-    clean = os.pread(fd, len(CLEAN), 0) == CLEAN
-    os.pwrite(fd, DIRTY, 0)
-    return UserLock(name, pwd.getpwnam(name), fd, clean)
+    """The lock on ``name`` just taken through ``fd``: how the last holder left it and the folders it recorded,
+    then marked in use (a holder killed before its cleanup leaves it so, with the folders it records)."""
+    state, *folders = os.pread(fd, RECORD_LIMIT, 0).split(b"\n")
+    left = [os.fsdecode(f) for f in folders if f]
+    _write(fd, DIRTY, left)  # kept until removed: a holder killed before that leaves them to the next one
+    return UserLock(name, pwd.getpwnam(name), fd, state == CLEAN, left)
+
+
+def _write(fd: int, state: bytes, folders: list[str]) -> None:
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, b"\n".join([state, *(os.fsencode(f) for f in folders)]), 0)
 
 
 def _try_lock(folder: str, name: str) -> int | None:

@@ -144,6 +144,22 @@ def remove_user_files(uid: int, dirs: tuple[str, ...] = SHARED_DIRS, seconds: fl
             os.close(top_fd)
 
 
+def remove_left_folders(paths: list[str], prefixes: tuple[str, ...], seconds: float = CLEAN_DEADLINE) -> list[str]:
+    """Remove the folders a grading killed before its cleanup left (its user's lock file names them: ``lock.py``),
+    each only if it is ours to remove: a directory of ours, not a link, named with one of ``prefixes``.
+    Returns those of ours still there (out of time)."""
+    kept = []
+    for path in paths:
+        with contextlib.suppress(OSError):
+            info = os.lstat(path)
+            if (os.path.isabs(path) and os.path.basename(path).startswith(prefixes) and stat.S_ISDIR(info.st_mode)
+                    and info.st_uid == os.geteuid()):
+                remove_tree(Path(path), seconds)
+                if os.path.lexists(path):
+                    kept.append(path)
+    return kept
+
+
 def remove_tree(path: Path, seconds: float = CLEAN_DEADLINE) -> None:
     with contextlib.suppress(OSError):
         parent = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)

@@ -60,6 +60,7 @@ from autograder.sandbox.reaper import CLEAN_DEADLINE, KILL_DEADLINE, SHARED_DIRS
 
 OUTPUT_LIMIT = 4000  # bytes of student stdout/stderr kept per call
 POLL_SLICE = 0.05  # seconds between checks that the worker is still alive
+RUN_PREFIX, PRIVATE_PREFIX = "ag-run-", "ag-grader-"  # a grading's folders (recorded in its user's lock file)
 PR_SET_CHILD_SUBREAPER, F_SETPIPE_SZ = 36, 1031
 _HERE = Path(__file__).resolve().parent
 
@@ -106,10 +107,12 @@ class Sandbox:
         self.cgroup = shares.slot_group(self.account.pw_name) if self.account else None  # per-slot CPU shares
         self.layers = namespace.layers(self.account.pw_name if self.account else None, self.world_missing)
         self.layers += [shares.describe(self.cgroup)] if self.cgroup else []
-        self._private = Path(tempfile.mkdtemp(prefix="ag-grader-"))  # 0700, the grader's own
+        self._private = Path(tempfile.mkdtemp(prefix=PRIVATE_PREFIX))  # 0700, the grader's own
         self._out_path = self._private / "output.txt"
         self._out_fd = os.open(self._out_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-        self._run_dir = Path(tempfile.mkdtemp(prefix="ag-run-"))
+        self._run_dir = Path(tempfile.mkdtemp(prefix=RUN_PREFIX))
+        if self._lock:  # killed before close(), this grading leaves them to the user's next holder to remove
+            self._lock.record([str(self._private), str(self._run_dir)])
         self._run_files = runfolder.populate(self._run_dir, self.python)  # worker.py, protocol.py, bytecode
         self._run_dir.chmod(0o755)  # readable by the sandbox user, writable only by the grader
         self._work_dir: Path | None = None
@@ -153,6 +156,7 @@ class Sandbox:
         if not held.clean:  # a grading killed before its cleanup left them; the lock makes them ours
             self._kill_leftovers()  # that grading may have had no private world: every world-writable folder
             reaper.remove_user_files(account.pw_uid, reaper.world_writable_dirs())
+        held.left = reaper.remove_left_folders(held.left, (RUN_PREFIX, PRIVATE_PREFIX))  # the user's home among them
         if problem == "readable" and not namespace.unavailable():  # read, but out of sight in the private world
             return account, ""
         if problem == "readable":  # the switch works, but expected outputs may be in reach
@@ -160,9 +164,10 @@ class Sandbox:
                              "make them private (chmod -R go-rwx) so student code cannot read stored answers.")
         return account, ""
 
-    def _release(self, *, clean: bool = False) -> None:
+    def _release(self, *, clean: bool = False, mine: tuple[Path, ...] = ()) -> None:
         if self._lock is not None:
-            self._lock.release(clean=clean)
+            left = [path for path in [*self._lock.left, *map(str, mine)] if os.path.lexists(path)]
+            self._lock.release(clean=clean, left=left)
             self._lock = None
 
     @property
@@ -471,7 +476,7 @@ class Sandbox:
         reaper.remove_tree(self._private)
         _live.discard(self)
         self.remove_user_files()
-        self._release(clean=self._left_nothing)  # only now may another grading take this user
+        self._release(clean=self._left_nothing, mine=(self._run_dir, self._private))  # only now may another take it
 
     def remove_user_files(self) -> None:
         """Remove what the sandbox user left where it could write (call when its processes are gone): in a
