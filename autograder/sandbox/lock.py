@@ -63,7 +63,8 @@ class UserLock:
         """Note this grading's folders in the lock file: if it is killed before its cleanup, the next holder
         removes them."""
         if self.fd >= 0:
-            _write(self.fd, DIRTY, [*self.left, *folders])
+            with contextlib.suppress(OSError):  # a note for a cleanup after a crash: never worth a grading
+                _write(self.fd, DIRTY, [*self.left, *folders])
 
     def release(self, *, clean: bool = False, left: Iterable[str] = ()) -> None:
         """Drop the lock; ``clean``: nothing of the user is left (the next holder may skip its clean-up);
