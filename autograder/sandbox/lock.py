@@ -60,15 +60,16 @@ class UserLock:
     left: list[str] = field(default_factory=list)  # folders the last holder recorded and may have left on disk
 
     def record(self, folders: list[str]) -> None:
-        """Note this grading's folders in the lock file: if it is killed before its cleanup, the next holder
-        removes them."""
+        """Note this grading's folders in the lock file, after those of ``left`` (its predecessor's, not removed
+        yet): if it is killed before its cleanup, the next holder removes them all."""
         if self.fd >= 0:
             with contextlib.suppress(OSError):  # a note for a cleanup after a crash: never worth a grading
                 _write(self.fd, DIRTY, [*self.left, *folders])
 
     def release(self, *, clean: bool = False, left: Iterable[str] = ()) -> None:
         """Drop the lock; ``clean``: nothing of the user is left (the next holder may skip its clean-up);
-        ``left``: this grading's folders that its cleanup could not remove (the next holder removes them)."""
+        ``left``: every folder still there for the next holder to remove, those of ``self.left`` included (the
+        caller knows which of them still exist)."""
         if self.fd >= 0:
             with contextlib.suppress(OSError):
                 _write(self.fd, CLEAN if clean else DIRTY, list(left))
