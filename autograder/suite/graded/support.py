@@ -37,9 +37,10 @@ from gradescope_utils.autograder_utils.decorators import number, partial_credit,
 
 from autograder import contract
 from autograder.feedback import compare
+from autograder.sandbox.callbacks import Served
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import evidence, stateful
+from autograder.suite.graded import evidence, oracle, stateful
 from autograder.suite.graded.calls import (
     NOT_IMPLEMENTED,
     case_header,
@@ -78,17 +79,20 @@ def graded(test_number: str, function: str, points: float, *, hidden: bool = Fal
         @functools.wraps(test)
         def remembered(student: Any, *args: Any, **kwargs: Any) -> None:
             token, named = _current.set(Failed(function, test_number, shown)), _named.set([])
-            remembered.__mistakes__ = []
+            backing = _evidence.set([])
+            remembered.__mistakes__, remembered.__evidence__ = [], []
             try:
                 test(student, *args, **kwargs)
             except BaseException as error:
                 if student_facing(error):  # a test that hit an internal error is never cited (Check first)
                     _failed.setdefault(student, []).append(Failed(function, test_number, shown))
                     remembered.__mistakes__ = list(_named.get() or [])
+                    remembered.__evidence__ = list(_evidence.get() or [])
                 raise
             finally:
                 _current.reset(token)
                 _named.reset(named)
+                _evidence.reset(backing)
 
         marked = number(test_number)(tags(function)(visibility(shown)(remembered)))
         return partial_credit(points)(marked) if partial else weight(points)(marked)
@@ -108,6 +112,7 @@ class Failed(NamedTuple):
 # (one grading session each). The plugin reads a test's ``__mistakes__`` into results.json's extra_data.
 _current: contextvars.ContextVar[Failed | None] = contextvars.ContextVar("current_graded_test", default=None)
 _named: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("named_mistakes", default=None)
+_evidence: contextvars.ContextVar[list[dict] | None] = contextvars.ContextVar("evidence", default=None)
 _failed: weakref.WeakKeyDictionary[Any, list[Failed]] = weakref.WeakKeyDictionary()
 
 
@@ -120,8 +125,9 @@ def student_facing(error: BaseException) -> bool:
 ROPE_OPTIONAL = ("decode_step", "generate_cached", "generate_naive")  # RoPE only when rope_base is given
 
 
-def callee_note(student: Any, function: str, *, used: Collection[str] | None = None, rope: bool = True) -> str | None:
-    """Fix-this-first advice when functions that ``function`` usually calls failed their own tests.
+def failing_callees(student: Any, function: str, *, used: Collection[str] | None = None,
+                    rope: bool = True) -> dict[str, list[str]]:
+    """The functions ``function`` usually calls that failed their own tests, with those tests' numbers.
 
     Only failures the student may already see are cited (visible tests, or tests shown at
     the same time as the current one), only of functions the failing cases used: ``used``
@@ -141,13 +147,90 @@ def callee_note(student: Any, function: str, *, used: Collection[str] | None = N
         failing.setdefault(callee, [])
         if test_number not in failing[callee]:
             failing[callee].append(test_number)
-    if not failing:
+    return failing
+
+
+def callee_note(student: Any, stored: Case, failing: Mapping[str, list[str]]) -> str | None:
+    """Fix-this-first advice, only with a probe's evidence (``served_probe``): the first failing case, run again
+    with correct stand-ins for failing callees, passes. Cites the fewest callees that make it pass; None when no
+    set of them does (the test fails for a reason of its own, or the probe could not tell)."""
+    shown = served_probe(student, stored, list(failing))
+    if not shown:
         return None
-    said = [f"`{name}` fails its own test{'s' if len(ns) > 1 else ''} {', '.join(ns)}" for name, ns in failing.items()]
-    them = "it" if len(failing) == 1 else "them"
-    calls = f"usually calls {them}" if used is None else f"called {them} in this test"
-    return (f"**Check first:** your {' and your '.join(said)}. `{function}` {calls}, so that bug "
-            f"shows here too: fix {them} first, then look at this test again.")
+    function = stored.function
+    said = [f"`{name}` fails its own test{'s' if len(failing[name]) > 1 else ''} {', '.join(failing[name])}"
+            for name in shown]
+    them = "it" if len(shown) == 1 else "them"
+    stand_ins = " and ".join(f"`{name}`" for name in shown)
+    return (f"**Check first:** your {' and your '.join(said)}. With a correct {stand_ins} standing in for yours, "
+            f"`{function}` gets this case right: fix {them} first, then look at this test again.")
+
+
+def served_probe(student: Any, stored: Case, callees: Sequence[str]) -> list[str]:
+    """The fewest of ``callees`` (served ones only) whose correct stand-ins make ``stored`` pass on the student's
+    ``stored.function``; [] when none do. Runs after the test's scored calls; the worker is discarded after it,
+    so no stand-in outlives its probe. Records what it tried for results.json (``evidence``)."""
+    servable = [name for name in callees if name in SERVED]
+    if not servable or stored.function == "KVCache":
+        return []
+    tried: list[tuple[str, ...]] = [tuple(servable)]
+    if len(servable) > 1:
+        tried = [(name,) for name in servable] + tried
+    try:
+        for names in tried:
+            outcome = _passes_served(student, stored, names)
+            record_evidence({"sentence": "check_first", "probe": f"case {stored.id} with correct "
+                             f"{', '.join(names)} served", "served_calls": outcome[1],
+                             "passed": outcome[0]})
+            if outcome[0]:
+                return list(names)
+        return []
+    finally:
+        student.discard()
+
+
+def _passes_served(student: Any, stored: Case, names: Sequence[str]) -> tuple[bool, int]:
+    """(whether the case passes with ``names`` served, how many served answers the call used)."""
+    served = Served({name: SERVED[name] for name in names})
+    try:
+        if isinstance(stored.expected, Mapping):
+            problem = stateful.run_with_layer(_Serving(student, served, stored.function), stored)[0]
+            return problem is None, served.calls
+        named = call_arguments(stored.inputs)
+        actual = student.call_served(served, stored.function, *(value for _, value in named))
+    except StudentError:
+        return False, served.calls
+    problem = compare.compare("probe", stored.expected, actual)
+    return problem is None and served.calls > 0, served.calls
+
+
+class _Serving:
+    """The student, whose calls of ``function`` get ``served`` stand-ins (for ``stateful.run_with_layer``)."""
+
+    def __init__(self, student: Any, served: Served, function: str) -> None:
+        self._student, self._served, self._function = student, served, function
+
+    def call(self, name: str, /, *args: Any, **kwargs: Any) -> Any:
+        if name == self._function:
+            return self._student.call_served(self._served, name, *args, **kwargs)
+        return self._student.call(name, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._student, name)
+
+
+# The callees a probe can serve: the oracle's functions, and a correct cache for KVCache.
+SERVED: dict[str, Callable[..., Any]] = {
+    name: getattr(oracle, name) for name in ("qkv_project", "attention_scores", "softmax", "causal_mask",
+                                            "scaled_dot_product_attention", "rotation_matrix", "rope", "KVCache")
+}
+
+
+def record_evidence(item: Mapping[str, Any]) -> None:
+    """Note what backs a sentence of the current test's feedback (results.json's extra_data.evidence)."""
+    recorded = _evidence.get()
+    if recorded is not None and len(recorded) < 20:
+        recorded.append(dict(item))
 
 
 @functools.lru_cache(maxsize=1)
@@ -196,7 +279,8 @@ def check(
         function = failures[0][0].function
         attempted = student.has(function) and not all(NOT_IMPLEMENTED in text for _, text, _ in failures)
         rope = any(c.inputs.get("rope_base") is not None for c, _, _ in failures)
-        note = callee_note(student, function, used=used, rope=rope) if attempted else None
+        failing = failing_callees(student, function, used=used, rope=rope) if attempted else {}
+        note = callee_note(student, failures[0][0], failing) if failing else None
         evidence = None
         if shapes and attempted and not note:
             failed = {c.id for c, _, _ in failures}
@@ -225,6 +309,10 @@ def failure_message(
     recorded = _named.get()
     if recorded is not None:
         recorded[:] = named
+    backing = _evidence.get()
+    if backing is not None:  # only what backs a sentence that is said (and the fix-first probes tried)
+        backing[:] = [e for e in backing if e.get("sentence") in ("check_first", "shapes")
+                      or set(str(e.get("sentence")).split(",")) & set(named)]
     return "\n\n".join(parts)
 
 
@@ -256,10 +344,15 @@ def sentence(mistake_id: str) -> str:
 def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str | None, Mistakes]:
     """(None, None) when the student's code reproduces the case, else (feedback, mistake id(s) or None)."""
     if stored.function == "KVCache":
-        return stateful.run_kv_cache(student, stored)
-    if isinstance(stored.expected, Mapping):
-        return stateful.run_with_layer(student, stored)
-    return _run_plain(student, stored, batched=batched)
+        problem, mistake = stateful.run_kv_cache(student, stored)
+    elif isinstance(stored.expected, Mapping):
+        problem, mistake = stateful.run_with_layer(student, stored)
+    else:
+        return _run_plain(student, stored, batched=batched)
+    if mistake:
+        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id,
+                         "by": "the outputs, the cache afterwards and the grader's counts of the layer's calls"})
+    return problem, mistake
 
 
 def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None, Mistakes]:
@@ -273,6 +366,10 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
         unimplemented = error.kind == "exception" and "NotImplementedError" in str(error)
         mistake = error_mistake(error) or (None if unimplemented else _probed(student, stored, args, names, batched,
                                                                                None))
+        if mistake:
+            record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id,
+                             "by": "the error" if error_mistake(error) else "a probe: the same call on an input "
+                             "without the suspected cause gives the expected output"})
         return f"{header}\n\n{error_text(stored.function, error)}", mistake
     note_used(student)
     text = compare.compare(
@@ -281,16 +378,32 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
     )
     if text is None:
         return None, None
-    mistake: Mistakes = type_mistake(stored.expected, actual) or diagnose(actual, stored.mistakes, stored.expected)
-    mistake = mistake or evidence.masked_rows(stored, actual) or evidence.causal_form(stored, actual) or None
-    if mistake is None and stored.function == "softmax":
-        mistake = softmax_mistake(actual, stored)
-    mistake = mistake or _probed(student, stored, args, names, batched, actual)
-    if mistake is None and evidence.low_precision(stored.expected, actual):
-        mistake = "low_precision"
-    if mistake is None and evidence.extra_axes(stored.expected, actual):
-        mistake = "extra_leading_axes"
+    mistake, how = _explain(student, stored, args, names, batched, actual)
+    if mistake:
+        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how})
     return f"{header}\n\n{text}", mistake
+
+
+def _explain(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
+             actual: Any) -> tuple[Mistakes, str]:
+    """The mistakes a wrong output evidences, and how (for extra_data.evidence); (None, "") when none."""
+    if mistake := type_mistake(stored.expected, actual):
+        return mistake, "the output's type"
+    if mistake := diagnose(actual, stored.mistakes, stored.expected):
+        return mistake, "the output equals this mistake's output on the case"
+    if mistake := evidence.masked_rows(stored, actual):
+        return mistake, "the output equals it on the rows the mask determines; the fully masked rows show the fill"
+    if mistake := evidence.causal_form(stored, actual):
+        return mistake, "the mask's pattern, written as numbers"
+    if stored.function == "softmax" and (mistake := softmax_mistake(actual, stored)):
+        return mistake, "what the output sums to, along which axis"
+    if mistake := _probed(student, stored, args, names, batched, actual):
+        return mistake, "a probe: the same call on an input without the suspected cause gives the expected output"
+    if evidence.low_precision(stored.expected, actual):
+        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change"
+    if evidence.extra_axes(stored.expected, actual):
+        return "extra_leading_axes", "the output, its leading axes of length 1 removed, equals the expected one"
+    return None, ""
 
 
 def _probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
