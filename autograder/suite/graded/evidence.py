@@ -201,12 +201,13 @@ LOW_PRECISION = (2e-5, 3e-2)  # relative errors of float16/bfloat16 intermediate
 
 @quiet(False)
 def low_precision(expected: Any, actual: Any) -> bool:
-    """Every entry within a few float16/bfloat16 ulps of the expected value, and some entries beyond the
-    tolerance by more than float32 would explain: the values are right, computed in low precision."""
+    """The values are right, computed in low precision: every entry within a few float16/bfloat16 ulps of the
+    expected value, some beyond what float32 would explain, and the errors look like rounding, not like a
+    systematic change (``rounding_like``)."""
     items = _items(expected, actual)
     if not items:
         return False
-    worst = 0.0
+    worst, errors, values = 0.0, [], []
     for t, a in items:
         if not np.isfinite(t).all() or not np.isfinite(a).all():
             return False
@@ -215,7 +216,28 @@ def low_precision(expected: Any, actual: Any) -> bool:
         if error.max() > LOW_PRECISION[1]:
             return False
         worst = max(worst, float(error.max()))
-    return worst > LOW_PRECISION[0]
+        errors.append(((a - t) / scale).ravel())
+        values.append(t.ravel())
+    return worst > LOW_PRECISION[0] and rounding_like(np.concatenate(errors), np.concatenate(values))
+
+
+MIN_SPREAD = 0.3  # rounding touches most entries: at least this share of them err by a tenth of the largest error
+
+
+def rounding_like(relative: np.ndarray, values: np.ndarray) -> bool:
+    """Whether relative errors look like rounding: spread over most entries, of both signs in similar numbers, and
+    not proportional to the values (a systematic factor, such as a scale of 1/sqrt(d_v) for 1/sqrt(d_k), is not)."""
+    big = np.abs(relative) >= 0.1 * np.abs(relative).max()
+    if relative.size < 4 or big.mean() < MIN_SPREAD:
+        return False
+    positive = float((relative[big] > 0).mean())
+    if not 0.2 <= positive <= 0.8:
+        return False
+    centred = values - values.mean()
+    if np.std(centred) > 0 and np.std(relative) > 0:
+        if abs(float(np.corrcoef(relative, centred)[0, 1])) > 0.6:
+            return False
+    return True
 
 
 # ----------------------------------------------------------------------------

@@ -1,0 +1,221 @@
+"""Mechanisms that name a mistake no stored output shows: inference from the output, and a probe search.
+
+* ``infer`` recovers from the student's own output what it computed, in the case's terms: the
+  effective scale and the mask's effect, fitted from the log of the attention weights against the
+  scores (``log w_ij = c * s_ij + b * mask_ij + r_i``); a causal mask of shape (n_q, n_q); which
+  dimensions RoPE rotated and at which positions. A name is given only when the fit is exact.
+* ``search`` re-runs a failing case on inputs rewritten so that one property holds (no leading
+  axes, one, two; as many queries as keys; d_v = d_k; a mask of 0/1 numbers; integer positions),
+  with the contract's answer for the rewritten input computed by the grader's oracle. The first
+  property whose rewriting makes the case pass is named: "works only when ...".
+
+Each returns ``(mistake id, how it was shown)`` or None; ``how`` goes to results.json's evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from autograder.feedback import compare
+from autograder.sandbox.student import StudentError
+from autograder.suite.cases import Case, call_arguments
+from autograder.suite.graded import oracle
+
+Found = tuple[str, str] | None
+
+
+def _close(a: Any, b: Any) -> bool:
+    return compare.diagnose(a, {"it": b}) == "it"
+
+
+# ----------------------------------------------------------------------------
+# Inference from the output
+# ----------------------------------------------------------------------------
+
+
+def infer(stored: Case, actual: Any) -> Found:
+    """The mistake the output itself shows, by a fit that is exact, or None."""
+    with np.errstate(all="ignore"):
+        try:
+            if stored.function == "scaled_dot_product_attention":
+                return _attention_fit(stored, actual)
+            if stored.function == "causal_mask":
+                return _square_mask(stored, actual)
+            if stored.function == "rope":
+                return _rope_parts(stored, actual)
+        except (ValueError, TypeError, IndexError, np.linalg.LinAlgError):
+            return None
+    return None
+
+
+FIT_TOLERANCE = 1e-6  # largest residual of log-weights left by an exact fit
+
+
+def _attention_fit(stored: Case, actual: Any) -> Found:
+    """Fit log w = c * scores + b * mask + (a constant per row) on the entries the student kept (w > 0)."""
+    if not isinstance(actual, (tuple, list)) or len(actual) != 2:
+        return None
+    Q, K = np.asarray(stored.inputs["Q"], float), np.asarray(stored.inputs["K"], float)
+    weights = np.asarray(actual[1], dtype=float)
+    scores = Q @ np.swapaxes(K, -1, -2)
+    if weights.shape != scores.shape or not np.isfinite(weights).all():
+        return None
+    mask = stored.inputs.get("mask")
+    allowed = np.broadcast_to(np.asarray(mask, bool), scores.shape) if mask is not None else np.ones(scores.shape,
+                                                                                                        bool)
+    rows_c, rows_b, rows_y = [], [], []
+    for index in np.ndindex(*scores.shape[:-1]):
+        w, s, m = weights[index], scores[index], allowed[index].astype(float)
+        keep = w > 1e-300
+        if keep.sum() < 2:
+            continue
+        y, s, m = np.log(w[keep]), s[keep], m[keep]
+        rows_y.append(y - y.mean())
+        rows_c.append(s - s.mean())
+        rows_b.append(m - m.mean())
+    if not rows_y:
+        return None
+    y, cs, bs = np.concatenate(rows_y), np.concatenate(rows_c), np.concatenate(rows_b)
+    columns = [cs] + ([bs] if np.abs(bs).max() > 0 else [])
+    A = np.stack(columns, axis=1)
+    solution, *_ = np.linalg.lstsq(A, y, rcond=None)
+    if np.abs(A @ solution - y).max() > FIT_TOLERANCE * max(1.0, np.abs(y).max()):
+        return None
+    c = float(solution[0])
+    b = float(solution[1]) if len(solution) > 1 else 0.0
+    d_k, d_v = Q.shape[-1], np.shape(stored.inputs["V"])[-1]
+    given = stored.inputs.get("scale")
+    wanted = float(given) if given is not None else 1 / np.sqrt(d_k)
+    how = f"the weights are the softmax of the scores times {c:.6g} (asked: {wanted:.6g})"
+    if len(solution) > 1 and (np.isclose(b, 1.0, rtol=1e-4) or np.isclose(b, c, rtol=1e-4)) and abs(b) > 1e-6:
+        return "mask_bool_added", how + f", plus {b:.6g} times the boolean mask"
+    if np.isclose(c, wanted, rtol=1e-6):
+        return None  # the scale is right: something else is wrong
+    if given is not None and np.isclose(c, 1 / np.sqrt(d_k), rtol=1e-6):
+        return "scale_argument_ignored", how
+    named = [("no_scale", 1.0), ("sqrt_missing", 1 / d_k), ("scale_inverted", np.sqrt(d_k))]
+    if d_v != d_k:
+        named.insert(0, ("scale_d_v", 1 / np.sqrt(d_v)))
+    named += [("scale_wrong_dim", 1 / np.sqrt(n)) for n in {Q.shape[-2], K.shape[-2], *Q.shape[:-2]} if n != d_k]
+    for mistake, value in named:
+        if np.isclose(c, value, rtol=1e-6):
+            return mistake, how
+    return "scale_other", how
+
+
+def _square_mask(stored: Case, actual: Any) -> Found:
+    n_q = int(stored.inputs["n_q"])
+    n_k = stored.inputs.get("n_k")
+    if n_k is None or int(n_k) == n_q or not isinstance(actual, np.ndarray) or actual.shape != (n_q, n_q):
+        return None
+    if np.array_equal(np.asarray(actual) != 0, oracle.causal_mask(n_q)):
+        return "causal_ignores_n_k", f"the output is causal_mask({n_q}, {n_q}), of shape ({n_q}, {n_q})"
+    return None
+
+
+def _rope_parts(stored: Case, actual: Any) -> Found:
+    x = np.asarray(stored.inputs["x"], float)
+    positions = np.asarray(stored.inputs["positions"], float)
+    base = float(stored.inputs.get("base", 10000.0))
+    if not isinstance(actual, np.ndarray) or actual.shape != x.shape:
+        return None
+    d = x.shape[-1]
+    same = [np.allclose(actual[..., j], x[..., j], rtol=compare.RTOL, atol=compare.ATOL) for j in range(d)]
+    width = max((j + 1 for j in range(d) if not same[j]), default=0)  # columns after the last changed one are kept
+    if 0 < width < d and width % 2 == 0:
+        for frequencies_over in (width, d):  # theta_i = base**(-2i/width) over the rotated part, or over all of d
+            part = oracle.rope(x[..., :width], positions, base ** (width / frequencies_over))
+            if _close(actual[..., :width], part):
+                return "rope_partial", (f"the output rotates the first {width} of {d} dimensions and leaves the "
+                                        "others as they were")
+    n = len(positions)
+    for offset in sorted({float(positions[0]), float(np.floor(positions[0])), 0.0}):
+        steps = offset + np.arange(n, dtype=float)
+        if not np.allclose(steps, positions) and _close(actual, oracle.rope(x, steps, base)):
+            return "rope_integer_offset", f"the output is RoPE at positions {offset:g} + 0..{n - 1}, not the ones given"
+    return None
+
+
+# ----------------------------------------------------------------------------
+# A probe search: the same case rewritten so that one property holds
+# ----------------------------------------------------------------------------
+
+ATTENTION = ("scaled_dot_product_attention",)
+TOKENS = {"attention_scores": ("Q", "K"), "scaled_dot_product_attention": ("Q", "K", "V"), "qkv_project": ("X",),
+          "rope": ("x",), "softmax": ("Z",), "multi_head_attention": ("X",)}
+MAX_SEARCH = 8  # probe calls per failing case
+
+
+def search(student: Any, stored: Case, original: Any) -> Found:
+    """The first property whose rewriting makes the case pass ("works only when ..."), or None."""
+    named = dict(call_arguments(stored.inputs))
+    if any(not isinstance(v, (np.ndarray, int, float, type(None))) for v in named.values()):
+        return None
+    for calls, (mistake, how, inputs) in enumerate(_rewritings(stored.function, named)):
+        if calls >= MAX_SEARCH:
+            return None
+        try:
+            with np.errstate(all="ignore"):
+                expected = getattr(oracle, stored.function)(**inputs)
+        except Exception:
+            continue
+        try:
+            actual = student.call(stored.function, *inputs.values())
+        except StudentError:
+            continue
+        if original is not None and _close(actual, original):
+            continue
+        if _close(actual, expected):
+            return mistake, f"a probe: the same case {how} gives the contract's answer"
+    return None
+
+
+def _rewritings(function: str, named: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    tokens = [n for n in TOKENS.get(function, ()) if isinstance(named.get(n), np.ndarray)]
+    if tokens:
+        lead = np.shape(named[tokens[0]])[:-2]
+        mask = named.get("mask")
+        for k in (2, 1, 0):
+            if k == len(lead) or (k == 1 and lead == ()):  # one axis from none: the batch-first probe's own case
+                continue
+            rewritten = dict(named)
+            for n in tokens:
+                rewritten[n] = _with_lead(np.asarray(named[n]), k)
+            if isinstance(mask, np.ndarray) and mask.ndim > 2:
+                rewritten["mask"] = _with_lead(mask, min(k, mask.ndim - 2)) if k < len(lead) else mask
+            mistake = {2: "needs_leading_axes", 1: "batch_first_only", 0: "no_batch_support"}[k]
+            yield mistake, f"with {k} leading axes", rewritten
+    if function in ATTENTION:
+        Q, K, V = (np.asarray(named[n]) for n in ("Q", "K", "V"))
+        n_q, n_k = Q.shape[-2], K.shape[-2]
+        if n_q != n_k:
+            n = min(n_q, n_k)
+            rewritten = dict(named, Q=Q[..., -n:, :], K=K[..., -n:, :], V=V[..., -n:, :])
+            mask = named.get("mask")
+            if isinstance(mask, np.ndarray):
+                rewritten["mask"] = mask[..., -n:, -n:] if mask.ndim >= 2 else mask[..., -n:]
+            yield "needs_square", "with as many queries as keys", rewritten
+        if V.shape[-1] != Q.shape[-1]:
+            d = Q.shape[-1]
+            wider = np.concatenate([V, np.zeros((*V.shape[:-1], max(d - V.shape[-1], 0)))], axis=-1)[..., :d]
+            yield "needs_equal_widths", "with d_v = d_k", dict(named, V=wider)
+        mask = named.get("mask")
+        if isinstance(mask, np.ndarray) and mask.dtype.kind == "b":
+            yield "needs_float_mask", "with the mask as 0/1 numbers", dict(named, mask=mask.astype(float))
+    if function == "rope":
+        positions = np.asarray(named["positions"], float)
+        if not np.array_equal(positions, np.round(positions)):
+            yield "rope_integer_positions", "with whole-number positions", dict(named, positions=np.round(positions))
+
+
+def _with_lead(a: np.ndarray, k: int) -> np.ndarray:
+    """``a`` with exactly ``k`` leading axes: its first slices kept, or axes of length 1 added (then 2, to be 4-D)."""
+    lead = a.ndim - 2
+    if lead > k:
+        return a[(0,) * (lead - k)]
+    for _ in range(k - lead):
+        a = np.stack([a, a[..., ::-1, :] if a.shape[-2] > 1 else a])  # two different sequences, not one repeated
+    return a
