@@ -221,7 +221,7 @@ def low_precision(expected: Any, actual: Any) -> bool:
     return worst > LOW_PRECISION[0] and rounding_like(np.concatenate(errors), np.concatenate(values))
 
 
-MIN_SPREAD = 0.3  # rounding touches most entries: at least this share of them err by a tenth of the largest error
+MIN_SPREAD = 0.05  # rounding touches many entries: at least this share of them err by a tenth of the largest error
 
 
 def rounding_like(relative: np.ndarray, values: np.ndarray) -> bool:
@@ -231,7 +231,7 @@ def rounding_like(relative: np.ndarray, values: np.ndarray) -> bool:
     if relative.size < 4 or big.mean() < MIN_SPREAD:
         return False
     positive = float((relative[big] > 0).mean())
-    if not 0.2 <= positive <= 0.8:
+    if not 0.15 <= positive <= 0.85:
         return False
     centred = values - values.mean()
     if np.std(centred) > 0 and np.std(relative) > 0:

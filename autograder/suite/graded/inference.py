@@ -24,7 +24,7 @@ from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
 from autograder.suite.graded import oracle
 
-Found = tuple[str, str] | None
+Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
 
 
 def _close(a: Any, b: Any) -> bool:
@@ -92,18 +92,35 @@ def _attention_fit(stored: Case, actual: Any) -> Found:
     how = f"the weights are the softmax of the scores times {c:.6g} (asked: {wanted:.6g})"
     if len(solution) > 1 and (np.isclose(b, 1.0, rtol=1e-4) or np.isclose(b, c, rtol=1e-4)) and abs(b) > 1e-6:
         return "mask_bool_added", how + f", plus {b:.6g} times the boolean mask"
+    kept = weights > 1e-300
+    inverted = mask is not None and not np.array_equal(kept, allowed) and _inverted_pattern(kept, allowed)
+    scale = _scale_mistake(c, wanted, given, Q, K, d_k, d_v)
+    found = tuple(m for m in ("mask_inverted" if inverted else None, scale) if m)
+    if not found:
+        return None  # the scale is right and the mask hides what it should: something else is wrong
+    if inverted:
+        how += "; it keeps exactly the keys the mask disallows"
+    return (found[0] if len(found) == 1 else found), how
+
+
+def _inverted_pattern(kept: np.ndarray, allowed: np.ndarray) -> bool:
+    """The weights are nonzero exactly where the mask is False, on every row that the inverted mask leaves a key."""
+    rows = (~allowed).any(axis=-1)
+    return bool(rows.any()) and bool(np.array_equal(kept[rows], ~allowed[rows]))
+
+
+def _scale_mistake(c: float, wanted: float, given: Any, Q: np.ndarray, K: np.ndarray, d_k: int,
+                   d_v: int) -> str | None:
+    """The mistake a fitted effective scale ``c`` shows, or None when it is the one asked for."""
     if np.isclose(c, wanted, rtol=1e-6):
-        return None  # the scale is right: something else is wrong
+        return None
     if given is not None and np.isclose(c, 1 / np.sqrt(d_k), rtol=1e-6):
-        return "scale_argument_ignored", how
+        return "scale_argument_ignored"
     named = [("no_scale", 1.0), ("sqrt_missing", 1 / d_k), ("scale_inverted", np.sqrt(d_k))]
     if d_v != d_k:
         named.insert(0, ("scale_d_v", 1 / np.sqrt(d_v)))
     named += [("scale_wrong_dim", 1 / np.sqrt(n)) for n in {Q.shape[-2], K.shape[-2], *Q.shape[:-2]} if n != d_k]
-    for mistake, value in named:
-        if np.isclose(c, value, rtol=1e-6):
-            return mistake, how
-    return "scale_other", how
+    return next((mistake for mistake, value in named if np.isclose(c, value, rtol=1e-6)), "scale_other")
 
 
 def _square_mask(stored: Case, actual: Any) -> Found:

@@ -296,8 +296,10 @@ def failure_message(
     the first failing case in full, then the other failing cases by name. Records the mistakes named for
     results.json."""
     named = mistake_ids(failures[0][2]) or next((mistake_ids(m) for _, _, m in failures if m), [])
-    if note:  # the case passes with correct callees standing in: this function's own code is not shown wrong
-        named = []
+    if note:  # the case passes with correct callees standing in: only a mistake its output equals stays named
+        matched = {m for e in (_evidence.get() or []) if str(e.get("by", "")).startswith(MATCHED)
+                   for m in str(e.get("sentence")).split(",")}
+        named = [m for m in named if m in matched and m != "low_precision"]
     parts = [f"{LIKELY} {sentence(m)}" for m in named]
     if evidence:
         parts.append(evidence)
@@ -386,6 +388,9 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
     if mistake:
         record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how})
     return f"{header}\n\n{text}", mistake
+
+
+MATCHED = ("the output equals", "the outputs, the cache")  # evidence by an output equal to the mistake's
 
 
 def _explain(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
