@@ -55,6 +55,8 @@ NEW_IDS: dict[str, str] = {
     "mask_full_shape": "the mask must have the scores' full shape: boolean indexing scores[mask] = ... does not "
     "broadcast, so an (N_q, N_k) mask shared by the batch or heads raises",
     "softmax_axis_required": "softmax has no default axis (the contract's is -1): softmax(Z) raises TypeError",
+    "out_width_is_input": "multi_head_attention reshapes its output to the input width D (works only when W_O maps "
+    "back to D)",
 }
 
 
@@ -134,10 +136,124 @@ PORTS = [
                                  "softmax_nan_fully_masked"),
     }, notes="MultiHeadAttention.forward: `N, S, D = query.shape`, reshape(N, S, self.H, D//self.H) for q, k, v, "
        "`e.masked_fill(attn_mask == 0, -float('inf'))` on (N, H, S, T) scores, F.softmax(e, -1)."),
+    Port("cs336_vyvy3n", {
+        "softmax": ("softmax_axis_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("needs_leading_axis", "scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "always_causal"),
+        "rope": ("rope_wrong_freq", "rope_integer_positions"),
+        **{f: ("needs_leading_axis", "rope_wrong_freq", "rope_integer_positions") for f in DECODE},
+    }, callee={
+        "scaled_dot_product_attention": ("softmax",),
+        **{f: ("scaled_dot_product_attention", "rope") for f in DECODE},
+    }, notes="softmax.py: `def softmax(x, dim)` (no default, no temperature); scaled_attention.py: einsum "
+       "'batch_size ... seq_len_q d_k' (a batch axis is required), no scale argument; mhsa.py: `batch_size, "
+       "seq_len, d_model = x.shape`, `causal_mask = torch.tril(...)` ANDed with the constructor's mask (forward has "
+       "no mask); RoPe.py: `freqs = theta / (10000.0 ** (2 * k_indices / d_k))` (theta multiplies, base fixed), "
+       "`self.cos_vals[token_positions]` (integer indexing)."),
+    Port("tinyllm_ekzhang", {
+        "scaled_dot_product_attention": ("mask_bool_added",),
+        "multi_head_attention": ("mask_bool_added", "mha_mask_head_axis"),
+        "rope": ("rope_half_split", "rope_integer_offset"),
+        **{f: ("rope_half_split",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **{f: ("rope",) for f in DECODE}},
+        notes="attention.py: `attn_logits += mask` (the course's masks are additive); SimpleMultiHeadAttention passes "
+        "the mask to attention unchanged; positional_encoding.py: `offset: slice` (integer start), traditional=False "
+        "default pairs x[..., 0, :] with x[..., 1, :] of reshape(N, L, H, 2, D // 2) (halves)."),
+    Port("tinyllm_fuyufjh", {
+        "causal_mask": ("mask_additive",),
+        "scaled_dot_product_attention": ("mask_bool_added",),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added"),
+        "rope": ("rope_half_split", "rope_integer_offset"),
+        **{f: ("rope_half_split",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **{f: ("rope",) for f in DECODE}},
+        notes="attention.py: `scores = scores + mask`; causal_mask: `mx.triu(mx.full((L, S), -mx.inf), k)` (additive "
+        "float); SimpleMultiHeadAttention: `batch_size, seq_length, _ = query.shape`, head_dim = hidden_size // "
+        "num_heads; positional_encoding.py: `self.cos_freqs[offset]` (slice), non-traditional default splits halves."),
+    Port("tinyllm_kuangjux", {
+        "causal_mask": ("mask_additive",),
+        "scaled_dot_product_attention": ("mask_bool_added",),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added"),
+        "rope": ("rope_half_split", "rope_integer_offset"),
+        **{f: ("rope_half_split",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **{f: ("rope",) for f in DECODE}},
+        notes="attention.py: `scores = scores + mask`; causal_mask: `mx.where(mask, 0, -inf)` (additive float); "
+        "SimpleMultiHeadAttention: `batch_size = query.shape[0]`, reshape(batch_size, -1, H, hidden_size // H); "
+        "positional_encoding.py: `t = mx.arange(offset.start, offset.stop)`, non-traditional `x[..., :half_dims]`."),
+    Port("tinyllm_sunjnn", {
+        "scaled_dot_product_attention": ("mask_bool_added",),
+        "multi_head_attention": ("batch_first_only", "scale_other", "mha_value_width", "out_width_is_input",
+                                 "mask_bool_added"),
+        "rope": ("rope_half_split", "rope_integer_offset"),
+        **{f: ("rope_half_split",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **{f: ("rope",) for f in DECODE}},
+        notes="attention.py: `mx.add(result, mask)`; SimpleMultiHeadAttention: `N = query.shape[0]; L = "
+        "query.shape[1]; E = query.shape[2]`, `D = self.wq.shape[1] // self.H` also for values, `scale = "
+        "mx.rsqrt(self.E // self.H)`, `result.reshape(N, L, E)`; positional_encoding.py: `self.cos_freqs[offset, :]`, "
+        "non-traditional default splits halves."),
+    Port("tinyllm_yangchenye323", {
+        "scaled_dot_product_attention": ("mask_bool_added",),
+        "multi_head_attention": ("mha_head_width_model", "mha_value_width", "mask_bool_added", "mha_mask_head_axis"),
+        "rope": ("rope_half_split", "rope_integer_offset"),
+        **{f: ("rope_half_split",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **{f: ("rope",) for f in DECODE}},
+        notes="attention.py: `scores = scores + mask`; SimpleMultiHeadAttention: `self.head_dim = self.wq.shape[-1] // "
+        "self.num_heads` (wq is (H*D, E): the input width) for q, k, v, mask passed unchanged; "
+        "positional_encoding.py: `self.sin_freq[offset]` (slice), encode_non_traditional reshape(N, L, H, 2, D//2)."),
+    Port("cs336_jasonzou0", {
+        "softmax": ("softmax_axis_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
+        "rope": ("batch_first_only", "rope_integer_positions"),
+        **{f: ("batch_first_only", "rope_integer_positions") for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("softmax",), **{f: ("rope",) for f in DECODE}},
+        notes="model.py RoPE.forward: `batch, seq_len, d_k = x.shape`, `cos_full[token_positions]`; softmax(x, dim) "
+        "(no default, no temperature); scaled_dot_product_attention: no scale argument; multihead_self_attention: "
+        "`batch_size, seq_len, d_in = in_features.shape`, `d_head = d_model // num_heads`, causal_mask built inside "
+        "(no mask argument)."),
+    Port("cs231n_bert8799", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
+                                 "softmax_nan_fully_masked"),
+    }, notes="MultiHeadAttention.forward: `N, S, E = query.shape`, `self.head_dim = self.emd_dim // self.n_head` "
+       "(views of q, k, v), `attn_score.masked_fill(attn_mask == 0, float('-inf'))` on (N, H, S, T) scores, "
+       "torch.softmax, `view(N, S, E)`."),
+    Port("eecs498_a5_rleaf", {
+        "scaled_dot_product_attention": ("batch_first_only", "mask_inverted", "mask_finite_fill",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mask_inverted", "mask_finite_fill"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **{f: ("scaled_dot_product_attention",) for f in DECODE}},
+        notes="scaled_dot_product_no_loop_batch: `_, _, M = query.shape`, torch.bmm (3-D only), "
+        "`e.masked_fill_(mask, -1e9)` (True = masked) before dividing by M ** (1/2), no scale argument; the "
+        "reference's multi_head_attention and decoding call it."),
+    Port("idl_hw4_zk2275", {
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("mask_inverted", "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="scaled_dot_product_attention.py: `scaled_dot_product -= mask * self.eps` (True = ignore, eps = 1e10), "
+        "no scale argument; the reference's multi_head_attention calls it."),
+    Port("idl_hw4_wilpanson", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
+                                 "mask_inverted", "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="activation.py Softmax.forward: no temperature, max of an all -inf slice; scaled_dot_product_attention.py: "
+        "`scaled_dot_product += (mask * -self.eps)` (True = ignore), no scale argument; multi_head_attention.py: "
+        "batch_size, length = x.shape[0], x.shape[1], head_dim = self.embed_dim // self.num_heads, "
+        "`attn_mask[None, None, :, :]`, reshape(batch_size, length, self.embed_dim)."),
+    Port("idl_hw4_hudsonliu", {
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("mask_inverted", "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="scaled_dot_product_attention.py: `np.where(mask, -self.eps, scaled_dot_product)` (True = ignore, eps = "
+        "1e10), no scale argument; the reference's multi_head_attention calls it."),
 ]
 
 SEED = 21
-VALIDATION: tuple[str, ...] = ()  # drawn once with draw_validation() when the corpus was complete
+# drawn once with draw_validation() when the 18 ports were written, before any of them was graded
+VALIDATION: tuple[str, ...] = ('cs336_udit4code', 'cs336_vyvy3n', 'eecs498_a5_xecades', 'idl_hw4_quantjackson',
+                               'tinyllm_ekzhang', 'tinyllm_sunjnn')
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
