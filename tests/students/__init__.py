@@ -51,7 +51,7 @@ PROPOSED_IDS: dict[str, str] = {
 NEW_IDS: dict[str, str] = {
     "needs_leading_axis": "works only with at least one leading axis: a 2-D (N, d) input raises (e.g. an einsum "
     "'b...qd' or K.transpose(0, 2, 1) with a named batch axis)",
-    "always_causal": "multi_head_attention applies its own causal mask whatever mask is passed (None included)",
+    "always_causal": "attention applies its own causal mask whatever mask is passed (None included)",
     "mask_full_shape": "the mask must have the scores' full shape: boolean indexing scores[mask] = ... does not "
     "broadcast, so an (N_q, N_k) mask shared by the batch or heads raises",
     "softmax_axis_required": "softmax has no default axis (the contract's is -1): softmax(Z) raises TypeError",
@@ -238,9 +238,10 @@ PORTS = [
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
                                  "mask_inverted", "mask_finite_fill"),
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
-        notes="activation.py Softmax.forward: no temperature, max of an all -inf slice; scaled_dot_product_attention.py: "
-        "`scaled_dot_product += (mask * -self.eps)` (True = ignore), no scale argument; multi_head_attention.py: "
-        "batch_size, length = x.shape[0], x.shape[1], head_dim = self.embed_dim // self.num_heads, "
+        notes="activation.py Softmax.forward: no temperature, max of an all -inf slice; "
+        "scaled_dot_product_attention.py: `scaled_dot_product += (mask * -self.eps)` (True = ignore), no scale "
+        "argument; multi_head_attention.py: batch_size, length = x.shape[0], x.shape[1], "
+        "head_dim = self.embed_dim // self.num_heads, "
         "`attn_mask[None, None, :, :]`, reshape(batch_size, length, self.embed_dim)."),
     Port("idl_hw4_hudsonliu", {
         "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
@@ -248,6 +249,28 @@ PORTS = [
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
         notes="scaled_dot_product_attention.py: `np.where(mask, -self.eps, scaled_dot_product)` (True = ignore, eps = "
         "1e10), no scale argument; the reference's multi_head_attention calls it."),
+    Port("dlsys_hw4_jchanke", {
+        "scaled_dot_product_attention": ("needs_leading_axes", "needs_equal_widths", "needs_square", "mask_ignored",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("needs_leading_axes", "needs_equal_widths", "mask_ignored"),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **{f: ("scaled_dot_product_attention",) for f in DECODE}},
+        notes="nn_transformer.py MultiHeadAttention.forward: `batch_size, num_head, queries_len, q_dim = q.shape` "
+        "(4-D), `assert q_dim == k_dim == v_dim`, `assert queries_len == keys_values_len`, `if self.causal:` (default "
+        "False) the only masking (no mask argument), scaffold softmax over axis 3; the reference's "
+        "multi_head_attention and decoding call it."),
+    Port("dlsys_hw4_reblexis", {
+        "scaled_dot_product_attention": ("needs_leading_axes", "needs_equal_widths", "always_causal",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("needs_leading_axes", "needs_equal_widths", "always_causal"),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **{f: ("scaled_dot_product_attention",) for f in DECODE}},
+        notes="nn_transformer.py MultiHeadAttention.forward: `batch_size, num_head, queries_len, q_dim = q.shape` "
+        "(4-D), `assert q_dim == k_dim == v_dim`, `mask = self.create_causal_mask(...)` added unconditionally (no "
+        "mask argument, self.causal ignored), scaffold softmax over axis 3; the reference's multi_head_attention and "
+        "decoding call it."),
 ]
 
 SEED = 21

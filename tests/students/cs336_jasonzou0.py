@@ -19,7 +19,7 @@ MAX_SEQ_LEN = 2048  # the student's constructor argument
 
 
 def rope(x, positions, base=10000.0):
-    batch, seq_len, d_k = x.shape
+    batch, seq_len, d_k = x.shape  # noqa: RUF059 - the student's unpacking (it states the shape assumed)  # noqa: RUF059 - the student's unpacking (it states the shape assumed)
     base_freqs = 1.0 / (base ** (np.arange(0, d_k, 2, dtype=np.float32) / d_k))
     t = np.arange(MAX_SEQ_LEN, dtype=np.float32)
     freqs = np.einsum("i,j->ij", t, base_freqs.astype(np.float32))
@@ -49,7 +49,7 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
 
 
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
-    batch_size, seq_len, d_in = X.shape
+    batch_size, seq_len, d_in = X.shape  # noqa: RUF059 - the student's unpacking (it states the shape assumed)
     d_model = X.shape[-1]
     d_head = d_model // num_heads
     Q = (X @ W_Q).reshape(batch_size, seq_len, num_heads, d_head).transpose(0, 2, 1, 3)

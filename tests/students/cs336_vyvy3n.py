@@ -33,7 +33,7 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
 
 
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
-    batch_size, seq_len, d_model = X.shape
+    batch_size, seq_len, d_model = X.shape  # noqa: RUF059 - the student's unpacking (it states the shape assumed)
 
     def heads(M):  # 'batch_size seq_len (num_heads d) -> batch_size num_heads seq_len d'
         return M.reshape(batch_size, seq_len, num_heads, -1).transpose(0, 2, 1, 3)

@@ -38,11 +38,11 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
     embed_dim = X.shape[-1]
 
     def split_heads(x):
-        N, L, E = x.shape
+        N, L, E = x.shape  # noqa: RUF059 - the student's unpacking (it states the shape assumed)
         return x.reshape(N, L, num_heads, embed_dim // num_heads).transpose(0, 2, 1, 3)
 
     q, k, v = split_heads(X @ W_Q), split_heads(X @ W_K), split_heads(X @ W_V)
     attention_mask = None if mask is None else mask[None, None, :, :]
     out, _ = scaled_dot_product_attention(q, k, v, attention_mask)
-    N, H, L, D = out.shape
+    N, H, L, D = out.shape  # noqa: RUF059 - the student's unpacking (it states the shape assumed)  # noqa: RUF059 - the student's unpacking (it states the shape assumed)
     return out.transpose(0, 2, 1, 3).reshape(N, L, embed_dim) @ W_O

@@ -18,5 +18,5 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
     scores = Q @ K_T / np.sqrt(dim)
     if mask is not None:
         scores -= mask * EPS
-    weights = softmax(scores, axis=-1)
+    weights = softmax(scores, axis=-1)  # noqa: F821 - the submission's softmax (the reference's stands in for the student's library call)
     return weights @ V, weights

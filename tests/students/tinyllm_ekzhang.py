@@ -25,12 +25,12 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
     attn_logits = (Q @ np.swapaxes(K, -2, -1)) * scale
     if mask is not None:
         attn_logits = attn_logits + mask
-    attn_weights = softmax(attn_logits, axis=-1)
+    attn_weights = softmax(attn_logits, axis=-1)  # noqa: F821 - the submission's softmax (the reference's stands in for the student's library call)
     return attn_weights @ V, attn_weights
 
 
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
-    *batch_dims, l_dim, e_dim = X.shape
+    *batch_dims, l_dim, e_dim = X.shape  # noqa: RUF059 - the student's unpacking (it states the shape assumed)
     nlhd_shape = (*batch_dims, l_dim, num_heads, -1)
     q = np.swapaxes((X @ W_Q).reshape(nlhd_shape), -3, -2)
     k = np.swapaxes((X @ W_K).reshape(nlhd_shape), -3, -2)

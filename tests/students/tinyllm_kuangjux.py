@@ -29,7 +29,7 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
     scores = (Q @ np.swapaxes(K, -2, -1)) * factor
     if mask is not None:
         scores = scores + mask
-    weights = softmax(scores, axis=-1)
+    weights = softmax(scores, axis=-1)  # noqa: F821 - the submission's softmax (the reference's stands in for the student's library call)
     return weights @ V, weights
 
 
