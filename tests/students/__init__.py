@@ -271,12 +271,30 @@ PORTS = [
         "(4-D), `assert q_dim == k_dim == v_dim`, `mask = self.create_causal_mask(...)` added unconditionally (no "
         "mask argument, self.causal ignored), scaffold softmax over axis 3; the reference's multi_head_attention and "
         "decoding call it."),
+    Port("cs224n_gpt_gerwinmateo", {
+        "multi_head_attention": ("batch_first_only", "mask_ignored", "mask_bool_added"),
+    }, notes="modules/attention.py: transform rearranges 'b t (h d)' (3-D); attention: `mask = torch.triu(torch.ones("
+       "seqLen, seqLen), diagonal=1); attention = attention + mask` (a 0/1 causal pattern added: later keys +1), "
+       "the attention_mask argument is never used."),
+    Port("cs224n_gpt_aruntejch", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mask_finite_fill", "mask_bool_added"),
+    }, notes="modules/attention.py: transform rearranges 'b t (h d)' (3-D); attention: `torch.triu(torch.ones(T, T), "
+       "diagonal=1) * -10000.0` added always (finite), `attention_scores + attention_mask` (the mask is added)."),
+    Port("cs224n_gpt_chocoo1", {
+        "multi_head_attention": ("batch_first_only", "mha_mask_head_axis", "mask_finite_fill"),
+    }, notes="modules/attention.py: transform rearranges 'b t (h d)' (3-D); attention: `scores.masked_fill("
+       "attention_mask == 0, -1e9)` on (b, h, t, t) scores (finite, no head axis inserted), no causal mask."),
+    Port("cs224n_gpt_3ricchen", {
+        "multi_head_attention": ("batch_first_only", "scale_other", "always_causal", "mask_bool_added"),
+    }, notes="modules/attention.py: transform rearranges 'b t (h d)' (3-D); attention: `scores / "
+       "(self.attention_head_size ** 0.5)` with attention_head_size = hidden_size / num_heads, `torch.triu(torch.full("
+       "(seq_len, seq_len), float('-inf')), diagonal=1)` added always, `scores + attention_mask + mask`."),
 ]
 
 SEED = 21
-# drawn once with draw_validation() when the 18 ports were written, before any of them was graded
-VALIDATION: tuple[str, ...] = ('cs336_udit4code', 'cs336_vyvy3n', 'eecs498_a5_xecades', 'idl_hw4_quantjackson',
-                               'tinyllm_ekzhang', 'tinyllm_sunjnn')
+# drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
+VALIDATION: tuple[str, ...] = ('cs231n_bert8799', 'cs336_jasonzou0', 'cs336_vyvy3n', 'eecs498_a5_xecades',
+                               'idl_hw4_hudsonliu', 'idl_hw4_zk2275', 'tinyllm_fuyufjh', 'tinyllm_sunjnn')
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
