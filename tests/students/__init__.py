@@ -71,28 +71,35 @@ class Port(_RealWorldPort):
 
 DECODE = ("decode_step", "generate_cached", "generate_naive")
 
+
+def decoding(*callees: str) -> dict[str, tuple[str, ...]]:
+    """Callees of the decoding functions (the reference's, calling the student's): generate_cached also calls
+    decode_step, which deviates with them."""
+    return {"decode_step": callees, "generate_cached": (*callees, "decode_step"), "generate_naive": callees}
+
 PORTS = [
     Port("cs336_sms915", {
         "softmax": ("softmax_wrong_axis", "temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("needs_leading_axis", "scale_argument_ignored", "softmax_nan_fully_masked"),
-        "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width"),
         "rope": ("rope_integer_positions",),
         **{f: ("needs_leading_axis", "rope_integer_positions") for f in DECODE},
     }, callee={
         "scaled_dot_product_attention": ("softmax",),
-        **{f: ("scaled_dot_product_attention", "rope") for f in DECODE},
+        **decoding("scaled_dot_product_attention", "rope"),
     }, notes="Softmax.py: `def Softmax(x, i=0)` (default dim 0, no temperature, max of an all -inf slice is -inf); "
        "ScaledDotProductAttention.py: einsum 'batch_size ... query d_k' needs a batch axis, no scale argument, "
        "calls Softmax(scores, -1); MultiHeadSelfAttention.py: rearrange 'b s (h d)' (3-D), "
        "`torch.tril(...)` causal mask built inside forward (no mask argument), merge with d=self.d_v = "
-       "d_model // num_heads; RoPE.py: `self.cos_table[token_positions]` (integer indexing)."),
+       "d_model // num_heads (`self.d_k = self.d_v = self.d_model // "
+       "self.num_heads`); RoPE.py: `self.cos_table[token_positions]` (integer indexing)."),
     Port("cs336_udit4code", {
         "softmax": ("softmax_axis_required", "temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
         "rope": ("rope_integer_positions",),
         **{f: ("rope_integer_positions",) for f in DECODE},
-    }, callee={"scaled_dot_product_attention": ("softmax",), **{f: ("rope",) for f in DECODE}},
+    }, callee={"scaled_dot_product_attention": ("softmax",), **decoding("rope")},
         notes="Softmax.py: `def softmax(x, dim)` (no default, no temperature, torch.max of an all -inf slice); "
         "ScaledDotProductAttention.py: no scale argument, softmax(scores, dim=-1); MultiHeadSelfAttention.py: "
         "`batch_size, seq_len, _ = x.shape`, view(..., self.num_heads, self.d_k) with d_k = d_model // num_heads "
@@ -126,7 +133,7 @@ PORTS = [
                                  "mask_finite_fill"),
         **{f: ("batch_first_only",) for f in DECODE},
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
-               **{f: ("scaled_dot_product_attention",) for f in DECODE}},
+               **decoding("scaled_dot_product_attention")},
         notes="get_subsequent_mask: `(1 - torch.tril(torch.ones(N, K, K))).bool()` (True = masked, square K x K); "
         "scaled_dot_product_no_loop_batch: `_, _, M = query.shape`, key.transpose(1, 2), "
         "`E.masked_fill(mask, -1e9)`, softmax dim=2, no scale argument; MultiHeadAttention: heads "
@@ -144,7 +151,7 @@ PORTS = [
         **{f: ("needs_leading_axis", "rope_wrong_freq", "rope_integer_positions") for f in DECODE},
     }, callee={
         "scaled_dot_product_attention": ("softmax",),
-        **{f: ("scaled_dot_product_attention", "rope") for f in DECODE},
+        **decoding("scaled_dot_product_attention", "rope"),
     }, notes="softmax.py: `def softmax(x, dim)` (no default, no temperature); scaled_attention.py: einsum "
        "'batch_size ... seq_len_q d_k' (a batch axis is required), no scale argument; mhsa.py: `batch_size, "
        "seq_len, d_model = x.shape`, `causal_mask = torch.tril(...)` ANDed with the constructor's mask (forward has "
@@ -153,9 +160,9 @@ PORTS = [
     Port("tinyllm_ekzhang", {
         "scaled_dot_product_attention": ("mask_bool_added",),
         "multi_head_attention": ("mask_bool_added", "mha_mask_head_axis"),
-        "rope": ("rope_half_split", "rope_integer_offset"),
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
         **{f: ("rope_half_split",) for f in DECODE},
-    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **{f: ("rope",) for f in DECODE}},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
         notes="attention.py: `attn_logits += mask` (the course's masks are additive); SimpleMultiHeadAttention passes "
         "the mask to attention unchanged; positional_encoding.py: `offset: slice` (integer start), traditional=False "
         "default pairs x[..., 0, :] with x[..., 1, :] of reshape(N, L, H, 2, D // 2) (halves)."),
@@ -163,9 +170,9 @@ PORTS = [
         "causal_mask": ("mask_additive",),
         "scaled_dot_product_attention": ("mask_bool_added",),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added"),
-        "rope": ("rope_half_split", "rope_integer_offset"),
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
         **{f: ("rope_half_split",) for f in DECODE},
-    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **{f: ("rope",) for f in DECODE}},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
         notes="attention.py: `scores = scores + mask`; causal_mask: `mx.triu(mx.full((L, S), -mx.inf), k)` (additive "
         "float); SimpleMultiHeadAttention: `batch_size, seq_length, _ = query.shape`, head_dim = hidden_size // "
         "num_heads; positional_encoding.py: `self.cos_freqs[offset]` (slice), non-traditional default splits halves."),
@@ -173,9 +180,9 @@ PORTS = [
         "causal_mask": ("mask_additive",),
         "scaled_dot_product_attention": ("mask_bool_added",),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added"),
-        "rope": ("rope_half_split", "rope_integer_offset"),
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
         **{f: ("rope_half_split",) for f in DECODE},
-    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **{f: ("rope",) for f in DECODE}},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
         notes="attention.py: `scores = scores + mask`; causal_mask: `mx.where(mask, 0, -inf)` (additive float); "
         "SimpleMultiHeadAttention: `batch_size = query.shape[0]`, reshape(batch_size, -1, H, hidden_size // H); "
         "positional_encoding.py: `t = mx.arange(offset.start, offset.stop)`, non-traditional `x[..., :half_dims]`."),
@@ -183,9 +190,9 @@ PORTS = [
         "scaled_dot_product_attention": ("mask_bool_added",),
         "multi_head_attention": ("batch_first_only", "scale_other", "mha_value_width", "out_width_is_input",
                                  "mask_bool_added"),
-        "rope": ("rope_half_split", "rope_integer_offset"),
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
         **{f: ("rope_half_split",) for f in DECODE},
-    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **{f: ("rope",) for f in DECODE}},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
         notes="attention.py: `mx.add(result, mask)`; SimpleMultiHeadAttention: `N = query.shape[0]; L = "
         "query.shape[1]; E = query.shape[2]`, `D = self.wq.shape[1] // self.H` also for values, `scale = "
         "mx.rsqrt(self.E // self.H)`, `result.reshape(N, L, E)`; positional_encoding.py: `self.cos_freqs[offset, :]`, "
@@ -193,9 +200,9 @@ PORTS = [
     Port("tinyllm_yangchenye323", {
         "scaled_dot_product_attention": ("mask_bool_added",),
         "multi_head_attention": ("mha_head_width_model", "mha_value_width", "mask_bool_added", "mha_mask_head_axis"),
-        "rope": ("rope_half_split", "rope_integer_offset"),
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
         **{f: ("rope_half_split",) for f in DECODE},
-    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **{f: ("rope",) for f in DECODE}},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
         notes="attention.py: `scores = scores + mask`; SimpleMultiHeadAttention: `self.head_dim = self.wq.shape[-1] // "
         "self.num_heads` (wq is (H*D, E): the input width) for q, k, v, mask passed unchanged; "
         "positional_encoding.py: `self.sin_freq[offset]` (slice), encode_non_traditional reshape(N, L, H, 2, D//2)."),
@@ -205,7 +212,7 @@ PORTS = [
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
         "rope": ("batch_first_only", "rope_integer_positions"),
         **{f: ("batch_first_only", "rope_integer_positions") for f in DECODE},
-    }, callee={"scaled_dot_product_attention": ("softmax",), **{f: ("rope",) for f in DECODE}},
+    }, callee={"scaled_dot_product_attention": ("softmax",), **decoding("rope")},
         notes="model.py RoPE.forward: `batch, seq_len, d_k = x.shape`, `cos_full[token_positions]`; softmax(x, dim) "
         "(no default, no temperature); scaled_dot_product_attention: no scale argument; multihead_self_attention: "
         "`batch_size, seq_len, d_in = in_features.shape`, `d_head = d_model // num_heads`, causal_mask built inside "
@@ -219,10 +226,10 @@ PORTS = [
     Port("eecs498_a5_rleaf", {
         "scaled_dot_product_attention": ("batch_first_only", "mask_inverted", "mask_finite_fill",
                                          "scale_argument_ignored"),
-        "multi_head_attention": ("batch_first_only", "mask_inverted", "mask_finite_fill"),
+        "multi_head_attention": ("needs_leading_axes", "mask_inverted", "mask_finite_fill"),
         **{f: ("batch_first_only",) for f in DECODE},
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
-               **{f: ("scaled_dot_product_attention",) for f in DECODE}},
+               **decoding("scaled_dot_product_attention")},
         notes="scaled_dot_product_no_loop_batch: `_, _, M = query.shape`, torch.bmm (3-D only), "
         "`e.masked_fill_(mask, -1e9)` (True = masked) before dividing by M ** (1/2), no scale argument; the "
         "reference's multi_head_attention and decoding call it."),
@@ -252,21 +259,21 @@ PORTS = [
     Port("dlsys_hw4_jchanke", {
         "scaled_dot_product_attention": ("needs_leading_axes", "needs_equal_widths", "needs_square", "mask_ignored",
                                          "scale_argument_ignored"),
-        "multi_head_attention": ("needs_leading_axes", "needs_equal_widths", "mask_ignored"),
+        "multi_head_attention": ("batch_first_only", "needs_equal_widths", "mask_ignored"),
         **{f: ("needs_leading_axes",) for f in DECODE},
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
-               **{f: ("scaled_dot_product_attention",) for f in DECODE}},
+               **decoding("scaled_dot_product_attention")},
         notes="nn_transformer.py MultiHeadAttention.forward: `batch_size, num_head, queries_len, q_dim = q.shape` "
         "(4-D), `assert q_dim == k_dim == v_dim`, `assert queries_len == keys_values_len`, `if self.causal:` (default "
         "False) the only masking (no mask argument), scaffold softmax over axis 3; the reference's "
         "multi_head_attention and decoding call it."),
     Port("dlsys_hw4_reblexis", {
         "scaled_dot_product_attention": ("needs_leading_axes", "needs_equal_widths", "always_causal",
-                                         "scale_argument_ignored"),
-        "multi_head_attention": ("needs_leading_axes", "needs_equal_widths", "always_causal"),
+                                         "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "needs_equal_widths", "always_causal", "mask_finite_fill"),
         **{f: ("needs_leading_axes",) for f in DECODE},
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
-               **{f: ("scaled_dot_product_attention",) for f in DECODE}},
+               **decoding("scaled_dot_product_attention")},
         notes="nn_transformer.py MultiHeadAttention.forward: `batch_size, num_head, queries_len, q_dim = q.shape` "
         "(4-D), `assert q_dim == k_dim == v_dim`, `mask = self.create_causal_mask(...)` added unconditionally (no "
         "mask argument, self.causal ignored), scaffold softmax over axis 3; the reference's multi_head_attention and "
@@ -277,7 +284,8 @@ PORTS = [
        "seqLen, seqLen), diagonal=1); attention = attention + mask` (a 0/1 causal pattern added: later keys +1), "
        "the attention_mask argument is never used."),
     Port("cs224n_gpt_aruntejch", {
-        "multi_head_attention": ("batch_first_only", "always_causal", "mask_finite_fill", "mask_bool_added"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mask_finite_fill", "mask_bool_added",
+                                 "mha_mask_head_axis"),
     }, notes="modules/attention.py: transform rearranges 'b t (h d)' (3-D); attention: `torch.triu(torch.ones(T, T), "
        "diagonal=1) * -10000.0` added always (finite), `attention_scores + attention_mask` (the mask is added)."),
     Port("cs224n_gpt_chocoo1", {
@@ -285,7 +293,8 @@ PORTS = [
     }, notes="modules/attention.py: transform rearranges 'b t (h d)' (3-D); attention: `scores.masked_fill("
        "attention_mask == 0, -1e9)` on (b, h, t, t) scores (finite, no head axis inserted), no causal mask."),
     Port("cs224n_gpt_3ricchen", {
-        "multi_head_attention": ("batch_first_only", "scale_other", "always_causal", "mask_bool_added"),
+        "multi_head_attention": ("batch_first_only", "scale_other", "always_causal", "mask_bool_added",
+                                 "mha_mask_head_axis"),
     }, notes="modules/attention.py: transform rearranges 'b t (h d)' (3-D); attention: `scores / "
        "(self.attention_head_size ** 0.5)` with attention_head_size = hidden_size / num_heads, `torch.triu(torch.full("
        "(seq_len, seq_len), float('-inf')), diagonal=1)` added always, `scores + attention_mask + mask`."),

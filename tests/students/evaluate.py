@@ -19,6 +19,8 @@ full output is written to DIR/<half>/<port>/<test>.md for review.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import re
 import sys
 import tempfile
@@ -85,6 +87,21 @@ def judge(port: Port, data: dict, into: Verdicts) -> list[dict]:
     return failing
 
 
+@contextlib.contextmanager
+def quiet() -> object:
+    """pytest's own report of each grading (its progress and failures) goes to /dev/null, not into our summary."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    with open(os.devnull, "w") as null:
+        os.dup2(null.fileno(), 1)
+        try:
+            yield
+        finally:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
 def write_outputs(out: Path, port: Port, failing: list[dict]) -> None:
     folder = out / split(port) / port.name
     folder.mkdir(parents=True, exist_ok=True)
@@ -144,7 +161,9 @@ def main(argv: list[str] | None = None) -> int:
             folder.mkdir()
             (folder / "attention.py").write_text(port.source())
             print(f"grading {port.name} ({split(port)})", file=sys.stderr, flush=True)
-            failing = judge(port, runner.grade_folder(folder), verdicts[split(port)])
+            with quiet():
+                data = runner.grade_folder(folder)
+            failing = judge(port, data, verdicts[split(port)])
             if args.out:
                 write_outputs(args.out, port, failing)
     lines = [line for half in HALVES for line in report(half, verdicts[half])]
