@@ -1,6 +1,6 @@
-"""Port of udit4code/CS336-assignment1-basics, cs336_basics/TransformerImplementation/ (SoftmaxModule/Softmax.py,
-ScaledDotProductAttentionModule/ScaledDotProductAttention.py, MultiHeadSelfAttentionModule/MultiHeadSelfAttention.py,
-RoPEModule/Rope.py): Stanford CS336 assignment 1, a student's solution.
+"""Port of udit4code/CS336-assignment1-basics, cs336_basics/TransformerImplementation/SoftmaxModule/Softmax.py (and
+the ScaledDotProductAttentionModule, MultiHeadSelfAttentionModule and RoPEModule/Rope.py next to it): Stanford CS336
+assignment 1, a student's solution.
 
 Conventions kept: `softmax(x, dim)` has no default dim and no temperature, subtracts the max (an all
 -inf slice gives NaN); attention is matmul(query, key.transpose(-2, -1)) / sqrt(query.shape[-1]),
