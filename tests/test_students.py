@@ -1,0 +1,52 @@
+"""Our student corpus (tests/students): real students' homework, ported into the contract with its bugs kept.
+
+Each port cites its source; its declared deviating functions are the ground truth found without the grader
+(tests/realworld/ground_truth.py); every declared cause is a known mistake id or one named in the corpus;
+and the validation third is the one drawn with the recorded seed. The grader's verdicts on the corpus are
+measured by ``python -m tests.students.evaluate`` (development and validation halves apart).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from autograder.feedback import compare
+from tests.realworld.ground_truth import deviations, load
+from tests.students import HERE, NEW_IDS, PORTS, PROPOSED_IDS, SEED, VALIDATION, Port, draw_validation, split
+
+CITATION = re.compile(r"\b[\w.-]+/[\w.-]+, [\w./-]+\.(py|ipynb)\b")  # repository, path
+
+
+def test_the_corpus_has_at_least_18_cited_ports_of_varied_sources() -> None:
+    assert len(PORTS) >= 18 and len({p.name for p in PORTS}) == len(PORTS)
+    for port in PORTS:
+        header = (HERE / f"{port.name}.py").read_text().split('"""')[1]
+        assert CITATION.search(header), port.name
+        assert port.notes, port.name
+    assert sum(p.name.startswith("cs231n") for p in PORTS) <= 5
+    assert {p.name for p in PORTS} == {f.stem for f in HERE.glob("*.py")} - {"__init__", "evaluate"}
+
+
+@pytest.mark.parametrize("port", PORTS, ids=lambda p: p.name)
+def test_the_declared_deviations_are_the_ground_truth(port: Port) -> None:
+    found = deviations(load(port.source()))
+    assert set(found) == set(port.causes), found
+    assert set(port.callee) <= set(port.causes)
+    assert all(set(callees) <= set(port.causes) for callees in port.callee.values())
+
+
+def test_every_declared_cause_has_an_id_and_a_description() -> None:
+    assert not set(NEW_IDS) & (set(compare.MISTAKES) | set(PROPOSED_IDS))
+    known = set(compare.MISTAKES) | set(PROPOSED_IDS) | set(NEW_IDS)
+    for port in PORTS:
+        for function, causes in port.causes.items():
+            assert set(causes) <= known, (port.name, function, set(causes) - known)
+
+
+def test_the_validation_third_is_the_recorded_draw() -> None:
+    names = [p.name for p in PORTS]
+    assert VALIDATION == draw_validation(names), f"seed {SEED} draws {draw_validation(names)}"
+    assert len(VALIDATION) == max(6, len(names) // 3) and set(VALIDATION) <= set(names)
+    assert sum(split(p) == "development" for p in PORTS) == len(PORTS) - len(VALIDATION)
