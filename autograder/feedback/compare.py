@@ -234,8 +234,6 @@ MISTAKES: dict[str, str] = {
     "(2i, 2i+1) for i = 0..d/2-1 is rotated, with theta_i = base**(-2i/d) (Dis 11 Q1c,d).",
     "rope_integer_offset": "You rotated row n by (offset + n) * theta_i from one starting position: `positions` "
     "gives each row its own position, any real number, so rotate row n by positions[n] * theta_i (Dis 11 Q1c).",
-    "softmax_axis_fixed": "Your attention passes a fixed axis number to the softmax (e.g. axis=3 or axis=2), which "
-    "is the keys axis only for inputs of one rank: use axis=-1, the scores' last axis (Dis 10 Q1c).",
 }
 
 
