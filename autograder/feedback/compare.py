@@ -224,6 +224,14 @@ MISTAKES: dict[str, str] = {
     "needs_leading_axes": "Your function works only with one fixed number of leading axes (e.g. 4-D (B, H, N, d) "
     "input, `B, H, N, d = Q.shape`): inputs are (..., N, d) with any number of leading axes, none included: index "
     "from the end (`Q.shape[-1]`, `np.swapaxes(K, -1, -2)`) and keep `...`.",
+    "needs_leading_axis": "Your function fails without leading axes: a 2-D input (N, d) is valid too (the `...` "
+    "may be empty), so index from the end (`Q.shape[-1]`, `np.swapaxes(K, -1, -2)`, `'...id,...jd->...ij'` in "
+    "einsum) instead of naming a batch axis.",
+    "mask_full_shape": "Your function works only with a mask of the scores' full shape (e.g. `scores[~mask] = ...`): "
+    "a mask need only be broadcastable to (..., N_q, N_k), so use np.where(mask, scores, -np.inf), which "
+    "broadcasts it.",
+    "always_causal": "Your attention always applies a causal mask of its own, whatever `mask` is passed (or with "
+    "none): use only the mask given, and no mask at all when it is None.",
     "needs_square": "Your function works only when there are as many queries as keys (n_q = n_k): Q has N_q rows, K "
     "and V have N_k rows, and the scores are (..., N_q, N_k); size each axis by its own array.",
     "needs_equal_widths": "Your function works only when d_v = d_k: V may be narrower or wider than Q and K, so size "

@@ -23,7 +23,8 @@ import numpy as np
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case
-from autograder.suite.graded.naming import Candidates
+from autograder.suite.graded import inference
+from autograder.suite.graded.naming import Candidates, diagnose
 
 MASKED = ("scaled_dot_product_attention", "multi_head_attention")
 TOKEN_ARRAYS = {"X", "Q", "K", "V", "Z", "x"}  # inputs whose leading axes are batch/head axes
@@ -272,25 +273,38 @@ def probe(student: Any, stored: Case, args: list[Any], names: list[str], origina
                 return ()
             calls += 1
             try:
-                actual = variant.unwrap(student.call(stored.function, *(variant.named[n] for n in names)))
+                raw = student.call(stored.function, *(variant.named[n] for n in names))
             except StudentError:
                 continue
+            actual = variant.unwrap(raw)
             if original is not None and matches(actual, original):
                 continue
-            rest = _explained(stored, actual)
+            rest = _explained(stored, actual, functools.partial(answered, stored.function, variant.named, raw))
             if rest is not None:
                 return tuple(dict.fromkeys((*(name for name, _, _ in combo), *rest)))
     return ()
 
 
-def _explained(stored: Case, actual: Any) -> tuple[str, ...] | None:
-    """() when right; the stored mistake it matches; the fill shown on its dead rows; else None."""
+def _explained(stored: Case, actual: Any, other: Callable[[], tuple[str, ...] | None] = lambda: None
+               ) -> tuple[str, ...] | None:
+    """() when right; the stored mistake it matches; the contract's answer for another mask or scale (``other``);
+    the fill shown on its dead rows; else None."""
     if matches(actual, stored.expected):
         return ()
-    for mistake, output in stored.mistakes.items():
-        if output is not None and not matches(output, stored.expected) and matches(actual, output):
-            return (mistake,)
+    live = {m: out for m, out in stored.mistakes.items() if out is not None and not matches(out, stored.expected)}
+    found = diagnose(actual, live, stored.expected)  # PREFERRED first: NaN in all -inf rows is the missing guard
+    if found:
+        return (found,) if isinstance(found, str) else (found[0],)
+    if shown := other():
+        return shown
     return masked_rows(stored, actual) or None
+
+
+def answered(function: str, named: Mapping[str, Any], raw: Any) -> tuple[str, ...] | None:
+    """The mistakes whose contract answer ``raw`` is on these inputs (its own causal mask, the mask or the scale
+    ignored: inference._target), or None."""
+    found = inference.answer_for(function, dict(named), raw)
+    return found[0] if found and found[0] else None
 
 
 class Variant:
@@ -406,10 +420,33 @@ def _batch_first(stored: Case, v: Variant, *, with_mask: bool = False) -> Varian
     return Variant(named, lambda out: v.unwrap(unwrap(out)))
 
 
+def _scores_shape(stored: Case, named: Mapping[str, Any]) -> tuple[int, ...]:
+    if stored.function == "multi_head_attention":
+        X = np.shape(named["X"])
+        return (*X[:-2], int(named["num_heads"]), X[-2], X[-2])
+    Q, K = np.shape(named["Q"]), np.shape(named["K"])
+    return (*np.broadcast_shapes(Q[:-2], K[:-2]), Q[-2], K[-2])
+
+
+def _mask_broadcasts(stored: Case, named: Mapping[str, Any]) -> bool:
+    """The mask is smaller than the scores (it is broadcast): writing it out in full is a probe."""
+    return np.shape(named["mask"]) != _scores_shape(stored, named)[-np.ndim(named["mask"]):] or np.ndim(
+        named["mask"]) < len(_scores_shape(stored, named)) - (stored.function == "multi_head_attention")
+
+
+def _full_mask(stored: Case, v: Variant) -> Variant:
+    """The mask written out to the scores' full shape (the head axis of multi-head attention left out)."""
+    shape = _scores_shape(stored, v.named)
+    if stored.function == "multi_head_attention":
+        shape = (*shape[:-3], *shape[-2:])
+    return Variant(dict(v.named, mask=np.broadcast_to(np.asarray(v.named["mask"]), shape).copy()), v.unwrap)
+
+
 # (mistake named when removing this cause confirms it, applies to (case, arguments), remove it); applied in this order
 CAUSES: list[tuple[str, Callable[[Case, Mapping[str, Any]], bool], Callable[[Case, Variant], Variant]]] = [
     ("mha_value_width", lambda c, n: _is_mha(c, n) and _mha_widths(n)[1] != _mha_widths(n)[2], _value_width),
     ("mha_head_width_model", _model_width_applies, _model_width),
+    ("mask_full_shape", lambda c, n: _has_bool_mask(c, n) and _mask_broadcasts(c, n), _full_mask),
     ("batch_first_only", lambda c, n: _lead(c, n) is not None, _batch_first),
     ("batch_first_only", lambda c, n: _lead(c, n) is not None and np.ndim(n.get("mask")) == 2,
      functools.partial(_batch_first, with_mask=True)),

@@ -370,8 +370,8 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
         unimplemented = error.kind == "exception" and "NotImplementedError" in str(error)
         mistake = error_mistake(error) or (None if unimplemented else _probed(student, stored, args, names, batched,
                                                                                None))
-        how = "the error" if error_mistake(error) else "a probe: the same call on an input without the suspected " \
-            "cause gives the expected output"
+        how = "the error" if error_mistake(error) else PROBED
+        mistake = _refined(student, stored, mistake) if mistake and how == PROBED else mistake
         if not mistake and not unimplemented and (found := inference.search(student, stored, None)):
             mistake, how = found
         if mistake:
@@ -388,6 +388,18 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
     if mistake:
         record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how})
     return f"{header}\n\n{text}", mistake
+
+
+PROBED = "a probe: the same call on an input without the suspected cause gives the expected output"
+
+
+def _refined(student: Any, stored: Case, mistake: Mistakes) -> Mistakes:
+    """batch_first_only (passes with exactly one leading axis) becomes needs_leading_axis when a case without
+    leading axes also passes with two: the code needs some leading axis, not exactly one."""
+    ids = mistake_ids(mistake)
+    if "batch_first_only" not in ids or not inference.leading_axes_optional(student, stored):
+        return mistake
+    return tuple("needs_leading_axis" if m == "batch_first_only" else m for m in ids)
 
 
 MATCHED = ("the output equals", "the outputs, the cache")  # evidence by an output equal to the mistake's
@@ -409,7 +421,7 @@ def _explain(student: Any, stored: Case, args: list[Any], names: list[str], batc
     if found := inference.infer(stored, actual):
         return found
     if mistake := _probed(student, stored, args, names, batched, actual):
-        return mistake, "a probe: the same call on an input without the suspected cause gives the expected output"
+        return _refined(student, stored, mistake), PROBED
     if found := inference.search(student, stored, actual):
         return found
     if evidence.low_precision(stored.expected, actual):
