@@ -33,6 +33,7 @@ import signal
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 from autograder.batch import isolation, plots, pool, progress, report, state
@@ -340,6 +341,10 @@ def _print_summary(outdir: Path, summary: Summary, notes: list[str], graded_now:
             f"batch: {len(summary.graded)} graded, mean {stats['mean']:.1f} / {summary.max_points:g}, "
             f"median {stats['median']:g}, {stats['full']} full marks, {stats['zero']} zero"
         )
+    if summary.intake_zeros:
+        why = ", ".join(f"{n} {kind}" for kind, n in Counter(row.intake[0] for row in summary.intake_zeros).items())
+        print(f"batch: {len(summary.intake_zeros)} scored 0 because their upload could not be graded ({why}); "
+              "see report.html")
     for note in notes:
         if note.startswith("matplotlib"):
             print(f"batch: {note}")

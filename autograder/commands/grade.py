@@ -28,6 +28,7 @@ from pathlib import Path
 
 from autograder.commands import build
 from autograder.feedback import markdown
+from autograder.intake import modules
 from autograder.intake.folder import copy_folder, special_kind
 from autograder.intake.submission import NAMES
 from autograder.results import document, hygiene
@@ -150,7 +151,8 @@ def copy_submission(path: Path, destination: Path) -> list[str]:
 
     A folder is copied by ``intake.folder.copy_folder`` (bounded; special files left out, with a note).
     A ``.py`` or ``.ipynb`` file is put there as ``attention.py`` or ``attention.ipynb``
-    whatever its name (``grade loops.py`` grades loops.py), with a note naming the original.
+    whatever its name (``grade loops.py`` grades loops.py), with a note naming the original, and with the
+    ``.py`` files beside it that its code imports (``from helpers import softmax``), as Python would find them.
     """
     if path.is_dir():
         return copy_folder(path, destination)
@@ -161,6 +163,8 @@ def copy_submission(path: Path, destination: Path) -> list[str]:
     suffix = path.suffix.lower()
     name = f"attention{suffix}" if suffix in (".py", ".ipynb") else path.name
     shutil.copy2(path, destination / name)
+    for module in modules.imported_siblings(path) if suffix in (".py", ".ipynb") else []:
+        shutil.copy2(module, destination / module.name, follow_symlinks=False)
     if name == path.name:
         return []
     return [f"Your file is named {markdown.code_span(path.name)}; it was graded as `{name}`."]

@@ -9,11 +9,13 @@ shipped to the worker as modules, as Python would find them beside the student's
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Collection
 from pathlib import Path
 
 from autograder.feedback.markdown import code_span
+from autograder.intake.folder import MAX_ENTRIES
 from autograder.intake.notebook import load_notebook
 from autograder.intake.scan import Scan, scan
 from autograder.intake.source import Chunk, IntakeError, Program, decode_py, read_bytes
@@ -73,12 +75,17 @@ def imported_modules(program: Program, graded: Path, files: list[Path],
     """The student's modules in ``graded``'s folder that ``program`` imports, directly or through each other
     (module name -> Chunk), and notes on those that could not be shipped. ``files``: the submission's files
     (intake's walk: regular files only, within its bounds)."""
-    beside = {p.stem: p for p in files if p.parent == graded.parent and p.suffix == ".py" and p != graded
-              and p.stem.isidentifier()}
     found = Scan()
     for chunk in program.chunks:
         found.add(scan(chunk.source))
-    wanted, shipped, notes = sorted(found.imported), {}, []
+    return _modules(found.imported, graded, files, shown)
+
+
+def _modules(imported: set[str], graded: Path, files: list[Path],
+             shown: Callable[[Path], str]) -> tuple[dict[str, Chunk], list[str]]:
+    beside = {p.stem: p for p in files if p.parent == graded.parent and p.suffix == ".py" and p != graded
+              and p.stem.isidentifier()}
+    wanted, shipped, notes = sorted(imported), {}, []
     while wanted:
         name = wanted.pop(0)
         if name in shipped or name not in beside:
@@ -100,3 +107,16 @@ def imported_modules(program: Program, graded: Path, files: list[Path],
         shipped[name] = Chunk(shown(path), shown(path), source)
         wanted += sorted(scan(source).imported - set(shipped))
     return shipped, notes
+
+
+def imported_siblings(path: Path) -> list[Path]:
+    """The ``.py`` files beside ``path`` (a file given to ``grade``) that its code imports, directly or through
+    each other: what the student's machine would import from there. Read within intake's bounds."""
+    try:
+        with os.scandir(path.parent) as listing:
+            files = [Path(e.path) for _, e in zip(range(MAX_ENTRIES), listing)
+                     if e.name.endswith(".py") and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return []
+    shipped, _ = _modules(code_scan(path).imported, path, files, lambda p: p.name)
+    return [path.parent / chunk.filename for chunk in shipped.values()]
