@@ -10,6 +10,9 @@ feedback of every failing test. One line on stderr says which isolation layers w
 sandbox user cannot run this Python). As root without namespaces, it refuses (status 3) to run
 student code the sandbox user could read this checkout from, unless given ``--allow-exposed``.
 
+Exit status: 0 when the submission was graded (whatever its score), 1 when the grader itself could not grade it
+(the results say "a problem on our side"; the reason goes to stderr), 2 on usage errors, 3 when refused.
+
 A folder that looks like a whole class (Gradescope's export, with ``submission_metadata.yml``,
 or several subfolders that each hold an attention.py/.ipynb) or a zip is refused: ``batch``
 grades those, one submission each.
@@ -70,6 +73,11 @@ def main(argv: list[str]) -> int:
         print(json.dumps(data, indent=2))  # ASCII: every control character escaped
     else:
         print(console(document.summary_text(data, show_hidden=args.all)))
+    if engine_failed(data):
+        why = extra.get("grader_error") if isinstance(extra, dict) else ""
+        print(f"grade: the grader could not grade this submission (a problem on our side, not the student's)"
+              f"{': ' + console(str(why)) if why else ''}", file=sys.stderr)
+        return 1
     return 0
 
 
