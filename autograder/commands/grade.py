@@ -73,7 +73,7 @@ def main(argv: list[str]) -> int:
         print(json.dumps(data, indent=2))  # ASCII: every control character escaped
     else:
         print(console(document.summary_text(data, show_hidden=args.all)))
-    if engine_failed(data):
+    if grader_failed(data):
         why = extra.get("grader_error") if isinstance(extra, dict) else ""
         print(f"grade: the grader could not grade this submission (a problem on our side, not the student's)"
               f"{': ' + console(str(why)) if why else ''}", file=sys.stderr)
@@ -143,6 +143,13 @@ def grade(path: Path, *, python: str | None = None, timeout: float | None = None
         for note in reversed(notes):
             data = add_note(data, note)
         return data
+
+
+def grader_failed(data: dict) -> bool:
+    """Whether the grader itself could not grade the submission (``grade`` exits 1): the runner's grader error
+    (``extra_data.grader_error``), or run_autograder's own fallback when the engine left no results at all."""
+    extra = data.get("extra_data")
+    return bool(extra.get("grader_error")) if isinstance(extra, dict) else not data.get("tests")
 
 
 def engine_failed(data: dict) -> bool:

@@ -159,9 +159,7 @@ class SubmittedModules:
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
         module = self.modules.get(fullname)
-        if module is None or fullname in sys.modules:
-            return None
-        return importlib.machinery.ModuleSpec(fullname, self, origin=module["filename"])
+        return None if module is None else importlib.machinery.ModuleSpec(fullname, self, origin=module["filename"])
 
     def create_module(self, spec: Any) -> None:
         return None
