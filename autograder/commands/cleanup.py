@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import fcntl
 import os
 import pwd
 import shutil
@@ -52,7 +51,7 @@ def cleanup(base: str, *, dry_run: bool = False) -> int:
     held: list[tuple[str, int]] = []  # (user, lock fd) held by this command while it removes them
     try:
         for name in lock.pool_names(base):
-            fds = [_try_lock(folder / f"{name}.lock") for folder in folders if (folder / f"{name}.lock").exists()]
+            fds = [lock._try_lock(str(folder), name) for folder in folders if (folder / f"{name}.lock").exists()]
             if any(fd is None for fd in fds):
                 print(f"cleanup: `{name}` is held by a running grading; run cleanup when no grading is running "
                       "(nothing was removed)", file=sys.stderr)
@@ -138,17 +137,6 @@ def _account(name: str) -> pwd.struct_passwd | None:
         return pwd.getpwnam(name)
     except KeyError:
         return None
-
-
-def _try_lock(path: Path) -> int | None:
-    """A descriptor holding ``path``'s flock, or None when a grading holds it."""
-    fd = os.open(path, os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
 
 
 def _kill_all(uid: int) -> None:
