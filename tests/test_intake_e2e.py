@@ -86,7 +86,7 @@ def test_batch_of_export_folders_and_loose_files_as_students_upload(tmp_path: Pa
     for i, files in enumerate(uploads().values()):
         write(export / f"submission_{100 + i}", files)
     write(export, {"alice.py": reference, "dave.ipynb": notebook_from_source(reference), "erin.pdf": "%PDF-1.4",
-                   "frank.py": "\n"})
+                   "frank.py": "\n", "gus.py": "import numpy as np\nX = np.zeros(3)\n"})
     out = tmp_path / "out"
     status = batch.run(export, out, jobs=2, plain=True)
     rows = read_csv(out / "scores.csv")
@@ -101,5 +101,6 @@ def test_batch_of_export_folders_and_loose_files_as_students_upload(tmp_path: Pa
         assert rows[sid]["total"] == str(contract.TOTAL_POINTS) and rows[sid]["status"] == "graded"
     assert rows["erin"]["total"] == "0" and rows["erin"]["status"] == "not graded: misnamed"
     assert rows["frank"]["total"] == "0" and rows["frank"]["status"] == "not graded: empty"
+    assert rows["gus"]["total"] == "0" and rows["gus"]["status"] == "graded: defines none of the graded functions"
     html = (out / "report.html").read_text()
     assert "Scored 0 by intake: 2" in html

@@ -2,7 +2,8 @@
 
 The CSV has one row per submission: ``submission_id``, ``names``, ``emails``, ``sids``,
 ``total``, ``status``, then one column per graded test (its score). ``status`` says where the total
-comes from: ``graded``; ``not graded: <why>`` (0 from intake: missing, misnamed, empty, syntax error,
+comes from: ``graded`` (``graded: defines none of the graded functions``: it ran, the wrong file?);
+``not graded: <why>`` (0 from intake: missing, misnamed, empty, syntax error,
 unreadable); ``grader error`` (the grader could not grade it: an empty total and empty test cells,
 never a silent 0; a rerun retries it); ``not graded yet``.
 

@@ -45,13 +45,18 @@ class Row:
 
     @property
     def status(self) -> str:
-        """``graded``, ``not graded: <why>`` (its score comes from intake), ``grader error`` (no score; a rerun
-        retries it) or ``not graded yet`` (an interrupted run, a shard not merged)."""
+        """``graded``, ``graded: defines none of the graded functions`` (it ran: the wrong file?), ``not graded:
+        <why>`` (its score comes from intake), ``grader error`` (no score; a rerun retries it) or ``not graded
+        yet`` (an interrupted run, a shard not merged)."""
         if self.record is None:
             return "not graded yet"
         if not self.graded:
             return "grader error"
-        return f"not graded: {self.intake[0]}" if self.intake else "graded"
+        if self.intake:
+            return f"not graded: {self.intake[0]}"
+        extra = self.results.get("extra_data")
+        return "graded: defines none of the graded functions" if isinstance(extra, dict) and extra.get(
+            "defines_none") is True else "graded"
 
 
 def load_rows(outdir: Path, submissions: list[Submission], version: str) -> list[Row]:
