@@ -475,3 +475,21 @@ def test_every_zero_has_a_status_and_the_report_lists_intake_zeros_in_amber() ->
     assert "<h2 class=warn>Scored 0 by intake: 2</h2>" in html
     assert "<div class='card warn'><b>2</b>scored 0 by intake</div>" in html
     assert escape(message) in html and "<b>hw</b>" not in html and "<script>" not in html
+
+
+@pytest.mark.parametrize(
+    ("files", "submissions"),
+    [
+        ({"alice.py": "x = 1\n", "dave.ipynb": "{}", "notes.txt": "x"}, ["alice", "dave", "notes"]),
+        ({"attention.py": "x = 1\n", "helpers.py": "y = 2\n"}, ["hw4"]),
+        ({"Attn.py": "from helpers import f\n", "helpers.py": "def f(): pass\n"}, ["hw4"]),
+        ({"Attn.py": "x = 1\n", "test_attention.py": "y = 2\n"}, ["hw4"]),
+    ],
+    ids=["loose per-student files", "a student's folder", "a file and its module", "a file and our tests"],
+)
+def test_a_lone_folder_of_loose_per_student_files_is_a_class(tmp_path: Path, files: dict, submissions: list) -> None:
+    for name, text in files.items():
+        (tmp_path / "in" / "hw4").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "in" / "hw4" / name).write_text(text)
+    found = export.open_export(tmp_path / "in", tmp_path / "out").submissions
+    assert [s.id for s in found] == submissions

@@ -149,19 +149,33 @@ def find_root(folder: Path) -> tuple[Path, Path | None]:
     """The folder holding the submissions and its metadata file, if any.
 
     Gradescope's zip wraps everything in one folder (``assignment_<id>_export/``): a
-    lone top-level folder that holds folders is descended into (at most twice); one
-    that holds only files is a class of one.
+    lone top-level folder that holds folders, or loose per-student files (``loose_files``), is
+    descended into (at most twice); one that holds one student's files is a class of one.
     """
     for _ in range(3):
         if (folder / METADATA).is_file():
             return folder, folder / METADATA
         entries = _visible(folder)
         lone = entries[0] if len(entries) == 1 and entries[0].is_dir() else None
-        if lone and ((lone / METADATA).is_file() or any(p.is_dir() for p in _visible(lone))):
+        if lone and ((lone / METADATA).is_file() or any(p.is_dir() for p in _visible(lone)) or loose_files(lone)):
             folder = entries[0]
             continue
         break
     return folder, None
+
+
+def loose_files(folder: Path) -> bool:
+    """Whether ``folder`` holds several students' loose files (``alice.py``, ``dave.ipynb``) rather than one
+    student's: two Python files or notebooks or more, none named ``attention.py``/``.ipynb`` and none importing
+    another (a student's ``helpers.py`` beside their own file). Read, never run."""
+    from autograder.intake import modules, submission
+
+    files = [p for p in _visible(folder) if p.is_file() and p.suffix.lower() in (".py", ".ipynb")
+             and not submission.ours(p.name)]
+    if len(files) < 2 or any(p.name.lower() in submission.NAMES for p in files):
+        return False
+    stems = {p.stem for p in files if p.suffix == ".py"}
+    return not any(modules.code_scan(p).imported & stems for p in files[:modules.MAX_CANDIDATES])
 
 
 def _same(a: Path | None, b: Path) -> bool:
