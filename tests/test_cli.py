@@ -355,3 +355,10 @@ def test_cleanup_removes_the_pool_root_runs_made_and_refuses_while_one_is_held(
             subprocess.run(["userdel", name], capture_output=True, check=False)
             (folder / f"{name}.lock").unlink(missing_ok=True)
         litter.unlink(missing_ok=True)
+
+
+def test_grade_refuses_a_folder_of_loose_per_student_files(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    for name in ("alice.py", "bob.py", "dave.ipynb"):
+        (tmp_path / name).write_text("{}" if name.endswith("ipynb") else "x = 1\n")
+    assert grade.main([str(tmp_path)]) == 2
+    assert "holds 3 students' files side by side (e.g. alice.py)" in capsys.readouterr().err

@@ -27,6 +27,8 @@ from datetime import date, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from autograder.intake.modules import loose_files
+
 METADATA = "submission_metadata.yml"
 _IGNORED = {"__MACOSX", "__pycache__", METADATA}
 
@@ -162,20 +164,6 @@ def find_root(folder: Path) -> tuple[Path, Path | None]:
             continue
         break
     return folder, None
-
-
-def loose_files(folder: Path) -> bool:
-    """Whether ``folder`` holds several students' loose files (``alice.py``, ``dave.ipynb``) rather than one
-    student's: two Python files or notebooks or more, none named ``attention.py``/``.ipynb`` and none importing
-    another (a student's ``helpers.py`` beside their own file). Read, never run."""
-    from autograder.intake import modules, submission
-
-    files = [p for p in _visible(folder) if p.is_file() and p.suffix.lower() in (".py", ".ipynb")
-             and not submission.ours(p.name)]
-    if len(files) < 2 or any(p.name.lower() in submission.NAMES for p in files):
-        return False
-    stems = {p.stem for p in files if p.suffix == ".py"}
-    return not any(modules.code_scan(p).imported & stems for p in files[:modules.MAX_CANDIDATES])
 
 
 def _same(a: Path | None, b: Path) -> bool:

@@ -22,6 +22,8 @@ from autograder.intake.source import Chunk, IntakeError, Program, decode_py, rea
 
 MAX_CANDIDATES = 20  # files read to choose among (shallowest first)
 MAX_MODULES = 50  # the student's own modules shipped with one submission
+# files of the student template that are ours (public tests, feedback modules), and pytest's: never the submission
+OURS = {"test_attention.py", "attention_feedback.py", "feedback_format.py", "conftest.py"}
 NOT_SHIPPED = frozenset(sys.stdlib_module_names) | {"numpy", "attention"}  # names the worker imports as they are
 
 
@@ -120,3 +122,29 @@ def imported_siblings(path: Path) -> list[Path]:
         return []
     shipped, _ = _modules(code_scan(path).imported, path, files, lambda p: p.name)
     return [path.parent / chunk.filename for chunk in shipped.values()]
+
+
+def ours(name: str) -> bool:
+    """Whether a file of this name is one we ship or a test file, never a student's submission: the template's
+    public tests and feedback modules (``OURS``), any pytest file (``test_*.py``, ``*_test.py``) and
+    Jupyter's checkpoint copies."""
+    lower = name.lower()
+    return (lower in OURS or (lower.startswith("test_") and lower.endswith(".py")) or lower.endswith("_test.py")
+            or lower.endswith("-checkpoint.ipynb"))
+
+
+def loose_files(folder: Path) -> list[Path]:
+    """The files of several students side by side in ``folder`` (``alice.py``, ``dave.ipynb``), or [] when it looks
+    like one student's: fewer than two Python files or notebooks (ours left aside), one named ``attention.py`` or
+    ``.ipynb``, or one importing another (a student's ``helpers.py`` beside their own file). Read, never run."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = [Path(e.path) for _, e in zip(range(MAX_ENTRIES), listing)
+                       if not e.name.startswith(".") and e.is_file(follow_symlinks=False)]
+    except OSError:
+        return []
+    files = sorted(p for p in entries if p.suffix.lower() in (".py", ".ipynb") and not ours(p.name))
+    if len(files) < 2 or any(p.name.lower() in ("attention.py", "attention.ipynb") for p in files):
+        return []
+    stems = {p.stem for p in files if p.suffix == ".py"}
+    return [] if any(code_scan(p).imported & stems for p in files[:MAX_CANDIDATES]) else files

@@ -17,6 +17,7 @@ from pathlib import Path
 from autograder.feedback.markdown import code_span
 from autograder.intake import modules
 from autograder.intake.folder import special_kind, walk
+from autograder.intake.modules import ours
 from autograder.intake.notebook import load_notebook
 from autograder.intake.source import (  # noqa: F401 (MAX_BYTES: the limit of one file, here since intake began)
     MAX_BYTES,
@@ -30,8 +31,6 @@ from autograder.intake.source import (  # noqa: F401 (MAX_BYTES: the limit of on
 )
 
 NAMES = ("attention.py", "attention.ipynb")
-# files of the student template that are ours (public tests, feedback modules), and pytest's: never the submission
-OURS = {"test_attention.py", "attention_feedback.py", "feedback_format.py", "conftest.py"}
 COPY = re.compile(r"attention(?: ?\(\d+\)|[ _-]\d+)\.(?:py|ipynb)", re.IGNORECASE)  # attention (1).py, attention_3.py
 
 
@@ -103,15 +102,6 @@ def _find(folder: Path, wanted: Collection[str]) -> tuple[Path, list[str], list[
     hint += "".join(f" {note}" for note in found_files.notes)
     raise IntakeError(f"No `attention.py` or `attention.ipynb` in your submission (found: {shown}). {hint}",
                       "misnamed")
-
-
-def ours(name: str) -> bool:
-    """Whether a file of this name is one we ship or a test file, never a student's submission: the template's
-    public tests and feedback modules (``OURS``), any pytest file (``test_*.py``, ``*_test.py``) and
-    Jupyter's checkpoint copies."""
-    lower = name.lower()
-    return (lower in OURS or (lower.startswith("test_") and lower.endswith(".py")) or lower.endswith("_test.py")
-            or lower.endswith("-checkpoint.ipynb"))
 
 
 def _choice_notes(folder: Path, chosen: Path, same: list[Path], files: list[Path]) -> list[str]:
