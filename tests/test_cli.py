@@ -357,8 +357,10 @@ def test_cleanup_removes_the_pool_root_runs_made_and_refuses_while_one_is_held(
         litter.unlink(missing_ok=True)
 
 
-def test_grade_refuses_a_folder_of_loose_per_student_files(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
-    for name in ("alice.py", "bob.py", "dave.ipynb"):
-        (tmp_path / name).write_text("{}" if name.endswith("ipynb") else "x = 1\n")
-    assert grade.main([str(tmp_path)]) == 2
-    assert "holds 3 students' files side by side (e.g. alice.py)" in capsys.readouterr().err
+def test_grade_takes_a_folder_of_several_python_files_for_one_students(tmp_path: Path) -> None:
+    """One student's upload may hold several files (a renamed solution and a scratch file): `grade` grades the one
+    defining the contract, as Gradescope would, rather than take them for a class (batch reads a lone folder of
+    loose files as a class: there, each is a student's)."""
+    (tmp_path / "Attn_final.py").write_text(fx.REFERENCE.read_text())
+    (tmp_path / "scratch.py").write_text("def softmax(Z, axis=-1, temperature=1.0):\n    return Z\n")
+    assert grade.looks_like_a_class(tmp_path) == ""

@@ -165,9 +165,10 @@ def test_among_several_files_the_one_defining_the_contract_is_graded(tmp_path: P
     path, notes = submission.find_submission(tmp_path, names)
     assert path == tmp_path / "Attn.py"
     assert len(notes) == 1, notes
-    assert "`Attn.py` was graded among 4 Python files and notebooks: it defines 3 of the 3 graded" in notes[0]
-    assert "Ignored: `a_scratch.py`, `old/v1.ipynb`." in notes[0]  # helpers.py is imported: not ignored
-    assert notes[0].endswith("Please name it `attention.py`.")
+    assert notes[0] == ("Graded `Attn.py` as `attention.py`: of the 4 Python files and notebooks in your submission "
+                        "(none named `attention.py` or `attention.ipynb`), it defines the most graded functions (3 of "
+                        "3). Ignored: `a_scratch.py`, `old/v1.ipynb`. Please name your file `attention.py`.")
+    # helpers.py is imported by Attn.py: not "ignored"
 
 
 def test_several_files_defining_nothing_grade_the_first_and_say_so(tmp_path: Path) -> None:
@@ -175,7 +176,7 @@ def test_several_files_defining_nothing_grade_the_first_and_say_so(tmp_path: Pat
     write(tmp_path, "a.py", "y = 2\n")
     path, notes = submission.find_submission(tmp_path, ["softmax"])
     assert path == tmp_path / "a.py"
-    assert "none of them defines a graded function" in notes[0] and "Ignored: `b.py`." in notes[0]
+    assert "none defines a graded function, so the first found was graded. Ignored: `b.py`." in notes[0]
 
 
 def test_choosing_never_runs_the_candidates(tmp_path: Path) -> None:

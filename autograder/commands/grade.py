@@ -89,9 +89,6 @@ def looks_like_a_class(path: Path) -> str:
         return f"is a Gradescope export ({EXPORT_METADATA})"
     if any((path / name).is_file() for name in NAMES):
         return ""
-    loose = modules.loose_files(path)
-    if loose:
-        return f"holds {len(loose)} students' files side by side (e.g. {loose[0].name})"
     holders = [sub for sub in _subfolders(path) if _holds_a_submission(sub)]
     if len(holders) >= MANY:
         return f"holds {len(holders)} folders with a submission each (e.g. {holders[0].name}/)"

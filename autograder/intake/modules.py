@@ -47,12 +47,13 @@ def choose(candidates: list[Path], wanted: Collection[str], shown: Callable[[Pat
     defines = len(scans[chosen].defined & set(wanted))
     used = scans[chosen].imported
     ignored = [code_span(shown(p)) for p in candidates if p != chosen and not (p.suffix == ".py" and p.stem in used)]
-    why = (f"it defines {defines} of the {len(wanted)} graded functions, more than any other" if defines
-           else "none of them defines a graded function; it was found first")
+    why = (f"it defines the most graded functions ({defines} of {len(wanted)})" if defines
+           else "none defines a graded function, so the first found was graded")
     more = f" and {len(ignored) - 4} more" if len(ignored) > 4 else ""
     rest = f" Ignored: {', '.join(ignored[:4])}{more}." if ignored else ""
-    return chosen, [f"No `attention.py` or `attention.ipynb` was found, so {code_span(shown(chosen))} was graded among "
-                    f"{len(candidates)} Python files and notebooks: {why}.{rest} {name}"]
+    return chosen, [f"Graded {code_span(shown(chosen))} as `{proper}`: of the {len(candidates)} Python files and "
+                    f"notebooks in your submission (none named `attention.py` or `attention.ipynb`), {why}.{rest} "
+                    f"Please name your file `{proper}`."]
 
 
 def code_scan(path: Path) -> Scan:
