@@ -121,3 +121,11 @@ def test_an_error_in_the_students_module_points_into_it(tmp_path: Path) -> None:
     data = runner.grade_folder(write(tmp_path, files))
     notes = "\n".join(data["extra_data"]["notes"])
     assert "ZeroDivisionError" in notes and "helpers.py" in notes, notes
+
+
+def test_a_syntax_error_in_the_students_module_says_where(tmp_path: Path) -> None:
+    files = split_reference()
+    files["helpers.py"] = files["helpers.py"].replace("import numpy as np\n", "import numpy as np\ndef broken(:\n")
+    data = runner.grade_folder(write(tmp_path, files))
+    notes = "\n".join(data["extra_data"]["notes"])
+    assert "failed (SyntaxError in helpers.py, line 2: invalid syntax)" in notes, notes

@@ -344,7 +344,7 @@ class Server:
         except BaseException as e:
             self.alarm.disarm()
             error = self.error(e)
-            if isinstance(stmt, (ast.Import, ast.ImportFrom)) and error["kind"] == "exception":
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)) and error["kind"] in ("exception", "syntax"):
                 error["kind"] = "import"
             return error
         if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
@@ -516,6 +516,8 @@ class Server:
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename not in OWN_FILES]
         mine = [f for f in frames if f.filename in self.labels]
         where = f"{self.labels[mine[-1].filename]}, line {mine[-1].lineno}" if mine else ""
+        if kind == "syntax" and exc.lineno:  # e.g. in a module of the submission it imports: where, in that module
+            where = f"{self.labels[exc.filename]}, line {exc.lineno}"
         if len(frames) > 20:
             frames = frames[:5] + frames[-12:]
         text = "".join(traceback.format_list(frames)) + f"{type(exc).__name__}: {message}"
