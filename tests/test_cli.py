@@ -223,6 +223,16 @@ def test_grade_into_a_closed_pipe_ends_quietly_with_its_status(tmp_path: Path) -
     assert json.loads((tmp_path / "r.json").read_text())["score"] == 100
 
 
+def test_regen_into_a_closed_pipe_ends_quietly_with_its_status() -> None:
+    write = closed_pipe()
+    try:
+        done = run_cli("regen", "--check", "--only", "public", stdout=write)
+    finally:
+        os.close(write)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
 def test_batch_into_a_closed_pipe_keeps_grading_and_writes_everything(tmp_path: Path) -> None:
     path, _ = fx.write_export(tmp_path / "in", [fx.REFERENCE.read_text(), fx.blank_source()])
     write = closed_pipe()
