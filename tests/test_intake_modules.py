@@ -51,6 +51,8 @@ MODULE_CASES = {
     "not a module it does not import": ({"attention.py": "import numpy\n", "helpers.py": "x = 1\n"}, [], []),
     "a module named like the standard library": (
         {"attention.py": "import random\n", "random.py": "x = 1\n"}, [], ["`random.py` was not loaded"]),
+    "a module named like the worker's": (
+        {"attention.py": "import protocol\n", "protocol.py": "x = 1\n"}, [], ["gives the grader's own `protocol`"]),
     "an unreadable module": ({"attention.py": "import helpers\n", "helpers.py": b"\xff\xfe\0x"}, [],
                              ["`helpers.py` is saved as UTF-16", "So `import helpers` fails."]),
     "a notebook's imports": ({"attention.ipynb": submissions.notebook_from_source("import helpers\n"),

@@ -25,6 +25,7 @@ MAX_MODULES = 50  # the student's own modules shipped with one submission
 # files of the student template that are ours (public tests, feedback modules), and pytest's: never the submission
 OURS = {"test_attention.py", "attention_feedback.py", "feedback_format.py", "conftest.py"}
 NOT_SHIPPED = frozenset(sys.stdlib_module_names) | {"numpy", "attention"}  # names the worker imports as they are
+WORKER_MODULES = frozenset({"protocol", "worker", "world_init", "zygote"})  # the worker's own (sandbox/), loaded first
 
 
 def choose(candidates: list[Path], wanted: Collection[str], shown: Callable[[Path], str]) -> tuple[Path, list[str]]:
@@ -94,9 +95,10 @@ def _modules(imported: set[str], graded: Path, files: list[Path],
         if name in shipped or name not in beside:
             continue
         path = beside[name]
-        if name in NOT_SHIPPED:
-            notes.append(f"{code_span(shown(path))} was not loaded: `import {name}` gives Python's own `{name}` "
-                         "module here. Rename your file (and its imports).")
+        if name in NOT_SHIPPED | WORKER_MODULES:
+            whose = "Python's own" if name in NOT_SHIPPED else "the grader's own"
+            notes.append(f"{code_span(shown(path))} was not loaded: `import {name}` gives {whose} `{name}` module "
+                         "here. Rename your file (and its imports).")
             continue
         if len(shipped) >= MAX_MODULES:
             notes.append(f"Your code imports more than {MAX_MODULES} of its own modules; {code_span(shown(path))} "
