@@ -74,6 +74,16 @@ def test_grade_of_a_file_takes_the_modules_it_imports_from_beside_it(tmp_path: P
     assert data["score"] == contract.TOTAL_POINTS, [t["name"] for t in data["tests"] if t["status"] != "passed"]
 
 
+def test_grade_of_a_file_of_another_name_never_takes_the_files_beside_it(tmp_path: Path) -> None:
+    """`grade class/alice.py` beside `class/bob.py`: alice's `import bob` must not read bob's work."""
+    files = split_reference()
+    folder = write(tmp_path / "class", {"alice.py": files["attention.py"], "helpers.py": files["helpers.py"],
+                                        "consts.py": files["consts.py"]})
+    data = grade.grade(folder / "alice.py")
+    notes = "\n".join(data["extra_data"]["notes"])
+    assert data["score"] < contract.TOTAL_POINTS and "No module named 'helpers'" in notes, notes
+
+
 def read_csv(path: Path) -> dict[str, dict[str, str]]:
     with open(path, newline="", encoding="utf-8") as f:
         return {row["submission_id"]: row for row in csv.DictReader(f)}

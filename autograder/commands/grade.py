@@ -166,8 +166,11 @@ def copy_submission(path: Path, destination: Path) -> list[str]:
 
     A folder is copied by ``intake.folder.copy_folder`` (bounded; special files left out, with a note).
     A ``.py`` or ``.ipynb`` file is put there as ``attention.py`` or ``attention.ipynb``
-    whatever its name (``grade loops.py`` grades loops.py), with a note naming the original, and with the
-    ``.py`` files beside it that its code imports (``from helpers import softmax``), as Python would find them.
+    whatever its name (``grade loops.py`` grades loops.py), with a note naming the original. An
+    ``attention.py``/``.ipynb`` comes with the ``.py`` files beside it that its code imports (``from helpers
+    import softmax``), as Python would find them: its folder is the student's. A file of another name may sit
+    among other students' files (``alice.py`` beside ``bob.py``), so it comes alone: no student's code reads
+    another's.
     """
     if path.is_dir():
         return copy_folder(path, destination)
@@ -178,7 +181,7 @@ def copy_submission(path: Path, destination: Path) -> list[str]:
     suffix = path.suffix.lower()
     name = f"attention{suffix}" if suffix in (".py", ".ipynb") else path.name
     shutil.copy2(path, destination / name)
-    for module in modules.imported_siblings(path) if suffix in (".py", ".ipynb") else []:
+    for module in modules.imported_siblings(path) if path.name.lower() in NAMES else []:
         shutil.copy2(module, destination / module.name, follow_symlinks=False)
     if name == path.name:
         return []
