@@ -31,7 +31,6 @@ WORKER_MODULES = frozenset({"protocol", "worker", "world_init", "zygote"})  # th
 def choose(candidates: list[Path], wanted: Collection[str], shown: Callable[[Path], str]) -> tuple[Path, list[str]]:
     """The candidate to grade (``candidates``: shallowest first) and the note saying why."""
     scans = {path: code_scan(path) for path in candidates[:MAX_CANDIDATES]}
-
     imported = {name for found in scans.values() for name in found.imported}
 
     def rank(path: Path) -> tuple[int, bool, bool, int]:
