@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from autograder.feedback import compare
-from autograder.suite import stored
+from autograder.suite import changes, stored
 from autograder.suite.cases import Case, call_arguments, dumps_cases, dumps_manifest, loads_cases
 
 REPO = Path(__file__).resolve().parents[2]
@@ -71,7 +71,10 @@ def main(argv: list[str]) -> int:
             print(f"{case_set.name}: skipped ({case_set.builder.split(':')[0]} does not exist yet)")
             continue
         files = render(case_set)
-        print(f"{case_set.name}: {summary(loads_cases(files[case_set.npz]))}")
+        fresh = loads_cases(files[case_set.npz])
+        print(f"{case_set.name}: {summary(fresh)}")
+        for line in describe_changes(REPO / case_set.npz, fresh):
+            print(f"  {line}")
         changed = stale_files(case_set, files)
         if args.check:
             stale.update(changed)
@@ -87,6 +90,17 @@ def main(argv: list[str]) -> int:
             print(f"  {path}{_numpy_note(path)}: {why}")
         return 1
     return 0
+
+
+def describe_changes(path: Path, fresh: Mapping[str, Case]) -> list[str]:
+    """What regenerating changes in the stored file at ``path`` (cases, known mistakes), in lines."""
+    try:
+        old = loads_cases(path.read_bytes())
+    except FileNotFoundError:
+        return [f"new file: {len(fresh)} cases"]
+    except Exception as exc:  # an unreadable file is simply replaced
+        return [f"the stored file is unreadable ({type(exc).__name__}), every case is new"]
+    return changes.describe(changes.compare_sets(old, fresh), old, fresh)
 
 
 def stale_files(case_set: CaseSet, files: dict[str, bytes]) -> dict[str, str]:

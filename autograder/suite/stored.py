@@ -73,6 +73,11 @@ def largest_relative_difference(stored: Mapping[str, Case], fresh: Mapping[str, 
     return largest
 
 
+def same_values(a: Any, b: Any, *, rel: float = REL) -> bool:
+    """Two values (arrays, numbers, tuples, dicts) equal as ``differences`` judges them: up to float rounding."""
+    return not _value_differences("", a, b, rel=rel)
+
+
 def _value_differences(where: str, a: Any, b: Any, *, rel: float) -> list[str]:
     if type(a) is not type(b) and not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
         return [f"{where}: stored {type(a).__name__}, regenerated {type(b).__name__}"]
