@@ -86,13 +86,21 @@ def test_template_check_passes_on_the_committed_tree(capsys):
 
 
 def test_template_check_lists_a_stale_file_and_writes_nothing(tmp_path, monkeypatch, capsys):
-    for name, data in template.render().items():
-        (tmp_path / name).write_bytes(data)
-    (tmp_path / "attention.ipynb").write_text("{}")
-    monkeypatch.setattr(template, "OUT", tmp_path)
+    for path, data in template.generated_files().items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    (tmp_path / "student_template" / "attention.ipynb").write_text("{}")
+    readme = (tmp_path / "README.md").read_text().replace("| | **total** |", "| | **total (by hand)** |")
+    (tmp_path / "README.md").write_text(readme)
+    monkeypatch.setattr(template, "REPO", tmp_path)
+    monkeypatch.setattr(template, "OUT", tmp_path / "student_template")
+    monkeypatch.setattr(template, "README", tmp_path / "README.md")
     assert template.main(["--check"]) == 1
-    assert "stale: student_template/attention.ipynb" in capsys.readouterr().out
-    assert (tmp_path / "attention.ipynb").read_text() == "{}"
+    out = capsys.readouterr().out
+    assert "stale: student_template/attention.ipynb" in out and "stale: README.md" in out
+    assert (tmp_path / "student_template" / "attention.ipynb").read_text() == "{}"
+    assert template.main([]) == 0 and template.main(["--check"]) == 0
+    assert "total (by hand)" not in (tmp_path / "README.md").read_text()
 
 
 def test_rendering_twice_gives_the_same_bytes():

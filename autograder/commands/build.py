@@ -22,6 +22,7 @@ EXECUTABLE = {"setup.sh", "run_autograder"}
 # or produce the template, so they stay out of the zip.
 DEV_ONLY = {
     "autograder/suite/case_variants.py",
+    "autograder/suite/changes.py",
     "autograder/suite/graded_cases.py",
     "autograder/suite/public_cases.py",
     "autograder/suite/random_cases.py",

@@ -11,6 +11,8 @@ This command writes, in ``student_template/``:
   attention_feedback.py  a verbatim copy of autograder/feedback/compare.py, plus the modules it imports
                          relatively (feedback_format.py), under their own names
 
+and, in the repository's ``README.md``, the points table (``readme.py``, from ``contract.POINTS``).
+
 ``test_attention.py`` and ``README.md`` there are written by hand; ``public_cases.npz`` comes
 from ``python -m autograder regen``. ``--check`` builds everything in memory and exits 1,
 listing the stale files, without writing. The output is byte-identical on every run.
@@ -27,12 +29,14 @@ from pathlib import Path
 import nbformat
 
 from autograder import contract
+from autograder.commands import readme
 
 REPO = Path(__file__).resolve().parents[2]
 REFERENCE = REPO / "reference" / "attention.py"
 FEEDBACK = REPO / "autograder" / "feedback" / "compare.py"
 OUT = REPO / "student_template"
 PYPROJECT = REPO / "pyproject.toml"
+README = REPO / "README.md"
 MARKER = re.compile(r"^\s*#\s*(BEGIN|END)\s+SOLUTION")  # anything that looks like a marker...
 BEGIN = re.compile(r"^(?P<indent> *)# BEGIN SOLUTION hint: (?P<hint>\S.*?)\s*$")  # ...must be exactly one
 END = re.compile(r"^(?P<indent> *)# END SOLUTION\s*$")
@@ -47,20 +51,32 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="autograder template", description=description)
     parser.add_argument("--check", action="store_true", help="exit 1 if a generated file is stale (writes nothing)")
     args = parser.parse_args(argv)
-    files = render()
-    stale = [name for name, data in files.items() if not _same_bytes(OUT / name, data)]
+    files = generated_files()
+    stale = stale_files(files)
     if args.check:
-        for name in stale:
-            print(f"stale: student_template/{name} (run `python -m autograder template`)")
+        for path in stale:
+            print(f"stale: {path} (run `autograder template`)")
         if not stale:
-            print(f"student_template/ is up to date ({', '.join(files)})")
+            print(f"student_template/ and the README's points table are up to date ({', '.join(files)})")
         return 1 if stale else 0
     OUT.mkdir(exist_ok=True)
-    for name, data in files.items():
-        if name in stale:
-            (OUT / name).write_bytes(data)
-        print(f"{'wrote' if name in stale else 'unchanged'} student_template/{name}")
+    for path, data in files.items():
+        if path in stale:
+            (REPO / path).write_bytes(data)
+        print(f"{'wrote' if path in stale else 'unchanged'} {path}")
     return 0
+
+
+def generated_files() -> dict[str, bytes]:
+    """Every file this command writes (repository-relative path -> bytes), built in memory."""
+    files = {f"{OUT.relative_to(REPO).as_posix()}/{name}": data for name, data in render().items()}
+    return files | {README.relative_to(REPO).as_posix(): readme.render(README)}
+
+
+def stale_files(files: dict[str, bytes] | None = None) -> list[str]:
+    """The generated files (repository-relative paths) whose stored bytes are not what ``template`` writes."""
+    files = generated_files() if files is None else files
+    return [path for path, data in files.items() if not _same_bytes(REPO / path, data)]
 
 
 def render() -> dict[str, bytes]:

@@ -43,8 +43,6 @@ class Changes:
 
 def compare_sets(old: Mapping[str, Case], new: Mapping[str, Case]) -> Changes:
     """What changed from the stored cases ``old`` to the regenerated ``new``."""
-    from autograder.suite.regen import same_output  # regen imports this module
-
     changes = Changes(added=[i for i in new if i not in old], removed=[i for i in old if i not in new])
     common = [i for i in new if i in old]
     changes.reordered = [i for i in old if i in new] != common
@@ -62,7 +60,7 @@ def compare_sets(old: Mapping[str, Case], new: Mapping[str, Case]) -> Changes:
             changes.dropped[case_id] = dropped
             if "inputs" not in what:
                 changes.within_tolerance |= {(case_id, m) for m in dropped
-                                             if same_output(before.mistakes[m], after.expected)}
+                                             if stored.same_output(before.mistakes[m], after.expected)}
         if caught:
             changes.caught[case_id] = caught
     before_caught, after_caught = _caught_by_function(old), _caught_by_function(new)
