@@ -68,6 +68,16 @@ def test_graded_tests_and_contract_points_must_agree(tmp_path: Path, monkeypatch
                for p in found)
 
 
+def test_a_stored_case_no_test_names_is_reported(tmp_path: Path) -> None:
+    suite = tmp_path / "graded"
+    shutil.copytree(consistency.SUITE, suite)
+    assert consistency.unused_case_problems(suite) == []
+    edit(suite / "test_b_softmax.py", '"softmax-rows", "softmax-square"', '"softmax-rows"')
+    assert consistency.unused_case_problems(suite) == [
+        "graded case softmax-square is in no graded test: name it in a test's check(...) in autograder/suite/graded/, "
+        "or remove it from the case specs"]
+
+
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy_repo(tmp_path_factory.mktemp("homework") / "repo")

@@ -32,8 +32,9 @@ def problems(*, progress: Callable[[str], None] = print) -> list[str]:
     found += template_problems()
     progress("checking the stored cases (autograder regen --check)")
     found += stored_case_problems()
-    progress("checking the graded tests against contract.POINTS")
+    progress("checking the graded tests against contract.POINTS and the stored cases")
     found += points_problems(SUITE)
+    found += unused_case_problems(SUITE)
     progress("grading the reference (full marks expected) and the blank template (0 expected)")
     found += grading_problems(REPO / "reference" / "attention.py", REPO / "student_template" / "attention.py")
     return found
@@ -96,6 +97,21 @@ def points_problems(suite: Path = SUITE) -> list[str]:
             found.append(f"contract.POINTS[{function!r}] gives points to test {number}, which the graded suite "
                          "does not have: remove it there, or add the test")
     return found
+
+
+def unused_case_problems(suite: Path = SUITE) -> list[str]:
+    """Stored graded cases that no graded test names (a case added to the specs but to no test's ``check``)."""
+    from autograder.suite import regen
+    from autograder.suite.cases import load_cases
+
+    graded = next((s for s in regen.CASE_SETS if s.name == "graded"), None)
+    if graded is None or not (REPO / graded.npz).is_file():
+        return []
+    named = {node.value for path in suite.glob("*.py") for node in ast.walk(ast.parse(path.read_text("utf-8")))
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    unused = [case_id for case_id in load_cases(REPO / graded.npz) if case_id not in named]
+    return [f"graded case {case_id} is in no graded test: name it in a test's check(...) in "
+            "autograder/suite/graded/, or remove it from the case specs" for case_id in unused]
 
 
 def grading_problems(reference: Path, template: Path) -> list[str]:
