@@ -5,7 +5,10 @@ reference with `autograder grade` to full marks under the new total."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -172,5 +175,14 @@ def test_a_new_function_is_graded_templated_and_checked_in_the_notebook(copy: Pa
     student = (copy / "student_template" / "attention.py").read_text()
     assert 'raise NotImplementedError("divide attention_scores(Q, K) by sqrt(d_k)")' in student
     notebook = (copy / "student_template" / "attention.ipynb").read_text()
-    assert 'check(\\"scaled_scores\\", \\"attention_scores\\")' in notebook or \
-        'check(\\"qkv_project\\", \\"scaled_scores\\", \\"attention_scores\\")' in notebook
+    assert 'check(\\"qkv_project\\", \\"scaled_scores\\", \\"attention_scores\\")' in notebook
+    # the public tests test it too (its public case), on the reference and on the template
+    def public_tests(**env: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "scaled_scores"],
+                              cwd=copy / "student_template", capture_output=True, text=True, check=False,
+                              env={**{k: v for k, v in os.environ.items() if k != "ATTENTION_IMPL"}, **env})
+
+    public = public_tests(ATTENTION_IMPL=str(copy / "reference" / "attention.py"))
+    assert public.returncode == 0 and re.search(r"^1 passed", public.stdout, re.M), public.stdout[-2000:]
+    public = public_tests()
+    assert "scaled_scores is not implemented yet (hint: divide attention_scores(Q, K) by sqrt(d_k))" in public.stdout
