@@ -78,6 +78,16 @@ def test_a_stored_case_no_test_names_is_reported(tmp_path: Path) -> None:
         "or remove it from the case specs"]
 
 
+def test_public_tests_that_fail_on_the_reference_are_named(tmp_path: Path) -> None:
+    reference = consistency.REPO / "reference" / "attention.py"
+    assert consistency.public_test_problems(reference, consistency.REPO / "student_template") == []
+    broken = tmp_path / "attention.py"
+    broken.write_text(reference.read_text().replace("Z = np.asarray(Z) / temperature", "Z /= temperature"))
+    found = consistency.public_test_problems(broken, consistency.REPO / "student_template")
+    assert found[0].startswith("the public tests (student_template/test_attention.py) fail on the reference")
+    assert found[1].startswith("      | FAILED test_attention.py::test_softmax_") and len(found) == 6
+
+
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return copy_repo(tmp_path_factory.mktemp("homework") / "repo")

@@ -3,8 +3,9 @@
 An instructor's change can leave the homework inconsistent in ways a zip would ship silently:
 student files or the README's points table not regenerated (``autograder template``), stored
 cases not regenerated (``autograder regen``), graded tests and ``contract.POINTS`` that disagree,
-or a reference that no longer gets full marks. ``problems()`` finds each, in words that say
-what to run or change; ``build`` refuses the zip while there is one.
+a reference that no longer gets full marks (or fails a public test), or a template that scores.
+``problems()`` finds each, in words that say what to run or change; ``build`` refuses the zip
+while there is one.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ import ast
 import contextlib
 import io
 import math
+import os
+import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -37,6 +42,8 @@ def problems(*, progress: Callable[[str], None] = print) -> list[str]:
     found += unused_case_problems(SUITE)
     progress("grading the reference (full marks expected) and the blank template (0 expected)")
     found += grading_problems(REPO / "reference" / "attention.py", REPO / "student_template" / "attention.py")
+    progress("running the students' public tests on the reference (all pass expected)")
+    found += public_test_problems(REPO / "reference" / "attention.py", REPO / "student_template")
     return found
 
 
@@ -133,6 +140,26 @@ def grading_problems(reference: Path, template: Path) -> list[str]:
                 continue
             found += check(data)
     return found
+
+
+def public_test_problems(reference: Path, student_template: Path) -> list[str]:
+    """The public tests (``test_attention.py``, as a student runs them) must all pass on the reference."""
+    with tempfile.TemporaryDirectory(prefix="ag-build-public-") as folder:
+        copy = Path(folder) / "student_template"
+        shutil.copytree(student_template, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+        env |= {"ATTENTION_IMPL": str(reference), "PYTHONDONTWRITEBYTECODE": "1", "COLUMNS": "200"}
+        try:
+            done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider"], cwd=copy,
+                                  env=env, capture_output=True, text=True, timeout=600, check=False)
+        except subprocess.TimeoutExpired:
+            return ["the public tests did not finish on the reference within 10 minutes"]
+    if done.returncode == 0:
+        return []
+    failed = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
+    head = failed[:5] or done.stdout.strip().splitlines()[-5:]
+    return [f"the public tests (student_template/test_attention.py) fail on the reference (pytest exit "
+            f"{done.returncode})", *(f"      | {line[:300]}" for line in head)]
 
 
 def reference_problems(data: dict) -> list[str]:

@@ -89,7 +89,7 @@ the whole sequence.""",
 GIVEN = "**Given code** (not graded): run this cell as it is; do not edit `{name}`."
 
 CHECK_INTRO = """\
-Run the next cell once: it defines `check`, which each part's last cell calls."""
+**Checks.** Run the next cell once: it defines `check`, which the last cell of each part calls."""
 
 CHECK_DEFINITION = """\
 # check("softmax") runs softmax's public tests on the code defined in THIS notebook and prints a summary.
