@@ -2,7 +2,7 @@
 
 This is the one place points are set (``POINTS``, per graded test): the graded suite's
 decorator reads each test's weight here, the results summary groups tests by these parts,
-and the README's table is generated from it (``autograder points --markdown``).
+and the README's table is generated from it (``autograder template``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ PARTS: dict[str, str] = {
 # exactly as in the contract: these are the test tags), test number -> points. A test's number
 # starts with its function's part. The graded suite's decorator (suite/graded/support.py) reads
 # its weight here; a function's points, a part's and the total are sums of these; the README's
-# table is generated from them (`autograder points --markdown`). Any positive numbers, any total.
+# table is generated from them (`autograder template`). Any positive numbers, any total.
 POINTS: dict[str, dict[str, float]] = {
     "qkv_project": {"A.1": 2, "A.2": 2, "A.3": 0.5, "A.4": 0.5, "A.8": 1},
     "attention_scores": {"A.5": 2, "A.6": 2, "A.7": 1, "A.9": 1},
