@@ -5,13 +5,21 @@ imported only when used, so ``--help`` and ``grade`` start fast. ``make venv`` i
 the ``autograder`` console script (``.venv/bin/autograder``), which works from any folder:
 the checkout it belongs to is put at the end of ``sys.path`` (in the grader's process only),
 so that the commands that read ``reference/`` (``template``, ``regen``, ``demo``) find it.
+
+Conventions: ``--version``; usage errors on stderr with status 2 (a bare ``autograder`` too); output piped
+into a reader that stops early (``autograder batch ... | head``) is dropped quietly from then on, and the
+command goes on (``_QuietPipe``): no BrokenPipeError traceback, and a batch keeps grading.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, TextIO
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 
@@ -24,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "regen": ("autograder.suite.regen", "rebuild stored outputs and public fixtures (--check: fail if stale)"),
     "batch": ("autograder.batch", "regrade a whole class from a Gradescope export"),
     "demo": ("autograder.commands.demo", "build the zip and grade the reference, the template and example mistakes"),
+    "cleanup": ("autograder.commands.cleanup", "as root: remove the sandbox users, lock files and cgroups of gradings"),
 }
 
 
@@ -31,15 +40,40 @@ def usage() -> str:
     width = max(map(len, COMMANDS))
     lines = ["usage: autograder <command> [options]", "", "commands:"]
     lines += [f"  {name:<{width}}  {help_}" for name, (_, help_) in COMMANDS.items()]
-    lines += ["", "Run `autograder <command> --help` for a command's options."]
+    lines += ["", "Run `autograder <command> --help` for a command's options; `autograder --version` for the version."]
     return "\n".join(lines)
+
+
+def version() -> str:
+    """``autograder 0.1.0 (contents 1a2b3c4d5e6f)``: the package's version and the hash ``batch`` records (a sha256
+    of what goes into the Gradescope zip: a changed test or stored case changes it)."""
+    text = f"autograder {importlib.import_module('autograder').__version__}"
+    try:
+        return f"{text} (contents {importlib.import_module('autograder.batch.state').autograder_version()[:12]})"
+    except (OSError, ImportError):  # not a checkout (a Gradescope root lacks the zip's own files)
+        return text
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] in {"-h", "--help", "help"}:
+    with quiet_pipes() as (stdout, _):
+        try:
+            return _dispatch(argv)
+        except BrokenPipeError:  # not through the streams (a print to sys.__stdout__): the reader has gone all the same
+            stdout.silence()
+            return 0
+
+
+def _dispatch(argv: list[str]) -> int:
+    if argv and argv[0] in {"-h", "--help", "help"}:
         print(usage())
         return 0
+    if argv and argv[0] in {"-V", "--version"}:
+        print(version())
+        return 0
+    if not argv:
+        print(f"autograder: a command is required\n\n{usage()}", file=sys.stderr)
+        return 2
     command, rest = argv[0], argv[1:]
     if command not in COMMANDS:
         print(f"unknown command {command!r}\n\n{usage()}", file=sys.stderr)
@@ -48,3 +82,49 @@ def main(argv: list[str] | None = None) -> int:
         sys.path.append(str(CHECKOUT))  # a checkout (not a Gradescope root): reference/ importable from anywhere
     module = importlib.import_module(COMMANDS[command][0])
     return int(module.main(rest) or 0)
+
+
+class _QuietPipe:
+    """``stream`` until its reader goes away (``| head`` has read enough): then what is written is dropped, and
+    the file descriptor points at /dev/null so that what Python still holds in its buffer (flushed at exit) and
+    the command's children write nowhere too. Everything else is the stream's own (``isatty``, ``fileno``...)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream, self._gone = stream, False
+
+    def write(self, text: str) -> int:
+        if not self._gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self.silence()
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self.silence()
+
+    def silence(self) -> None:
+        self._gone = True
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            self._stream.flush()  # what it held goes to /dev/null now
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def quiet_pipes() -> Iterator[tuple[_QuietPipe, _QuietPipe]]:
+    """stdout and stderr as ``_QuietPipe``s while a command runs."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _QuietPipe(sys.stdout), _QuietPipe(sys.stderr)
+    try:
+        yield sys.stdout, sys.stderr
+    finally:
+        sys.stdout, sys.stderr = saved

@@ -75,14 +75,15 @@ def grade_folder(submission: Path) -> dict:
     from autograder.sandbox import student
 
     started = time.monotonic()
-    program = None
+    program, not_read, note = None, None, ""
     try:
-        program = intake(submission)
+        program = intake(submission, wanted=contract.FUNCTIONS)
         first = list(program.notes)
         grader = student.Student(program)
     except IntakeError as error:
         first = [str(error)]  # in full at the top; each test only points there
         grader = student.Student.unloaded(not_graded(str(error)))
+        not_read = {"status": error.kind, "message": str(error)[:2000]}
     try:
         grader.launch()  # the worker imports numpy while this process imports pytest
         import pytest
@@ -106,6 +107,10 @@ def grade_folder(submission: Path) -> dict:
         names = collector.internal_errors
         print(f"[grader] internal error in {len(names)} tests: the submission is a grader error", file=sys.stderr)
         data = grader_error_results(f"internal error in {len(names)} tests: {'; '.join(names)[:400]}", names)
+    elif not_read is not None:  # why the score is 0: for a TA's table (batch's status column), not shown to students
+        data["extra_data"]["intake"] = not_read
+    elif note:  # it ran, but defines none of the graded names (the wrong file?): said in batch's status column too
+        data["extra_data"]["defines_none"] = True
     data["extra_data"]["isolation_layers"] = grader.sandbox.layers  # which were active; `grade` prints them
     if grader.isolation_note:  # not for students (extra_data is not shown to them); `grade` prints it
         print(grader.isolation_note, file=sys.stderr)

@@ -6,20 +6,26 @@ says what was compared, how many entries differ, the largest error and where, an
 when your output equals a known mistake's, which mistake that is. The graded tests
 use other inputs: passing these is a good sign, not a guarantee.
 
+Inputs are passed read-only, as the autograder passes them: code that writes into an
+input (``Z /= T``, ``x[...] = ...``) fails here as it would there.
+
 The code under test is, in order of preference: the file named by the environment
-variable ``ATTENTION_IMPL``; a module already imported as ``attention`` (the last cell
-of attention.ipynb registers the notebook under that name); ``attention.py`` here.
+variable ``ATTENTION_IMPL``; a module already imported as ``attention`` (the notebook's
+``check(...)`` cells register the notebook under that name); ``attention.py`` here.
+``run_checks("softmax")`` runs one function's tests and prints a short summary (the
+notebook's check cells call it).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
 import sys
 import traceback
 import zipfile
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -107,8 +113,12 @@ def load_cases(path: Path) -> dict[str, Case]:
 CASES = load_cases(HERE / "public_cases.npz")
 
 
+TESTED: set[str] = set()  # functions with tests of their own below; any other gets test_every_other_function
+
+
 def cases(function: str) -> list:
     """The public cases of ``function``, named by what they try (e.g. ``softmax[large-logits]``)."""
+    TESTED.add(function)
     return [pytest.param(c, id=c.id[len(function) + 1 :]) for c in CASES.values() if c.function == function]
 
 
@@ -134,11 +144,26 @@ def implementation(name: str) -> Any:
 
 @contextmanager
 def student_code(name: str):
-    """Turn a NotImplementedError into a one-line failure: '<name> is not implemented yet (hint: ...)'."""
+    """Turn a NotImplementedError into a one-line failure: '<name> is not implemented yet (hint: ...)', and
+    a write into a (read-only) input into the known mistake it is."""
     try:
         yield
     except NotImplementedError as error:
         fail(_not_implemented(name, error))
+    except ValueError as error:
+        if "read-only" not in str(error):
+            raise
+        fix = feedback.MISTAKES.get("modified_input", "compute into new arrays instead.")
+        fail(f"`{name}` tried to change one of its input arrays in place{_where(error)}: inputs are read-only "
+             f"here, as in the autograder.\n\n**Likely mistake:** {fix}")
+
+
+def _where(error: BaseException) -> str:
+    """' (attention.py, line 12)': the last line of the code under test in the traceback, if any."""
+    files = {getattr(attention, "__file__", None), "<stdin>"}
+    lines = [f for f in traceback.extract_tb(error.__traceback__)
+             if f.filename in files or f.filename.startswith(("<ipython-input", "/tmp/ipykernel"))]
+    return f" ({Path(lines[-1].filename).name}, line {lines[-1].lineno})" if lines else ""
 
 
 def _not_implemented(name: str, error: NotImplementedError) -> str:
@@ -181,7 +206,7 @@ class ReferenceCache:
 
 
 def run(case: Case) -> Any:
-    """Call the case's function on copies of its inputs and check that they were left unchanged.
+    """Call the case's function on read-only copies of its inputs and check that they were left unchanged.
 
     Part F functions give a dict of named outputs, like ``case.expected``: the result
     ("out"), the cache's contents and the layer's call counts.
@@ -240,9 +265,14 @@ def _arguments(given: dict) -> tuple[list, Any, Any]:
 
 
 def _copy(value: Any) -> Any:
+    """A read-only copy: the autograder passes every input array read-only."""
     if isinstance(value, tuple):
         return tuple(_copy(item) for item in value)
-    return value.copy() if isinstance(value, np.ndarray) else value
+    if not isinstance(value, np.ndarray):
+        return value
+    copy = value.copy()
+    copy.setflags(write=False)
+    return copy
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -509,3 +539,104 @@ def test_generate_naive_returns_causal_attention_for_every_token(case):
 @pytest.mark.parametrize("case", cases("generate_naive"))
 def test_generate_naive_recomputes_every_key_and_value_at_each_step(case):
     check_counts(case, run(case), "without a cache: N(N+1)/2 key and value calls, N query calls")
+
+
+# ----------------------------------------------------------------------------
+# Any other function with public cases (one your instructor added): its expected output
+# ----------------------------------------------------------------------------
+
+
+OTHERS = [pytest.param(c, id=c.id) for c in CASES.values() if c.function not in TESTED]
+
+if OTHERS:  # (no test at all, rather than one skipped, when there is none)
+
+    @pytest.mark.parametrize("case", OTHERS)
+    def test_every_other_function_returns_the_expected_output(case):
+        check(case, run(case))
+
+
+# ----------------------------------------------------------------------------
+# A short summary for the notebook: run_checks("softmax") runs softmax's tests
+# ----------------------------------------------------------------------------
+
+SHOWN_PROBLEMS = 5  # distinct problems listed by run_checks; the rest are counted
+
+
+class _Selected:
+    """A pytest plugin: only the tests of some functions, and what each of them gave."""
+
+    def __init__(self, functions: tuple[str, ...]) -> None:
+        self.functions, self.passed, self.failed = functions, [], []
+
+    def pytest_collection_modifyitems(self, config: Any, items: list) -> None:
+        chosen = [item for item in items if self._function(item) in self.functions or not self.functions]
+        config.hook.pytest_deselected(items=[item for item in items if item not in chosen])
+        items[:] = chosen
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        if report.when == "call" and report.passed:
+            self.passed.append(report.nodeid)
+        elif report.failed:
+            self.failed.append(report)
+
+    @staticmethod
+    def _function(item: Any) -> str | None:
+        case = getattr(item, "callspec", None) and item.callspec.params.get("case")
+        return case.function if isinstance(case, Case) else None
+
+
+def run_checks(*functions: str, verbose: bool = False) -> bool:
+    """Run the public tests of ``functions`` (all of them if none is named) and print a short summary.
+
+    Each distinct problem is shown once, with the tests it fails; ``verbose=True`` prints every
+    failing test's full feedback. Returns True when every test passes.
+    """
+    unknown = sorted(set(functions) - {c.function for c in CASES.values()})
+    if unknown:
+        print(f"No public tests for {', '.join(unknown)}: check the spelling.")
+        return False
+    selected, said = _Selected(functions), io.StringIO()
+    with redirect_stdout(said), redirect_stderr(said):  # pytest's own report: the summary below says it shorter
+        code = pytest.main(["-q", "-p", "no:cacheprovider", str(Path(__file__).resolve())], plugins=[selected])
+    if code not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        print(f"The public tests could not run (pytest exit {int(code)}):\n{said.getvalue()[-2000:]}")
+        return False
+    names = ", ".join(functions) if functions else "every function"
+    total = len(selected.passed) + len(selected.failed)
+    if not selected.failed:
+        print(f"{names}: all {total} public tests pass.")
+        return True
+    print(f"{names}: {len(selected.passed)} of {total} public tests pass, {len(selected.failed)} fail.")
+    problems: dict[str, list[str]] = {}
+    for report in selected.failed:
+        text = _failure_text(report)
+        if verbose:
+            print(f"\n--- {_test_name(report.nodeid)}\n{text}")
+        problems.setdefault(_first_line(text), []).append(_test_name(report.nodeid))
+    for line, tests in list(problems.items())[:SHOWN_PROBLEMS]:
+        more = f" and {len(tests) - 1} more" if len(tests) > 1 else ""
+        print(f"  - {line}\n      ({tests[0]}{more})")
+    if len(problems) > SHOWN_PROBLEMS:
+        print(f"  ... and {len(problems) - SHOWN_PROBLEMS} other problems")
+    if not verbose:
+        print("Fix the first problem, re-run its cell, then this one. Full feedback: add verbose=True.")
+    return False
+
+
+def _failure_text(report: Any) -> str:
+    longrepr = report.longrepr
+    text = getattr(longrepr, "reprcrash", None) and longrepr.reprcrash.message
+    return str(text or longrepr).strip().removeprefix("Failed: ")
+
+
+def _first_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("**Case")]
+    line = lines[0] if lines else "failed"
+    return line if len(line) <= 160 else line[:157] + "..."
+
+
+def _test_name(nodeid: str) -> str:
+    """test_attention.py::test_softmax_returns_the_expected_weights[rows] -> 'softmax returns ... [rows]'."""
+    name = nodeid.rsplit("::", 1)[-1].removeprefix("test_")
+    base, _, param = name.partition("[")
+    return base.replace("_", " ") + (f" [{param}" if param else "")

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from autograder import batch
-from autograder.batch import export, merge, plots, pool, progress, state, table
+from autograder.batch import export, merge, plots, pool, progress, report, state, table
 from autograder.feedback.compare import MISTAKES
 from tests import fixtures_export as fx
 
@@ -167,9 +167,10 @@ def test_batch_outputs_and_a_hostile_submission_costs_only_its_limit(tmp_path: P
     order = sorted(ids, key=int)
     rows = read_csv(out / "scores.csv")
     assert [r["submission_id"] for r in rows] == order
-    assert list(rows[0])[:5] == ["submission_id", "names", "emails", "sids", "total"]
-    assert list(rows[0])[5:] == [f"{fn}: matches the reference" for fn in fx.FAKE_FUNCTIONS]
+    assert list(rows[0])[:6] == ["submission_id", "names", "emails", "sids", "total", "status"]
+    assert list(rows[0])[6:] == [f"{fn}: matches the reference" for fn in fx.FAKE_FUNCTIONS]
     assert [r["total"] for r in rows] == ["30", "10", "0", "", "", "", "30", "10"]
+    assert [r["status"] for r in rows] == ["graded"] * 3 + ["grader error"] * 3 + ["graded"] * 2
     assert rows[1]["softmax: matches the reference"] == "10" and rows[1]["rope: matches the reference"] == "0"
     records = state.load_records(out)
     errors = {i: records[order[i]].error for i in (3, 4, 5)}
@@ -446,3 +447,49 @@ def test_a_batch_makes_one_sandbox_user_per_parallel_slot_up_front(monkeypatch: 
     uids = {pwd.getpwnam(name).pw_uid for name in users}  # created when missing
     assert len(uids) == 3 and 0 not in uids
     assert os.environ[isolation.USERS_ENV] == ",".join(users)
+
+
+def _row(sid: str, names: str, status: str = state.GRADED, extra: dict | None = None) -> table.Row:
+    record = state.Record(sid, VERSION, status, f"results/{sid}.json", 0.1)
+    results = {"score": 0.0, "tests": [{"name": "t", "score": 0.0, "max_score": 10.0, "status": "failed"}],
+               "extra_data": extra or {}}
+    submitter = export.Submitter(name=names)
+    return table.Row(export.Submission(sid, None, (submitter,)), record, results if status == state.GRADED else None)
+
+
+def test_every_zero_has_a_status_and_the_report_lists_intake_zeros_in_amber() -> None:
+    message = "No `attention.py` or `attention.ipynb` in your submission (found: `<b>hw</b>.pdf`)."
+    rows = [
+        _row("1", "Ada"),
+        _row("2", "<script>x</script>", extra={"intake": {"status": "misnamed", "message": message}}),
+        _row("3", "Alan", extra={"intake": {"status": "empty", "message": "`attention.py` is empty."}}),
+        _row("4", "Grace", status=state.GRADER_ERROR),
+        _row("5", "Edsger", extra={"defines_none": True}),
+        table.Row(export.Submission("6", None), None, None),
+    ]
+    summary = table.summarize(rows)
+    with_status = {r["submission_id"]: r["status"] for r in csv.DictReader(report.csv_text(summary).splitlines())}
+    assert with_status == {"1": "graded", "2": "not graded: misnamed", "3": "not graded: empty", "4": "grader error",
+                           "5": "graded: defines none of the graded functions", "6": "not graded yet"}
+    html = report.html_text(summary, title="t", version=VERSION, plots=[], notes=[])
+    assert "<h2 class=warn>Scored 0 by intake: 2</h2>" in html
+    assert "<div class='card warn'><b>2</b>scored 0 by intake</div>" in html
+    assert escape(message) in html and "<b>hw</b>" not in html and "<script>" not in html
+
+
+@pytest.mark.parametrize(
+    ("files", "submissions"),
+    [
+        ({"alice.py": "x = 1\n", "dave.ipynb": "{}", "notes.txt": "x"}, ["alice", "dave", "notes"]),
+        ({"attention.py": "x = 1\n", "helpers.py": "y = 2\n"}, ["hw4"]),
+        ({"Attn.py": "from helpers import f\n", "helpers.py": "def f(): pass\n"}, ["hw4"]),
+        ({"Attn.py": "x = 1\n", "test_attention.py": "y = 2\n"}, ["hw4"]),
+    ],
+    ids=["loose per-student files", "a student's folder", "a file and its module", "a file and our tests"],
+)
+def test_a_lone_folder_of_loose_per_student_files_is_a_class(tmp_path: Path, files: dict, submissions: list) -> None:
+    for name, text in files.items():
+        (tmp_path / "in" / "hw4").mkdir(parents=True, exist_ok=True)
+        (tmp_path / "in" / "hw4" / name).write_text(text)
+    found = export.open_export(tmp_path / "in", tmp_path / "out").submissions
+    assert [s.id for s in found] == submissions

@@ -188,11 +188,11 @@ def test_check_first_cites_only_functions_the_case_used() -> None:
 def test_check_first_never_cites_a_test_that_hit_an_internal_error() -> None:
     student = LocalStudent()
 
-    @support.graded("B.1", "softmax", 1)
+    @support.graded("B.1", "softmax")
     def crashes(student):
         raise RuntimeError("a grader bug")
 
-    @support.graded("B.2", "softmax", 1)
+    @support.graded("B.2", "softmax")
     def fails(student):
         pytest.fail("wrong", pytrace=False)
 
@@ -205,7 +205,7 @@ def test_check_first_never_cites_a_test_that_hit_an_internal_error() -> None:
 def test_a_failing_graded_test_records_the_mistakes_it_names_for_results_json() -> None:
     from reference import mistakes
 
-    @support.graded("C.4", "scaled_dot_product_attention", 1)
+    @support.graded("C.4", "scaled_dot_product_attention")
     def sdpa_scale(student):
         support.check(student, "sdpa-causal")
 

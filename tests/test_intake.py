@@ -122,18 +122,74 @@ def test_browser_renamed_copy_is_graded_with_a_note(tmp_path: Path, name: str, g
 
 @pytest.mark.parametrize(
     "name",
-    ["attention_feedback.py", "test_attention.py", "attention copy.py", "attention_v2.py", "attention (1).py.txt",
-     "my attention (1).py", "attention (1)(2).py", "attention1x.py"],
+    ["attention_feedback.py", "feedback_format.py", "test_attention.py", "conftest.py", "attention_test.py",
+     "attention (1).py.txt", ".attention.py", "__pycache__/attention.cpython-310.py",
+     ".ipynb_checkpoints/hw-checkpoint.ipynb", "hw-checkpoint.ipynb"],
 )
-def test_other_names_are_not_taken_for_a_renamed_copy(tmp_path: Path, name: str) -> None:
+def test_our_own_files_and_test_files_are_never_graded(tmp_path: Path, name: str) -> None:
     write(tmp_path, name, GOOD)
-    with pytest.raises(IntakeError, match=r"No `attention\.py` or `attention\.ipynb` in your submission"):
+    with pytest.raises(IntakeError, match=r"No `attention\.py` or `attention\.ipynb` in your|empty") as error:
         submission.find_submission(tmp_path)
+    assert error.value.kind in ("misnamed", "missing")
+
+
+def test_every_template_file_but_the_submission_is_one_of_ours() -> None:
+    shipped = [p.name for p in (Path(__file__).resolve().parent.parent / "student_template").iterdir()
+               if p.suffix in (".py", ".ipynb")]
+    assert sorted(n for n in shipped if not submission.ours(n)) == ["attention.ipynb", "attention.py"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["attention copy.py", "attention_v2.py", "my attention (1).py", "attention (1)(2).py", "attention1x.py",
+     "Attention.py", "hw4_final (1).ipynb", "hw/solution.py"],
+)
+def test_the_only_python_file_or_notebook_is_graded_whatever_its_name(tmp_path: Path, name: str) -> None:
+    write(tmp_path, name, GOOD)
+    write(tmp_path, "test_attention.py", "def test_x(): pass\n")
+    write(tmp_path, "attention_feedback.py", GOOD)
+    write(tmp_path, "README.md", "x")
+    path, notes = submission.find_submission(tmp_path)
+    assert path == tmp_path / name
+    proper = "attention" + Path(name).suffix
+    assert notes == [f"Your file is named `{Path(name).name}`; it was graded as `{proper}`. Please name it `{proper}`."]
+
+
+def test_among_several_files_the_one_defining_the_contract_is_graded(tmp_path: Path) -> None:
+    names = ("softmax", "rope", "causal_mask")
+    write(tmp_path, "a_scratch.py", "def softmax(x):\n    return x\n")
+    write(tmp_path, "helpers.py", "import numpy as np\n")
+    write(tmp_path, "old/v1.ipynb", notebook(code("def softmax(x):\n    pass"), code("def rope(x):\n    pass")))
+    write(tmp_path, "Attn.py", "from helpers import np\nclass causal_mask: pass\ndef softmax(x): pass\n"
+          "async def rope(x): pass\ndef helper():\n    def other(): pass\n")
+    path, notes = submission.find_submission(tmp_path, names)
+    assert path == tmp_path / "Attn.py"
+    assert len(notes) == 1, notes
+    assert notes[0] == ("Graded `Attn.py` as `attention.py`: of the 4 Python files and notebooks in your submission "
+                        "(none named `attention.py` or `attention.ipynb`), it defines the most graded functions (3 of "
+                        "3). Ignored: `a_scratch.py`, `old/v1.ipynb`. Please name your file `attention.py`.")
+    # helpers.py is imported by Attn.py: not "ignored"
+
+
+def test_several_files_defining_nothing_grade_the_first_and_say_so(tmp_path: Path) -> None:
+    write(tmp_path, "b.py", "x = 1\n")
+    write(tmp_path, "a.py", "y = 2\n")
+    path, notes = submission.find_submission(tmp_path, ["softmax"])
+    assert path == tmp_path / "a.py"
+    assert "none defines a graded function, so the first found was graded. Ignored: `b.py`." in notes[0]
+
+
+def test_choosing_never_runs_the_candidates(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    write(tmp_path, "a.py", f"open({str(marker)!r}, 'w').close()\ndef softmax(x): pass\n")
+    write(tmp_path, "b.ipynb", notebook(code(f"open({str(marker)!r}, 'w').close()")))
+    assert submission.find_submission(tmp_path, ["softmax"])[0] == tmp_path / "a.py"
+    assert not marker.exists()
 
 
 MISSING_CASES = {
-    "wrong names": ({"hw.py": GOOD, "notes.txt": "x"}, ["found: `hw.py`, `notes.txt`", "Name your file `attention"]),
-    "markdown in names": ({"[x](y).py": GOOD, "a`b.py": GOOD}, ["found: `[x](y).py`, ``a`b.py``)"]),
+    "wrong names": ({"hw.txt": GOOD, "notes.pdf": "x"}, ["found: `hw.txt`, `notes.pdf`", "Name your file `attention"]),
+    "markdown in names": ({"[x](y).txt": GOOD, "a`b.txt": GOOD}, ["found: `[x](y).txt`, ``a`b.txt``)"]),
     "empty folder": ({}, ["empty"]),
     "only junk": ({"__MACOSX/attention.py": "x", ".hidden/attention.py": "x"}, ["empty"]),
     "zip uploaded": ({"hw4.zip": b"PK\x03\x04"}, ["hw4.zip", "rather than a zip"]),

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from autograder.feedback import compare
+from autograder.suite.cases import load_cases
 
 REPO = Path(__file__).resolve().parent.parent
 STUDENT = REPO / "student_template"
@@ -94,13 +95,21 @@ def test_wrong_call_counts_list_every_projection(tmp_path):
     assert "- layer.key: 15 calls, expected 5" in result.stdout
 
 
-def test_modifying_an_input_in_place_is_reported(tmp_path):
+def test_modifying_an_input_in_place_fails_every_test_of_the_function_as_the_grader_does(tmp_path):
+    # the inputs are read-only, as the grader passes them: `Z /= T` raises here too, on every case
     buggy = REFERENCE.replace("Z = np.asarray(Z) / temperature", "Z /= temperature")
     assert buggy != REFERENCE
     result = run_public_tests(tmp_path / "s", buggy)
     assert result.returncode == 1
-    assert "changed its input `Z` in place" in result.stdout
-    assert compare.MISTAKES["modified_input"] in result.stdout
+    line = next(i + 1 for i, text in enumerate(buggy.splitlines()) if "Z /= temperature" in text)
+    said = f"`softmax` tried to change one of its input arrays in place (attention.py, line {line}): inputs are " \
+           "read-only here, as in the autograder."
+    assert said in result.stdout and compare.MISTAKES["modified_input"] in result.stdout
+    softmax = [f for f in failures(result.stdout) if "::test_softmax_" in f]
+    assert softmax and all(said in f for f in softmax)
+    cases = sum(case.function == "softmax" for case in load_cases(STUDENT / "public_cases.npz").values())
+    assert len(softmax) == 3 * cases  # its three tests, on every case
+    assert not [f for f in failures(result.stdout) if "::test_softmax_" not in f]
 
 
 def test_a_syntax_error_fails_every_test_with_its_line(tmp_path):

@@ -18,6 +18,7 @@ import nbformat
 import pytest
 
 from autograder import contract
+from autograder.commands import notebook as notebook_module
 from autograder.commands import template
 from autograder.commands.template import TemplateError, raise_lines, solution_blocks
 
@@ -86,13 +87,21 @@ def test_template_check_passes_on_the_committed_tree(capsys):
 
 
 def test_template_check_lists_a_stale_file_and_writes_nothing(tmp_path, monkeypatch, capsys):
-    for name, data in template.render().items():
-        (tmp_path / name).write_bytes(data)
-    (tmp_path / "attention.ipynb").write_text("{}")
-    monkeypatch.setattr(template, "OUT", tmp_path)
+    for path, data in template.generated_files().items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_bytes(data)
+    (tmp_path / "student_template" / "attention.ipynb").write_text("{}")
+    readme = (tmp_path / "README.md").read_text().replace("| | **total** |", "| | **total (by hand)** |")
+    (tmp_path / "README.md").write_text(readme)
+    monkeypatch.setattr(template, "REPO", tmp_path)
+    monkeypatch.setattr(template, "OUT", tmp_path / "student_template")
+    monkeypatch.setattr(template, "README", tmp_path / "README.md")
     assert template.main(["--check"]) == 1
-    assert "stale: student_template/attention.ipynb" in capsys.readouterr().out
-    assert (tmp_path / "attention.ipynb").read_text() == "{}"
+    out = capsys.readouterr().out
+    assert "stale: student_template/attention.ipynb" in out and "stale: README.md" in out
+    assert (tmp_path / "student_template" / "attention.ipynb").read_text() == "{}"
+    assert template.main([]) == 0 and template.main(["--check"]) == 0
+    assert "total (by hand)" not in (tmp_path / "README.md").read_text()
 
 
 def test_rendering_twice_gives_the_same_bytes():
@@ -213,13 +222,20 @@ def test_notebook_code_cells_define_the_template_names(notebook, student):
             assert inspect.getdoc(member) == inspect.getdoc(expected), qualname
 
 
-def test_notebook_has_one_cell_per_function_and_an_introduction_per_part(notebook):
+def test_notebook_has_one_cell_per_function_a_check_per_part_and_an_introduction_per_part(notebook):
     code = [cell.source for cell in notebook.cells if cell.cell_type == "code"]
     assert code[0].startswith("import numpy as np")
-    defined = [ast.parse(source).body for source in code[1:-1]]
+    assert "def check(*functions, verbose=False):" in code[1] and '"ipykernel" not in sys.modules' in code[1]
+    checks = [source for source in code if source.startswith("check(")]
+    assert checks == [notebook_module.check_call(part) for part in contract.PARTS] + ["check()"]
+    assert checks[0] == 'check("qkv_project", "attention_scores")' and checks[1] == 'check("softmax")'
+    defined = [ast.parse(source).body for source in code[2:] if not source.startswith("check(")]
     assert all(len(body) == 1 for body in defined), "one function or class per code cell"
     assert [body[0].name for body in defined] == [n for n in _top_level_names() if n in NAMES]
-    assert "pytest.main" in code[-1] and '"ipykernel" in sys.modules' in code[-1]
+    for part in contract.PARTS:  # each part's check comes right after its last function
+        last = max(i for i, source in enumerate(code) if any(
+            source.startswith((f"def {n}(", f"class {n}")) for n, (p, _) in contract.FUNCTIONS.items() if p == part))
+        assert code[last + 1] == notebook_module.check_call(part)
     markdown = [cell.source for cell in notebook.cells if cell.cell_type == "markdown"]
     for part, title in contract.PARTS.items():
         intro = [text for text in markdown if text.startswith(f"## Part {part}: {title}\n")]
@@ -236,11 +252,16 @@ def _top_level_names() -> list[str]:
     return [n.name for n in ast.parse(REFERENCE.read_text()).body if isinstance(n, (ast.FunctionDef, ast.ClassDef))]
 
 
-def test_the_test_cell_does_nothing_outside_jupyter(notebook, monkeypatch):
+def test_the_check_cells_do_nothing_outside_jupyter(notebook, monkeypatch, capsys):
     monkeypatch.delitem(sys.modules, "ipykernel", raising=False)
     monkeypatch.setitem(sys.modules, "attention", sys.modules[__name__])
-    exec(notebook.cells[-1].source, {"__name__": "worker"})
-    assert sys.modules["attention"] is sys.modules[__name__]
+    monkeypatch.delitem(sys.modules, "test_attention", raising=False)
+    namespace = {"__name__": "worker"}
+    for cell in notebook.cells:
+        if cell.cell_type == "code" and ("check" in cell.source):
+            exec(cell.source, namespace)
+    assert sys.modules["attention"] is sys.modules[__name__] and "test_attention" not in sys.modules
+    assert capsys.readouterr().out == ""
 
 
 # ----------------------------------------------------------------------------

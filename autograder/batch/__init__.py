@@ -1,7 +1,7 @@
 """``autograder batch``: regrade a whole class from a Gradescope export.
 
-    autograder batch EXPORT -o OUTDIR [--jobs N] [--shard i/n] [--timeout S] [--force] [--plain]
-                     [--allow-root-students]
+    autograder batch EXPORT -o OUTDIR [--jobs N] [--shard i/n | --shard auto [--shards N]] [--timeout S]
+                     [--force] [--plain] [--allow-root-students]
     autograder batch --merge OUTDIR1 OUTDIR2 ... -o OUT
 
 EXPORT is Gradescope's "Export Submissions" zip or folder (``submission_metadata.yml``
@@ -18,7 +18,11 @@ autograder version (a sha256 of the zip's contents) are skipped; a changed test 
 case regrades everything. ``--shard i/n`` (1 <= i <= n) grades the submissions at
 positions i-1, i-1+n, i-1+2n, ... of the export sorted by submission id (numeric ids
 numerically), so n machines with the same export and command but i = 1..n cover the
-class exactly once; ``--merge`` then combines their OUTDIRs.
+class exactly once; ``--merge`` then combines their OUTDIRs. ``--shard auto`` takes i and n from a job
+scheduler's array: Slurm's ``SLURM_ARRAY_TASK_ID`` (i is its rank from ``SLURM_ARRAY_TASK_MIN``, by
+``SLURM_ARRAY_TASK_STEP``) and ``SLURM_ARRAY_TASK_COUNT``, or a Kubernetes Indexed Job's
+``JOB_COMPLETION_INDEX`` (0-based) with n from ``--shards N`` or ``AUTOGRADER_SHARDS`` (the Job's
+``completions``). ``--shards N`` overrides the count Slurm gives.
 
 Exit status: 0 when every submission was graded, 1 when the grader could not grade
 some or some are not graded yet (both listed in the report; a rerun retries them),
@@ -33,6 +37,8 @@ import signal
 import sys
 import threading
 import time
+from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
 
 from autograder.batch import isolation, plots, pool, progress, report, state
@@ -53,7 +59,10 @@ def main(argv: list[str]) -> int:
         print("batch: give an EXPORT to grade, or --merge OUTDIR...", file=sys.stderr)
         return 2
     try:
-        shard = parse_shard(args.shard) if args.shard else None
+        if args.shards is not None and args.shard != "auto":
+            raise ValueError("--shards N goes with --shard auto (--shard i/n gives n itself)")
+        shard = (auto_shard(os.environ, args.shards) if args.shard == "auto" else parse_shard(args.shard)
+                 ) if args.shard else None
     except ValueError as error:
         print(f"batch: {error}", file=sys.stderr)
         return 2
@@ -67,8 +76,8 @@ def main(argv: list[str]) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="autograder batch",
-        usage="%(prog)s EXPORT -o OUTDIR [--jobs N] [--shard i/n] [--timeout S] [--force] [--plain] "
-        "[--allow-root-students]\n"
+        usage="%(prog)s EXPORT -o OUTDIR [--jobs N] [--shard i/n | --shard auto [--shards N]] [--timeout S] "
+        "[--force] [--plain] [--allow-root-students]\n"
         "       %(prog)s --merge OUTDIR [OUTDIR ...] -o OUT",
         description=__doc__.split("\n\n")[0].split(": ", 1)[1].replace("``", "`"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -80,7 +89,11 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output", type=Path, required=True, help="output folder (reused to resume)")
     parser.add_argument("-j", "--jobs", type=_positive, default=os.cpu_count() or 1,
                         help="parallel graders, at least 1 (default: cores)")
-    parser.add_argument("--shard", metavar="i/n", help="grade only the i-th of n deterministic slices (1-based)")
+    parser.add_argument("--shard", metavar="i/n",
+                        help="grade only the i-th of n deterministic slices (1-based); `auto`: from a Slurm job "
+                        "array or a Kubernetes Indexed Job (see below)")
+    parser.add_argument("--shards", type=_positive, metavar="N",
+                        help="with --shard auto: how many slices (default SLURM_ARRAY_TASK_COUNT or AUTOGRADER_SHARDS)")
     parser.add_argument(
         "--timeout",
         type=float,
@@ -117,6 +130,44 @@ def parse_shard(text: str) -> tuple[int, int]:
         raise ValueError(f"--shard must look like i/n (e.g. 2/4), not {text!r}") from None
     if not 1 <= i <= n:
         raise ValueError(f"--shard {text}: need 1 <= i <= n")
+    return i, n
+
+
+SHARDS_ENV = "AUTOGRADER_SHARDS"  # n for --shard auto where the scheduler gives only an index (Kubernetes)
+
+
+def auto_shard(env: Mapping[str, str], shards: int | None = None) -> tuple[int, int]:
+    """(i, n) of ``--shard auto`` from a scheduler's environment: a Slurm job array's task, or a Kubernetes
+    Indexed Job's completion index (n from ``shards``, else ``AUTOGRADER_SHARDS``). ValueError saying what is
+    missing or inconsistent."""
+    def number(name: str, default: str | None = None) -> int:
+        text = env.get(name, default)
+        try:
+            return int(str(text).strip())
+        except ValueError:
+            raise ValueError(f"--shard auto: {name}={text!r} is not a whole number") from None
+
+    if env.get("SLURM_ARRAY_TASK_ID"):
+        task, low, step = number("SLURM_ARRAY_TASK_ID"), number("SLURM_ARRAY_TASK_MIN", "0"), number(
+            "SLURM_ARRAY_TASK_STEP", "1")
+        n = shards or (number("SLURM_ARRAY_TASK_COUNT") if env.get("SLURM_ARRAY_TASK_COUNT") else None)
+        if n is None:
+            raise ValueError("--shard auto: SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT; give --shards N")
+        if step < 1 or task < low or (task - low) % step:
+            raise ValueError(f"--shard auto: Slurm task {task} is not on the array's range (min {low}, step {step}): "
+                             "use a range like --array=1-N")
+        where, i = f"Slurm array task {task}", (task - low) // step + 1
+    elif env.get("JOB_COMPLETION_INDEX"):
+        n = shards or (number(SHARDS_ENV) if env.get(SHARDS_ENV) else None)
+        if n is None:
+            raise ValueError(f"--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but not how many "
+                             f"there are: give --shards N or set {SHARDS_ENV} to the Job's completions")
+        where, i = f"Kubernetes completion index {env['JOB_COMPLETION_INDEX']}", number("JOB_COMPLETION_INDEX") + 1
+    else:
+        raise ValueError("--shard auto needs a job array's index: SLURM_ARRAY_TASK_ID (a Slurm job array) or "
+                         "JOB_COMPLETION_INDEX (a Kubernetes Indexed Job); neither is set. Give --shard i/n instead.")
+    if not 1 <= i <= n:
+        raise ValueError(f"--shard auto: {where} gives slice {i} of {n}, outside 1..{n}")
     return i, n
 
 
@@ -340,6 +391,10 @@ def _print_summary(outdir: Path, summary: Summary, notes: list[str], graded_now:
             f"batch: {len(summary.graded)} graded, mean {stats['mean']:.1f} / {summary.max_points:g}, "
             f"median {stats['median']:g}, {stats['full']} full marks, {stats['zero']} zero"
         )
+    if summary.intake_zeros:
+        why = ", ".join(f"{n} {kind}" for kind, n in Counter(row.intake[0] for row in summary.intake_zeros).items())
+        print(f"batch: {len(summary.intake_zeros)} scored 0 because their upload could not be graded ({why}); "
+              "see report.html")
     for note in notes:
         if note.startswith("matplotlib"):
             print(f"batch: {note}")

@@ -27,6 +27,8 @@ from datetime import date, datetime
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from autograder.intake.modules import loose_files
+
 METADATA = "submission_metadata.yml"
 _IGNORED = {"__MACOSX", "__pycache__", METADATA}
 
@@ -149,15 +151,15 @@ def find_root(folder: Path) -> tuple[Path, Path | None]:
     """The folder holding the submissions and its metadata file, if any.
 
     Gradescope's zip wraps everything in one folder (``assignment_<id>_export/``): a
-    lone top-level folder that holds folders is descended into (at most twice); one
-    that holds only files is a class of one.
+    lone top-level folder that holds folders, or loose per-student files (``loose_files``), is
+    descended into (at most twice); one that holds one student's files is a class of one.
     """
     for _ in range(3):
         if (folder / METADATA).is_file():
             return folder, folder / METADATA
         entries = _visible(folder)
         lone = entries[0] if len(entries) == 1 and entries[0].is_dir() else None
-        if lone and ((lone / METADATA).is_file() or any(p.is_dir() for p in _visible(lone))):
+        if lone and ((lone / METADATA).is_file() or any(p.is_dir() for p in _visible(lone)) or loose_files(lone)):
             folder = entries[0]
             continue
         break

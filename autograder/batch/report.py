@@ -1,8 +1,11 @@
 """scores.csv and report.html of a batch.
 
 The CSV has one row per submission: ``submission_id``, ``names``, ``emails``, ``sids``,
-``total``, then one column per graded test (its score). A submission the grader could
-not grade has an empty total and empty test cells (never a silent 0).
+``total``, ``status``, then one column per graded test (its score). ``status`` says where the total
+comes from: ``graded`` (``graded: defines none of the graded functions``: it ran, the wrong file?);
+``not graded: <why>`` (0 from intake: missing, misnamed, empty, syntax error,
+unreadable); ``grader error`` (the grader could not grade it: an empty total and empty test cells,
+never a silent 0; a rerun retries it); ``not graded yet``.
 
 The report is one self-contained HTML file (inline CSS, plots embedded as base64
 PNGs). Every string that comes from students or their code is escaped.
@@ -21,7 +24,7 @@ from autograder.batch.table import Row, Summary, keyed_tests
 from autograder.results import hygiene
 from autograder.results.document import atomic_write_text
 
-FIXED_COLUMNS = ["submission_id", "names", "emails", "sids", "total"]
+FIXED_COLUMNS = ["submission_id", "names", "emails", "sids", "total", "status"]
 
 
 def number(value: float | None) -> str:
@@ -49,7 +52,7 @@ def csv_text(summary: Summary) -> str:
         tests = keyed_tests(row)
         cells = [number(float(tests[c].get("score", 0))) if c in tests else "" for c in summary.columns]
         people = [_cell(sub.id), _cell(sub.names), _cell(sub.emails), _cell(sub.sids)]
-        writer.writerow([*people, number(row.total), *cells])
+        writer.writerow([*people, number(row.total), row.status, *cells])
     return out.getvalue()
 
 
@@ -66,7 +69,7 @@ color:#222;padding:0 1em}
 h1{font-size:1.6em;margin-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #ddd;padding-bottom:.2em}
 .meta{color:#666}.cards{display:flex;flex-wrap:wrap;gap:.8em;margin:1em 0}
 .card{border:1px solid #ddd;border-radius:6px;padding:.5em 1em;min-width:7em}
-.card b{display:block;font-size:1.5em}.bad{color:#b00020}.ok{color:#1b7f3b}
+.card b{display:block;font-size:1.5em}.bad{color:#b00020}.ok{color:#1b7f3b}.warn{color:#a35a00}
 table{border-collapse:collapse;width:100%;margin:.6em 0}th,td{border-bottom:1px solid #eee;padding:.3em .5em;
 text-align:left;vertical-align:top}th{background:#f6f6f6}td.n{text-align:right;font-variant-numeric:tabular-nums}
 .bar{background:#e9eef6;height:.9em;width:12em;display:inline-block;vertical-align:middle}
@@ -108,6 +111,8 @@ def _cards(summary: Summary) -> str:
     cards = [("submissions", str(len(summary.rows)), ""), ("graded", str(len(summary.graded)), "")]
     errors = len(summary.errors)
     cards.append(("grader could not grade", str(errors), "bad" if errors else "ok"))
+    if summary.intake_zeros:
+        cards.append(("scored 0 by intake", str(len(summary.intake_zeros)), "warn"))
     if summary.pending:
         cards.append(("not graded yet", str(len(summary.pending)), "bad"))
     if stats:
@@ -150,7 +155,22 @@ def _who(row: Row) -> str:
 
 
 def _errors(summary: Summary) -> str:
-    return _not_graded(summary) + _partly_graded(summary) + _pending(summary)
+    return _not_graded(summary) + _intake_zeros(summary) + _partly_graded(summary) + _pending(summary)
+
+
+def _intake_zeros(summary: Summary) -> str:
+    """Students whose score comes from intake: nothing of their code ran (missing, misnamed, empty, ...)."""
+    zeros = summary.intake_zeros
+    if not zeros:
+        return ""
+    rows = [[escape(row.submission.id), _who(row), escape(row.intake[0]),
+             escape(hygiene.bounded(row.intake[1], 300, 3)), _results_link(row)] for row in zeros]
+    return (
+        f"<h2 class=warn>Scored 0 by intake: {len(zeros)}</h2>"
+        "<p>Their code never ran: the upload was missing, misnamed, empty, did not compile or could not be read. "
+        "The student was told why (the message below); a resubmission is graded as usual.</p>"
+        + _table(["submission", "names", "why", "message to the student", ""], rows)
+    )
 
 
 def _pending(summary: Summary) -> str:
@@ -286,12 +306,13 @@ def _changed(summary: Summary) -> str:
 
 def _everyone(summary: Summary) -> str:
     rows = [
-        [escape(r.submission.id), _who(r), escape(r.submission.sids), number(r.total), _results_link(r)]
+        [escape(r.submission.id), _who(r), escape(r.submission.sids), number(r.total), escape(r.status),
+         _results_link(r)]
         for r in summary.rows
     ]
     return (
         f"<h2>All submissions</h2><details><summary>show {len(rows)}</summary>"
-        + _table(["submission", "names", "sids", "total", ""], rows, {3})
+        + _table(["submission", "names", "sids", "total", "status", ""], rows, {3})
         + "</details>"
     )
 

@@ -33,6 +33,31 @@ class Row:
     def tests(self) -> list[dict]:
         return list(self.results.get("tests", [])) if self.graded else []
 
+    @property
+    def intake(self) -> tuple[str, str] | None:
+        """(why, message) when the score comes from intake, not from running the code: the submission was
+        missing, misnamed, empty, did not compile or could not be read (``extra_data.intake``, by the runner)."""
+        extra = self.results.get("extra_data") if self.graded else None
+        found = extra.get("intake") if isinstance(extra, dict) else None
+        if not isinstance(found, dict):
+            return None
+        return str(found.get("status") or "unreadable"), str(found.get("message") or "")
+
+    @property
+    def status(self) -> str:
+        """``graded``, ``graded: defines none of the graded functions`` (it ran: the wrong file?), ``not graded:
+        <why>`` (its score comes from intake), ``grader error`` (no score; a rerun retries it) or ``not graded
+        yet`` (an interrupted run, a shard not merged)."""
+        if self.record is None:
+            return "not graded yet"
+        if not self.graded:
+            return "grader error"
+        if self.intake:
+            return f"not graded: {self.intake[0]}"
+        extra = self.results.get("extra_data")
+        return "graded: defines none of the graded functions" if isinstance(extra, dict) and extra.get(
+            "defines_none") is True else "graded"
+
 
 def load_rows(outdir: Path, submissions: list[Submission], version: str) -> list[Row]:
     """Join each submission with its latest record of this autograder version and its results."""
@@ -121,6 +146,11 @@ class Summary:
     def pending(self) -> list[Row]:
         """Submissions not graded yet (an interrupted run, a shard not merged)."""
         return [row for row in self.rows if row.record is None]
+
+    @property
+    def intake_zeros(self) -> list[Row]:
+        """Graded submissions whose score comes from intake (nothing of the code ran): see ``Row.intake``."""
+        return [row for row in self.graded if row.intake]
 
     def totals(self) -> list[float]:
         return [row.total for row in self.graded]

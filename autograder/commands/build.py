@@ -6,11 +6,17 @@ the stored reference outputs. Nothing else: no reference solution, no
 development-only modules, no student template, no tests, venvs or caches. The
 zip is deterministic (sorted entries, fixed timestamps), so the same tree builds
 the same bytes.
+
+Before writing it, ``build`` checks that the homework is consistent (``consistency.py``): student
+files, README points table and stored cases fresh, graded tests and ``contract.POINTS`` in
+agreement, the reference at full marks and the blank template at 0. It refuses, saying what is
+wrong and what to run, otherwise.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +28,7 @@ EXECUTABLE = {"setup.sh", "run_autograder"}
 # or produce the template, so they stay out of the zip.
 DEV_ONLY = {
     "autograder/suite/case_variants.py",
+    "autograder/suite/changes.py",
     "autograder/suite/graded_cases.py",
     "autograder/suite/public_cases.py",
     "autograder/suite/random_cases.py",
@@ -38,6 +45,15 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="autograder build", description=__doc__.splitlines()[0].replace("``", "`"))
     parser.add_argument("-o", "--output", type=Path, default=Path("dist/autograder.zip"), help="default: %(default)s")
     args = parser.parse_args(argv)
+    from autograder.commands import consistency
+
+    found = consistency.problems(progress=lambda text: print(f"build: {text}", flush=True))
+    if found:
+        print(f"build: refused, the homework is inconsistent ({sum(not p.startswith(' ') for p in found)} problems); "
+              f"{args.output} not written:", file=sys.stderr)
+        for problem in found:
+            print(f"  {problem}" if problem.startswith(" ") else f"  - {problem}", file=sys.stderr)
+        return 1
     path = build_zip(args.output)
     names = zip_members()
     print(f"built {path} ({path.stat().st_size / 1024:.0f} KiB, {len(names)} files)")

@@ -10,6 +10,9 @@ feedback of every failing test. One line on stderr says which isolation layers w
 sandbox user cannot run this Python). As root without namespaces, it refuses (status 3) to run
 student code the sandbox user could read this checkout from, unless given ``--allow-exposed``.
 
+Exit status: 0 when the submission was graded (whatever its score), 1 when the grader itself could not grade it
+(the results say "a problem on our side"; the reason goes to stderr), 2 on usage errors, 3 when refused.
+
 A folder that looks like a whole class (Gradescope's export, with ``submission_metadata.yml``,
 or several subfolders that each hold an attention.py/.ipynb) or a zip is refused: ``batch``
 grades those, one submission each.
@@ -28,6 +31,7 @@ from pathlib import Path
 
 from autograder.commands import build
 from autograder.feedback import markdown
+from autograder.intake import modules
 from autograder.intake.folder import copy_folder, special_kind
 from autograder.intake.submission import NAMES
 from autograder.results import document, hygiene
@@ -69,6 +73,11 @@ def main(argv: list[str]) -> int:
         print(json.dumps(data, indent=2))  # ASCII: every control character escaped
     else:
         print(console(document.summary_text(data, show_hidden=args.all)))
+    if grader_failed(data):
+        why = extra.get("grader_error") if isinstance(extra, dict) else ""
+        print(f"grade: the grader could not grade this submission (a problem on our side, not the student's)"
+              f"{': ' + console(str(why)) if why else ''}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -136,6 +145,13 @@ def grade(path: Path, *, python: str | None = None, timeout: float | None = None
         return data
 
 
+def grader_failed(data: dict) -> bool:
+    """Whether the grader itself could not grade the submission (``grade`` exits 1): the runner's grader error
+    (``extra_data.grader_error``), or run_autograder's own fallback when the engine left no results at all."""
+    extra = data.get("extra_data")
+    return bool(extra.get("grader_error")) if isinstance(extra, dict) else not data.get("tests")
+
+
 def engine_failed(data: dict) -> bool:
     """Whether the engine itself failed on some test (then ``grade`` prints its log): no tests, a grader error,
     or any test with the plugin's internal-error message."""
@@ -150,7 +166,11 @@ def copy_submission(path: Path, destination: Path) -> list[str]:
 
     A folder is copied by ``intake.folder.copy_folder`` (bounded; special files left out, with a note).
     A ``.py`` or ``.ipynb`` file is put there as ``attention.py`` or ``attention.ipynb``
-    whatever its name (``grade loops.py`` grades loops.py), with a note naming the original.
+    whatever its name (``grade loops.py`` grades loops.py), with a note naming the original. An
+    ``attention.py``/``.ipynb`` comes with the ``.py`` files beside it that its code imports (``from helpers
+    import softmax``), as Python would find them: its folder is the student's. A file of another name may sit
+    among other students' files (``alice.py`` beside ``bob.py``), so it comes alone: no student's code reads
+    another's.
     """
     if path.is_dir():
         return copy_folder(path, destination)
@@ -161,6 +181,8 @@ def copy_submission(path: Path, destination: Path) -> list[str]:
     suffix = path.suffix.lower()
     name = f"attention{suffix}" if suffix in (".py", ".ipynb") else path.name
     shutil.copy2(path, destination / name)
+    for module in modules.imported_siblings(path) if path.name.lower() in NAMES else []:
+        shutil.copy2(module, destination / module.name, follow_symlinks=False)
     if name == path.name:
         return []
     return [f"Your file is named {markdown.code_span(path.name)}; it was graded as `{name}`."]

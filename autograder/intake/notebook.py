@@ -37,16 +37,19 @@ def load_notebook(data: bytes, name: str) -> Program:
     cells = _notebook_cells(raw, text, name, notes)
     sources = [source for kind, source in cells if kind == "code"]
     if not sources:
-        raise IntakeError(f"{code_span(name)} has no code cells. Put your functions in code cells (not markdown).")
+        raise IntakeError(f"{code_span(name)} has no code cells. Put your functions in code cells (not markdown).",
+                          "empty")
     if not any(s.strip() for s in sources):
-        raise IntakeError(f"{code_span(name)}: all {len(sources)} code cells are empty. Did you save the notebook?")
+        raise IntakeError(f"{code_span(name)}: all {len(sources)} code cells are empty. Did you save the notebook?",
+                          "empty")
     chunks = []
     for number, source in enumerate(sources, 1):
         check_time()
         chunk = _load_cell(name, number, source.replace("\r\n", "\n").replace("\r", "\n"), notes)
         chunks += [chunk] if chunk is not None else []
     if not chunks:
-        raise IntakeError(f"None of the code cells of {code_span(name)} could be loaded.\n\n" + "\n\n".join(notes))
+        raise IntakeError(f"None of the code cells of {code_span(name)} could be loaded.\n\n" + "\n\n".join(notes),
+                          "syntax error")
     return Program(name, "ipynb", chunks, notes)
 
 

@@ -14,6 +14,7 @@ import io
 import json
 import math
 import re
+import stat
 import time
 import tokenize
 from collections.abc import Iterator
@@ -31,12 +32,24 @@ _deadline = [math.inf]
 # intake accepts (2 MiB of control characters, 6 bytes each once JSON-escaped): tests/test_intake_bounds.py
 # checks both. A notebook of very many cells can exceed it: refused with a student-facing message.
 WIRE_LIMIT = 15 * 2**20
+MAX_BYTES = 2 * 2**20  # bytes of one submitted file
 
 
 class IntakeError(Exception):
-    """The submission cannot be graded; str(error) is markdown for the student."""
+    """The submission cannot be graded; str(error) is markdown for the student.
+
+    ``kind`` says why in a word, for a TA's table (batch's scores.csv status, report.html): ``KINDS``."""
 
     student_facing = True
+
+    def __init__(self, message: str, kind: str = "unreadable") -> None:
+        super().__init__(message)
+        self.kind = kind if kind in KINDS else "unreadable"
+
+
+# why a submission was not graded: nothing uploaded; no Python file or notebook among its files; a file without
+# code; code that does not compile; a file that cannot be read as text or a notebook (encoding, size, binary)
+KINDS = ("missing", "misnamed", "empty", "syntax error", "unreadable")
 
 
 @contextlib.contextmanager
@@ -83,18 +96,22 @@ class Program:
     kind: Literal["py", "ipynb"]
     chunks: list[Chunk]
     notes: list[str] = field(default_factory=list)
+    # the student's own modules beside the graded file that it imports (module name -> its source, one Chunk):
+    # the worker makes them importable, as they were on the student's machine
+    modules: dict[str, Chunk] = field(default_factory=dict)
 
 
 def wire_size(chunks: list[Chunk]) -> int:
-    """Bytes of JSON the chunks take in the load request the worker receives (as the sandbox encodes them)."""
+    """Bytes of JSON the chunks take in the load request the worker receives (as the sandbox encodes them; a
+    module's name adds a few bytes more, within the request's margin above ``WIRE_LIMIT``)."""
     fields = [{"label": c.label, "filename": c.filename, "source": c.source, "first_line": c.first_line}
               for c in chunks]
     return len(json.dumps(fields, separators=(",", ":")))
 
 
 def check_wire_size(program: Program) -> None:
-    """IntakeError (student-facing) when ``program`` is too large to be sent to the worker."""
-    size = wire_size(program.chunks)
+    """IntakeError (student-facing) when ``program`` (its modules included) is too large to be sent to the worker."""
+    size = wire_size(program.chunks + list(program.modules.values()))
     if size > WIRE_LIMIT:
         raise IntakeError(f"{code_span(program.path)} is too large to load: its code takes {size / 2**20:.1f} MB "
                           f"once encoded for the grader (the limit is {WIRE_LIMIT // 2**20} MB). Remove large "
@@ -118,21 +135,26 @@ def decode_text(data: bytes, shown: str, encoding: str = "utf-8") -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def load_py(data: bytes, name: str) -> Program:
-    try:  # a PEP 263 coding cookie is honoured, as `python attention.py` would
+def decode_py(data: bytes, name: str) -> str:
+    """The text of a ``.py`` file, as ``python`` reads it: a PEP 263 coding cookie is honoured."""
+    try:
         encoding = tokenize.detect_encoding(io.BytesIO(data).readline)[0]
     except SyntaxError as error:
         if "unknown encoding" in str(error.msg):
             raise IntakeError(f"{code_span(name)}: {plain(error.msg)}. Save the file as UTF-8.") from None
         encoding = "utf-8"  # undecodable first lines: _decode says where
-    source = decode_text(data, code_span(name), encoding)
+    return decode_text(data, code_span(name), encoding)
+
+
+def load_py(data: bytes, name: str) -> Program:
+    source = decode_py(data, name)
     if not source.strip():
-        raise IntakeError(f"{code_span(name)} is empty. Did you upload the right file, and save it first?")
+        raise IntakeError(f"{code_span(name)} is empty. Did you upload the right file, and save it first?", "empty")
     code, removed, error = check_source(source, name, report_raw=True)
     if error is not None:
         run = code_span("python " + Path(name).name)
         raise IntakeError(f"{code_span(name)} has {error.headline()}. Fix it and resubmit ({run} shows the same "
-                          "error)." + error.snippet)
+                          "error)." + error.snippet, "syntax error")
     notes = [removed_note(plain(name), removed)] if removed else []
     return Program(name, "py", [Chunk(name, name, code)], notes)
 
@@ -249,3 +271,38 @@ def _describe_syntax_error(error: SyntaxError, source: str) -> Error:
         caret_prefix = "".join(c if c == "\t" else " " for c in shown[:start])
         block += "\n" + caret_prefix + "^" * max(1, min(end, len(shown) + 1) - start)
     return Error(kind, error.lineno, message, "\n\n" + fenced(block))
+
+
+def relative(root: Path, path: Path) -> str:
+    """``path`` relative to ``root`` (a submission folder), as shown to the student; its name when outside."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.name
+
+
+def read_bytes(path: Path, shown: str) -> bytes:
+    """The bytes of one submitted file: a regular file (never a link or device), at most ``MAX_BYTES``, text."""
+    try:
+        info = path.lstat()
+        if stat.S_ISLNK(info.st_mode) or not stat.S_ISREG(info.st_mode):
+            raise IntakeError(f"{shown} is not a regular file (a link or a device?). Upload the file itself.")
+        if info.st_size > MAX_BYTES:
+            raise IntakeError(f"{shown} is too large ({info.st_size / 2**20:.1f} MB; the limit is 2 MB).")
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as error:
+        raise IntakeError(f"{shown} could not be read ({error.strerror or error}).") from None
+    if len(data) > MAX_BYTES:
+        raise IntakeError(f"{shown} is too large (the limit is 2 MB).")
+    if not data.strip():
+        raise IntakeError(f"{shown} is empty. Did you upload the right file, and save it first?", "empty")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        raise IntakeError(f"{shown} is saved as UTF-16. Save it as UTF-8 (your editor's encoding menu).")
+    if b"\0" in data:
+        kind = "a zip archive" if data.startswith(b"PK\x03\x04") else "a binary file"
+        offset = data.index(b"\0")
+        raise IntakeError(f"{shown} is {kind}, not text (NUL byte at byte offset {offset}). Upload the source file.")
+    return data
+
+

@@ -223,9 +223,12 @@ def atomic_write_text(path: Path, text: str) -> None:
         pass
 
 
-def fallback_results(message: str, max_score: float = 100) -> dict[str, Any]:
-    """0 points with ``message`` shown to the student: for when nothing else worked (stdlib only)."""
+def fallback_results(message: str, max_score: float | None = None) -> dict[str, Any]:
+    """0 points out of ``max_score`` (the contract's total by default) with ``message`` shown to the student:
+    for when nothing else worked (stdlib only)."""
     message = str(message).strip() or "The autograder failed."
+    if max_score is None:
+        max_score = _total_points()
     return {
         "score": 0.0,
         "execution_time": 0.0,
@@ -245,6 +248,16 @@ def fallback_results(message: str, max_score: float = 100) -> dict[str, Any]:
             }
         ],
     }
+
+
+def _total_points() -> float:
+    """The homework's total (contract.py), or 0 when even the contract cannot be read."""
+    try:
+        from autograder import contract
+
+        return float(contract.TOTAL_POINTS)
+    except Exception:  # the fallback must work whatever is broken
+        return 0.0
 
 
 def summary_text(data: Mapping[str, Any], *, show_hidden: bool = False) -> str:

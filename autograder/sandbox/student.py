@@ -101,6 +101,7 @@ class Student:
                  budget: float = BUDGET, user: str | None = None, switch_user: bool = True,
                  limits: Limits | None = None, python: str | None = None) -> None:
         self.chunks = [_chunk(c) for c in program.chunks]
+        self.modules = [dict(_chunk(c), name=name) for name, c in getattr(program, "modules", {}).items()]
         self.notes: list[str] = list(getattr(program, "notes", []))
         self.output = ""
         self.entered: dict[str, int] | None = None  # top-level functions the last call entered (None: unknown)
@@ -188,7 +189,7 @@ class Student:
             self.sandbox.start(self.load_timeout)
             limited = self.budget - self.spent < self.load_timeout
             deadline = self.sandbox.deadline(min(self.load_timeout, self.budget - self.spent))
-            request = {"op": "load", "chunks": self.chunks, "skip": sorted(self._skip),
+            request = {"op": "load", "chunks": self.chunks, "modules": self.modules, "skip": sorted(self._skip),
                        "statement_timeout": self.statement_timeout, "load_budget": self.load_budget}
             try:
                 try:
@@ -423,8 +424,11 @@ def _load_note(note: dict, statement_timeout: float) -> str:
     # in a .py file, `import attention` (the student's own tests) stops there; the worker runs the rest anyway
     stops = (" Python itself stops importing your file at this line (your own tests would fail): remove or fix it."
              if str(note.get("label", "")).lower().endswith(".py") else "")
+    inside = _plain(note.get("where", ""))  # where it raised: in the student's own module that was imported
+    inside = f" in {inside}" if inside and not inside.startswith(f"{text['label']}, ") else ""
     return {
-        "import": f"{where}: {code} failed ({text['type']}: {text['message']}); the rest of the code was loaded.",
+        "import": f"{where}: {code} failed ({text['type']}{inside}: {text['message']}); the rest of the code was "
+                  "loaded.",
         "timeout": f"{where}: {code} was stopped after {statement_timeout:g} s and is skipped when grading (put "
                    "long experiments under `if __name__ == \"__main__\":`).",
         "skipped": f"{where}: {code} was skipped: {text['message']}.",

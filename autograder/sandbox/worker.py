@@ -149,6 +149,27 @@ class OnlyNumpyAndStdlib:
         raise ModuleNotFoundError(message, name=fullname)
 
 
+class SubmittedModules:
+    """The submission's own modules beside its graded file (``from helpers import softmax``), importable as on the
+    student's machine: the load request carries each one's source (read by the grader's intake), and the first
+    import executes it, as student code, in a module of that name. A meta path finder ahead of the others."""
+
+    def __init__(self, modules: list[dict]) -> None:
+        self.modules = {m["name"]: m for m in modules if str(m.get("name", "")).isidentifier()}
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        module = self.modules.get(fullname)
+        return None if module is None else importlib.machinery.ModuleSpec(fullname, self, origin=module["filename"])
+
+    def create_module(self, spec: Any) -> None:
+        return None
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        source = self.modules[module.__name__]
+        module.__file__ = source["filename"]
+        exec(compile(source["source"], source["filename"], "exec", dont_inherit=True), module.__dict__)
+
+
 class Channel:
     """The two protocol pipes; SIGALRM waits while a frame is in flight."""
 
@@ -297,6 +318,7 @@ class Server:
         chunks, skip = request["chunks"], {tuple(x) for x in request.get("skip", [])}
         timeout, budget = float(request["statement_timeout"]), float(request["load_budget"])
         notes: list[dict] = []
+        self.add_modules(request.get("modules") or [])
         for ci, chunk in enumerate(chunks):
             unique = [c["filename"] for c in chunks].count(chunk["filename"]) == 1
             name = chunk["filename"] if unique else chunk["label"]
@@ -330,6 +352,15 @@ class Server:
         return {"op": "loaded", "notes": sent, "more_notes": len(notes) - len(sent), "names": self.names(),
                 "seconds": student_time() - start}
 
+    def add_modules(self, modules: list[dict]) -> None:
+        """Make the submission's own modules importable (``SubmittedModules``), their lines shown in tracebacks."""
+        for module in modules:
+            lines = module["source"].splitlines(keepends=True)
+            linecache.cache[module["filename"]] = (len(module["source"]), None, lines, module["filename"])
+            self.labels[module["filename"]] = module["label"]
+        if modules:
+            sys.meta_path.insert(0, SubmittedModules(modules))
+
     def run_statement(self, stmt: ast.stmt, filename: str, timeout: float) -> dict | None:
         """Execute one top-level statement; a note when it failed."""
         try:
@@ -343,7 +374,7 @@ class Server:
         except BaseException as e:
             self.alarm.disarm()
             error = self.error(e)
-            if isinstance(stmt, (ast.Import, ast.ImportFrom)) and error["kind"] == "exception":
+            if isinstance(stmt, (ast.Import, ast.ImportFrom)) and error["kind"] in ("exception", "syntax"):
                 error["kind"] = "import"
             return error
         if isinstance(stmt, ast.ImportFrom) and stmt.module == "__future__":
@@ -537,6 +568,8 @@ class Server:
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename not in OWN_FILES]
         mine = [f for f in frames if f.filename in self.labels]
         where = f"{self.labels[mine[-1].filename]}, line {mine[-1].lineno}" if mine else ""
+        if kind == "syntax" and exc.lineno:  # e.g. in a module of the submission it imports: where, in that module
+            where = f"{self.labels[exc.filename]}, line {exc.lineno}"
         if len(frames) > 20:
             frames = frames[:5] + frames[-12:]
         text = "".join(traceback.format_list(frames)) + f"{type(exc).__name__}: {message}"

@@ -7,8 +7,9 @@ in ``autograder/suite/cases/graded.npz`` plus ``manifest.json``. The graded suit
 (``autograder/suite/graded/``) reads only that file: the zip carries no reference code.
 
 Two kinds of cases:
-  * seeded random ones (``np.random.default_rng(seed)``, seed 2000 + position in SPECS;
-    different shapes and seeds from the public cases, which use 1000 + i), covering
+  * seeded random ones (``np.random.default_rng(seed)``, the seed derived from the case's id by
+    ``cases.case_seed("graded", id)``, so adding or removing a case changes no other case;
+    different shapes and seeds from the public cases, whose seeds are salted "public"), covering
     batch and head axes, n_q != n_k, masks, temperature, real-valued and offset RoPE
     positions, KV caches with and without RoPE;
   * the worksheets' numbers (seed None): Dis 10 Q1, PS4 Q3 (the seed's arithmetic
@@ -26,12 +27,12 @@ from collections.abc import Callable
 import numpy as np
 
 from autograder.suite.case_variants import extra_variants, with_extra_mistakes
-from autograder.suite.cases import Case
+from autograder.suite.cases import Case, case_seed
 from autograder.suite.random_cases import build_cases as build_random_cases
 from autograder.suite.regen import make_case
 
 Inputs = dict[str, object]
-FIRST_SEED = 2000
+SET = "graded"  # the salt of these cases' seeds (cases.case_seed)
 INF = np.inf
 
 # ---------------------------------------------------------------------------------------------------------
@@ -157,9 +158,10 @@ def _all_neginf_rows(rng: np.random.Generator) -> np.ndarray:
 
 def _masked_rows(rng: np.random.Generator) -> Inputs:
     mask = rng.random((4, 5)) < 0.6
-    mask[1, 1] = mask[3, 4] = True
+    mask[3, 4] = True
     mask[0, :] = False  # nothing to attend to: zero weights and zero output
     mask[2, :] = False
+    mask[1, :] = True  # every key: a mask of the opposite polarity leaves this row nothing
     return {"Q": _n(rng, 4, 3), "K": _n(rng, 5, 3), "V": _n(rng, 5, 2), "mask": mask}
 
 
@@ -270,8 +272,8 @@ SPECS: list[Spec] = [
      lambda r: {"Q": PS4_Q, "K": PS4_K, "V": PS4_V, "mask": None, "scale": 1.0}),
     ("sdpa-previous-token", "scaled_dot_product_attention",
      "Q&A previous-token head over 'Hello World . Hello ! Bye World', causal, scale=60", _prev_sdpa),
-    ("sdpa-fully-masked", "scaled_dot_product_attention", "a (4, 5) mask whose rows 0 and 2 are all False",
-     _masked_rows),
+    ("sdpa-fully-masked", "scaled_dot_product_attention",
+     "a (4, 5) mask whose rows 0 and 2 are all False and row 1 all True", _masked_rows),
     ("sdpa-mask-heads", "scaled_dot_product_attention", "a (2, 1, 3, 5) mask broadcast over 2 heads, scale = 0.8",
      _masked_heads),
     # --- Part D: multi_head_attention ---
@@ -350,13 +352,14 @@ SPECS: list[Spec] = [
 
 
 def build_cases() -> list[Case]:
-    """Every graded case, in SPECS order; the i-th (from 0) draws its random inputs with seed 2000 + i.
+    """Every graded case, in SPECS order; each draws its random inputs with the seed of its id.
 
     Worksheet cases (whose inputs are fixed numbers) record seed None. The random-shape cases
-    (``random_cases``, with their own seeds) come last.
+    (``random_cases``, seeded the same way) come last.
     """
     cases, extra = [], extra_variants()
-    for seed, (case_id, function, description, make_inputs) in enumerate(SPECS, start=FIRST_SEED):
+    for case_id, function, description, make_inputs in SPECS:
+        seed = case_seed(SET, case_id)
         rng = np.random.default_rng(seed)
         inputs = make_inputs(rng)
         used = rng.bit_generator.state != np.random.default_rng(seed).bit_generator.state

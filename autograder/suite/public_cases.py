@@ -1,7 +1,8 @@
 """The public cases: small examples of our own that students test against before submitting.
 
 None of them uses the worksheets' numbers (those are kept for the hidden tests): the
-inputs are drawn from ``np.random.default_rng(seed)``, one seed per case, and the few
+inputs are drawn from ``np.random.default_rng(seed)``, the seed derived from the case's id
+(``cases.case_seed("public", id)``: adding a case changes no other), and the few
 hand-written ones (large logits, a fully masked row) are not from any worksheet.
 Together they cover batch/head axes, n_q != n_k, a fully masked row, large logits,
 temperature, real-valued RoPE positions, and a KV cache with RoPE. ``regen`` stores
@@ -14,20 +15,22 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograder.suite.cases import Case
+from autograder.suite.cases import Case, case_seed
 from autograder.suite.graded_cases import _cache, _layer, _n  # the same input generators
 from autograder.suite.regen import make_case
 
 Inputs = dict[str, object]
-FIRST_SEED = 1000
+SET = "public"  # the salt of these cases' seeds (cases.case_seed)
 
 
 def build_cases() -> list[Case]:
-    """Every public case, in contract order; the i-th (from 0) draws its inputs with seed 1000 + i."""
+    """Every public case, in contract order; each draws its inputs with the seed of its id."""
     cases = []
-    for seed, (function, slug, description, make_inputs) in enumerate(SPECS, start=FIRST_SEED):
+    for function, slug, description, make_inputs in SPECS:
+        case_id = f"{function}-{slug}"
+        seed = case_seed(SET, case_id)
         inputs = make_inputs(np.random.default_rng(seed))
-        cases.append(make_case(f"{function}-{slug}", function, inputs, seed=seed, description=description))
+        cases.append(make_case(case_id, function, inputs, seed=seed, description=description))
     return cases
 
 

@@ -27,9 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from autograder.feedback import compare
-from autograder.suite import stored
+from autograder.suite import changes, stored
 from autograder.suite.cases import Case, call_arguments, dumps_cases, dumps_manifest, loads_cases
+from autograder.suite.stored import same_output
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -71,7 +71,10 @@ def main(argv: list[str]) -> int:
             print(f"{case_set.name}: skipped ({case_set.builder.split(':')[0]} does not exist yet)")
             continue
         files = render(case_set)
-        print(f"{case_set.name}: {summary(loads_cases(files[case_set.npz]))}")
+        fresh = loads_cases(files[case_set.npz])
+        print(f"{case_set.name}: {summary(fresh)}")
+        for line in describe_changes(REPO / case_set.npz, fresh):
+            print(f"  {line}")
         changed = stale_files(case_set, files)
         if args.check:
             stale.update(changed)
@@ -87,6 +90,17 @@ def main(argv: list[str]) -> int:
             print(f"  {path}{_numpy_note(path)}: {why}")
         return 1
     return 0
+
+
+def describe_changes(path: Path, fresh: Mapping[str, Case]) -> list[str]:
+    """What regenerating changes in the stored file at ``path`` (cases, known mistakes), in lines."""
+    try:
+        old = loads_cases(path.read_bytes())
+    except FileNotFoundError:
+        return [f"new file: {len(fresh)} cases"]
+    except Exception as exc:  # an unreadable file is simply replaced
+        return [f"the stored file is unreadable ({type(exc).__name__}), every case is new"]
+    return changes.describe(changes.compare_sets(old, fresh), old, fresh)
 
 
 def stale_files(case_set: CaseSet, files: dict[str, bytes]) -> dict[str, str]:
@@ -226,27 +240,6 @@ def run(function: str, implementation: Callable, inputs: Mapping[str, Any]) -> A
         named.update({"cache.keys": cache.keys, "cache.values": cache.values})
     named.update({f"calls.{kind}": count for kind, count in layer.calls.items()})
     return named
-
-
-def same_output(a: Any, b: Any) -> bool:
-    """Equal within feedback's tolerance (NaN equals NaN); tuples and dicts item by item."""
-    if isinstance(a, Mapping) or isinstance(b, Mapping):
-        return isinstance(a, Mapping) and isinstance(b, Mapping) and a.keys() == b.keys() and all(
-            same_output(a[k], b[k]) for k in a
-        )
-    if isinstance(a, tuple) or isinstance(b, tuple):
-        return (
-            isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
-            and all(same_output(x, y) for x, y in zip(a, b))
-        )
-    if a is None or b is None or isinstance(a, str) or isinstance(b, str):
-        return a is b or a == b
-    x, y = np.asarray(a), np.asarray(b)
-    if x.shape != y.shape or (x.dtype.kind == "b") != (y.dtype.kind == "b"):
-        return False
-    if x.dtype.kind not in "biuf" or y.dtype.kind not in "biuf":
-        return False
-    return bool(np.allclose(x, y, rtol=compare.RTOL, atol=compare.ATOL, equal_nan=True))
 
 
 def _canonical(value: Any) -> Any:

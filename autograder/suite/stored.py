@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from autograder.feedback import compare
 from autograder.suite.cases import Case
 
 REL = 1e-12
@@ -71,6 +72,32 @@ def largest_relative_difference(stored: Mapping[str, Case], fresh: Mapping[str, 
                 gap = np.abs(a[finite] - b[finite]) / np.maximum(1.0, np.abs(b[finite]))
                 largest = max(largest, float(gap.max(initial=0.0)))
     return largest
+
+
+def same_values(a: Any, b: Any, *, rel: float = REL) -> bool:
+    """Two values (arrays, numbers, tuples, dicts) equal as ``differences`` judges them: up to float rounding."""
+    return not _value_differences("", a, b, rel=rel)
+
+
+def same_output(a: Any, b: Any) -> bool:
+    """Equal within feedback's tolerance (NaN equals NaN); tuples and dicts item by item."""
+    if isinstance(a, Mapping) or isinstance(b, Mapping):
+        return isinstance(a, Mapping) and isinstance(b, Mapping) and a.keys() == b.keys() and all(
+            same_output(a[k], b[k]) for k in a
+        )
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return (
+            isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b)
+            and all(same_output(x, y) for x, y in zip(a, b))
+        )
+    if a is None or b is None or isinstance(a, str) or isinstance(b, str):
+        return a is b or a == b
+    x, y = np.asarray(a), np.asarray(b)
+    if x.shape != y.shape or (x.dtype.kind == "b") != (y.dtype.kind == "b"):
+        return False
+    if x.dtype.kind not in "biuf" or y.dtype.kind not in "biuf":
+        return False
+    return bool(np.allclose(x, y, rtol=compare.RTOL, atol=compare.ATOL, equal_nan=True))
 
 
 def _value_differences(where: str, a: Any, b: Any, *, rel: float) -> list[str]:

@@ -3,7 +3,7 @@
 A graded test names the stored cases it runs (``autograder/suite/cases/graded.npz``, written by
 ``python -m autograder regen``; no reference code is shipped) and calls ``check``::
 
-    @graded("B.1", "softmax", 2)
+    @graded("B.1", "softmax")
     def test_softmax_rows(student):
         \"\"\"softmax: each row sums to 1 along the last axis\"\"\"
         check(student, "softmax-rows")
@@ -65,14 +65,16 @@ HEATMAPS: dict[str, bool | Collection[str]] = {"softmax": True, "scaled_dot_prod
 # ----------------------------------------------------------------------------
 
 
-def graded(test_number: str, function: str, points: float, *, hidden: bool = False, partial: bool = False) -> Callable:
+def graded(test_number: str, function: str, *, hidden: bool = False, partial: bool = False) -> Callable:
     """gradescope-utils' decorators in one: number, weight (or partial credit), the function's tag, visibility.
 
+    The weight is the test's entry in ``contract.POINTS`` (the one place points are set).
     Hidden tests get ``contract.HIDDEN`` (one place for the instructor to change it). A
     failing test is remembered for the session (see ``callee_note``).
     """
     if function not in contract.FUNCTIONS:
         raise ValueError(f"unknown contract function {function!r}")
+    points = contract.points_of_test(test_number, function)
     shown = contract.HIDDEN if hidden else contract.VISIBLE
 
     def decorate(test: Callable) -> Callable:
