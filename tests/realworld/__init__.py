@@ -256,7 +256,8 @@ VERDICTS: dict[str, dict[str, tuple[str, ...]]] = {
         "D.2": ('mha_value_width', 'mha_head_width_model'),
         "D.3": ('mask_inverted', 'softmax_nan_fully_masked'),
         "D.4": ('mha_value_width', 'mha_head_width_model'),
-        "D.5": ('mha_value_width', 'mha_head_width_model', 'mha_mask_head_axis', 'mask_inverted', 'softmax_nan_fully_masked'),
+        "D.5": ('mha_value_width', 'mha_head_width_model', 'mha_mask_head_axis', 'mask_inverted',
+                'softmax_nan_fully_masked'),
         "D.6": ('mha_value_width', 'mha_head_width_model', 'mask_inverted'),
     },
 }

@@ -1,8 +1,8 @@
-"""GENERATED from reference/attention.py by `python -m autograder template` (do not edit): the grader's
-oracle.
+"""The grader's oracle: GENERATED from reference/attention.py by `python -m autograder template`
+(do not edit).
 
 The graded suite computes with it only what no stored case holds: the answers of a dependency it serves
-to a probe (``Student.call_served``) and the expected output of a probe's transformed input. It runs in
+to a probe (``Student.call_served``) and the expected output of a probe's rewritten input. It runs in
 the grader only, never in the worker; like the stored outputs, it is unreadable to student code.
 """
 
