@@ -38,7 +38,7 @@ def test_the_declared_deviations_are_the_ground_truth(port: Port) -> None:
 
 
 def test_every_declared_cause_has_an_id_and_a_description() -> None:
-    assert not set(NEW_IDS) & (set(compare.MISTAKES) | set(PROPOSED_IDS))
+    assert not set(NEW_IDS) & (set(compare.MISTAKES) | set(PROPOSED_IDS))  # each cause is listed once
     known = set(compare.MISTAKES) | set(PROPOSED_IDS) | set(NEW_IDS)
     for port in PORTS:
         for function, causes in port.causes.items():

@@ -36,7 +36,7 @@ FEEDBACK = REPO / "autograder" / "feedback" / "compare.py"
 OUT = REPO / "student_template"
 PYPROJECT = REPO / "pyproject.toml"
 README = REPO / "README.md"
-ORACLE = REPO / "autograder" / "suite" / "graded" / "oracle.py"
+ORACLE = "autograder/suite/graded/oracle.py"  # repository-relative, like every generated path
 MARKER = re.compile(r"^\s*#\s*(BEGIN|END)\s+SOLUTION")  # anything that looks like a marker...
 BEGIN = re.compile(r"^(?P<indent> *)# BEGIN SOLUTION hint: (?P<hint>\S.*?)\s*$")  # ...must be exactly one
 END = re.compile(r"^(?P<indent> *)# END SOLUTION\s*$")
@@ -71,7 +71,7 @@ def generated_files() -> dict[str, bytes]:
     """Every file this command writes (repository-relative path -> bytes), built in memory."""
     files = {f"{OUT.relative_to(REPO).as_posix()}/{name}": data for name, data in render().items()}
     return files | {README.relative_to(REPO).as_posix(): readme.render(README),
-                    ORACLE.relative_to(REPO).as_posix(): oracle_source(REFERENCE.read_text(encoding="utf-8"))}
+                    ORACLE: oracle_source(REFERENCE.read_text(encoding="utf-8"))}
 
 
 ORACLE_HEADER = '''"""The grader's oracle: GENERATED from reference/attention.py by `python -m autograder template`

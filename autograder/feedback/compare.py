@@ -221,9 +221,9 @@ MISTAKES: dict[str, str] = {
     "instead of hiding keys: replace the disallowed scores, np.where(mask, scores, -np.inf).",
     "causal_ignores_n_k": "Your causal mask has shape (n_q, n_q): it ignores n_k. It must be (n_q, n_k), with query i "
     "seeing key j iff j <= i + (n_k - n_q), e.g. np.tril(np.ones((n_q, n_k), bool), k=n_k - n_q).",
-    "needs_leading_axes": "Your function works only with one fixed number of leading axes (e.g. 4-D (B, H, N, d) "
-    "input, `B, H, N, d = Q.shape`): inputs are (..., N, d) with any number of leading axes, none included: index "
-    "from the end (`Q.shape[-1]`, `np.swapaxes(K, -1, -2)`) and keep `...`.",
+    "needs_leading_axes": "Your function works only with one fixed number of leading axes (e.g. 4-D input, `B, H, "
+    "N, d = Q.shape`): the `...` may hold any number of axes, none included: index from the end (`Q.shape[-1]`, "
+    "`np.swapaxes(K, -1, -2)`).",
     "needs_leading_axis": "Your function fails without leading axes: a 2-D input (N, d) is valid too (the `...` "
     "may be empty), so index from the end (`Q.shape[-1]`, `np.swapaxes(K, -1, -2)`, `'...id,...jd->...ij'` in "
     "einsum) instead of naming a batch axis.",

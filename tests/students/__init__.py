@@ -48,12 +48,7 @@ PROPOSED_IDS: dict[str, str] = {
 }
 
 # Causes that fit neither feedback.MISTAKES nor PROPOSED_IDS.
-NEW_IDS: dict[str, str] = {
-    "needs_leading_axis": "works only with at least one leading axis: a 2-D (N, d) input raises (e.g. an einsum "
-    "'b...qd' or K.transpose(0, 2, 1) with a named batch axis)",
-    "always_causal": "attention applies its own causal mask whatever mask is passed (None included)",
-    "mask_full_shape": "the mask must have the scores' full shape: boolean indexing scores[mask] = ... does not "
-    "broadcast, so an (N_q, N_k) mask shared by the batch or heads raises",
+NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names yet
     "softmax_axis_required": "softmax has no default axis (the contract's is -1): softmax(Z) raises TypeError",
     "out_width_is_input": "multi_head_attention reshapes its output to the input width D (works only when W_O maps "
     "back to D)",

@@ -31,16 +31,14 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import numpy as np
 import pytest
 from gradescope_utils.autograder_utils.decorators import number, partial_credit, tags, visibility, weight
 
 from autograder import contract
 from autograder.feedback import compare
-from autograder.sandbox.callbacks import Served
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import evidence, inference, oracle, stateful
+from autograder.suite.graded import callees, evidence, inference, masks, precision, stateful
 from autograder.suite.graded.calls import (
     NOT_IMPLEMENTED,
     case_header,
@@ -156,7 +154,7 @@ def callee_note(student: Any, stored: Case, failing: Mapping[str, list[str]]) ->
     """Fix-this-first advice, only with a probe's evidence (``served_probe``): the first failing case, run again
     with correct stand-ins for failing callees, passes. Cites the fewest callees that make it pass; None when no
     set of them does (the test fails for a reason of its own, or the probe could not tell)."""
-    shown = served_probe(student, stored, list(failing))
+    shown = callees.served_probe(student, stored, list(failing), record_evidence)
     if not shown:
         return None
     function = stored.function
@@ -166,66 +164,6 @@ def callee_note(student: Any, stored: Case, failing: Mapping[str, list[str]]) ->
     stand_ins = " and ".join(f"`{name}`" for name in shown)
     return (f"**Check first:** your {' and your '.join(said)}. With a correct {stand_ins} standing in for yours, "
             f"`{function}` gets this case right: fix {them} first, then look at this test again.")
-
-
-def served_probe(student: Any, stored: Case, callees: Sequence[str]) -> list[str]:
-    """The fewest of ``callees`` (served ones only) whose correct stand-ins make ``stored`` pass on the student's
-    ``stored.function``; [] when none do. Runs after the test's scored calls; the worker is discarded after it,
-    so no stand-in outlives its probe. Records what it tried for results.json (``evidence``)."""
-    servable = [name for name in callees if name in SERVED]
-    if not servable or stored.function == "KVCache":
-        return []
-    tried: list[tuple[str, ...]] = [tuple(servable)]
-    if len(servable) > 1:
-        tried = [(name,) for name in servable] + tried
-    try:
-        for names in tried:
-            outcome = _passes_served(student, stored, names)
-            record_evidence({"sentence": "check_first", "probe": f"case {stored.id} with correct "
-                             f"{', '.join(names)} served", "served_calls": outcome[1],
-                             "passed": outcome[0]})
-            if outcome[0]:
-                return list(names)
-        return []
-    finally:
-        student.discard()
-
-
-def _passes_served(student: Any, stored: Case, names: Sequence[str]) -> tuple[bool, int]:
-    """(whether the case passes with ``names`` served, how many served answers the call used)."""
-    served = Served({name: SERVED[name] for name in names})
-    try:
-        if isinstance(stored.expected, Mapping):
-            problem = stateful.run_with_layer(_Serving(student, served, stored.function), stored)[0]
-            return problem is None, served.calls
-        named = call_arguments(stored.inputs)
-        actual = student.call_served(served, stored.function, *(value for _, value in named))
-    except StudentError:
-        return False, served.calls
-    problem = compare.compare("probe", stored.expected, actual)
-    return problem is None and served.calls > 0, served.calls
-
-
-class _Serving:
-    """The student, whose calls of ``function`` get ``served`` stand-ins (for ``stateful.run_with_layer``)."""
-
-    def __init__(self, student: Any, served: Served, function: str) -> None:
-        self._student, self._served, self._function = student, served, function
-
-    def call(self, name: str, /, *args: Any, **kwargs: Any) -> Any:
-        if name == self._function:
-            return self._student.call_served(self._served, name, *args, **kwargs)
-        return self._student.call(name, *args, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._student, name)
-
-
-# The callees a probe can serve: the oracle's functions, and a correct cache for KVCache.
-SERVED: dict[str, Callable[..., Any]] = {
-    name: getattr(oracle, name) for name in ("qkv_project", "attention_scores", "softmax", "causal_mask",
-                                            "scaled_dot_product_attention", "rotation_matrix", "rope", "KVCache")
-}
 
 
 def record_evidence(item: Mapping[str, Any]) -> None:
@@ -414,11 +352,11 @@ def _explain(student: Any, stored: Case, args: list[Any], names: list[str], batc
         return mistake, "the output's type"
     if mistake := diagnose(actual, stored.mistakes, stored.expected):
         return mistake, "the output equals this mistake's output on the case"
-    if mistake := evidence.masked_rows(stored, actual):
+    if mistake := masks.masked_rows(stored, actual):
         return mistake, "the output equals it on the rows the mask determines; the fully masked rows show the fill"
-    if mistake := evidence.causal_form(stored, actual):
+    if mistake := masks.causal_form(stored, actual):
         return mistake, "the mask's pattern, written as numbers"
-    if stored.function == "softmax" and (mistake := softmax_mistake(actual, stored)):
+    if stored.function == "softmax" and (mistake := evidence.softmax_mistake(actual, stored)):
         return mistake, "what the output sums to, along which axis"
     if found := inference.infer(stored, actual):
         return found
@@ -426,61 +364,15 @@ def _explain(student: Any, stored: Case, args: list[Any], names: list[str], batc
         return _refined(student, stored, mistake), PROBED
     if found := inference.search(student, stored, actual):
         return found
-    if evidence.low_precision(stored.expected, actual):
+    if precision.low_precision(stored.expected, actual):
         return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change"
-    if evidence.extra_axes(stored.expected, actual):
+    if masks.extra_axes(stored.expected, actual):
         return "extra_leading_axes", "the output, its leading axes of length 1 removed, equals the expected one"
     return None, ""
 
 
 def _probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
             original: Any) -> Mistakes:
-    if batched and _works_on_a_slice(student, stored, args):
+    if batched and evidence.works_on_a_slice(student, stored, args):
         return "no_batch_support"
     return evidence.probe(student, stored, args, names, original) or None
-
-
-def softmax_mistake(actual: Any, stored: Case) -> str | None:
-    """Name a softmax mistake by what the output sums to: the whole array, or slices along another axis."""
-    expected = np.asarray(stored.expected)
-    if not isinstance(actual, np.ndarray) or actual.shape != expected.shape or not np.isfinite(actual).all():
-        return None
-    axis = stored.inputs.get("axis", -1) % expected.ndim
-    if actual.ndim and expected.size > expected.shape[axis] and np.isclose(actual.sum(), 1.0):
-        return "softmax_global_sum"
-    live = np.isfinite(np.asarray(stored.inputs["Z"])).all()  # -inf entries leave slices that sum to 0
-    for other in range(actual.ndim):
-        if other != axis and live and np.allclose(actual.sum(axis=other), 1.0):
-            return "softmax_ignores_axis" if other == actual.ndim - 1 else "softmax_wrong_axis"
-    return None
-
-
-MAX_SLICES = 12
-
-
-def _works_on_a_slice(student: Any, stored: Case, args: list[Any]) -> bool:
-    """Whether the student's function is right on every 2-D slice of the case (batch axes dropped one by one).
-
-    Right on each slice but wrong on the whole: the batch axes are not supported.
-    """
-    first = stored.expected[0] if isinstance(stored.expected, tuple) else stored.expected
-    lead = np.shape(first)[:-2]
-    if not lead or int(np.prod(lead)) > MAX_SLICES:
-        return False
-
-    def cut(value: Any, index: tuple[int, ...]) -> Any:
-        if isinstance(value, tuple):
-            return tuple(cut(v, index) for v in value)
-        if not isinstance(value, np.ndarray) or value.ndim <= 2:
-            return value
-        own = value.shape[:-2]
-        return value[tuple(0 if n == 1 else i for n, i in zip(own, index[len(index) - len(own):]))]
-
-    for index in np.ndindex(*lead):
-        try:
-            actual = student.call(stored.function, *(cut(a, index) for a in args))
-        except StudentError:
-            return False
-        if compare.compare("slice", cut(stored.expected, index), actual) is not None:
-            return False
-    return True
