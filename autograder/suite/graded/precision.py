@@ -41,17 +41,21 @@ def low_precision(expected: Any, actual: Any) -> bool:
 MIN_SPREAD = 0.05  # rounding touches many entries: at least this share of them err by a tenth of the largest error
 
 
+MAX_CORRELATION = 0.6  # rounding errors do not follow the values nor their sign
+
+
 def rounding_like(relative: np.ndarray, values: np.ndarray) -> bool:
     """Whether relative errors look like rounding: spread over most entries, of both signs in similar numbers, and
-    not proportional to the values (a systematic factor, such as a scale of 1/sqrt(d_v) for 1/sqrt(d_k), is not)."""
+    not following the values or their sign (a systematic factor, such as a scale of 1/sqrt(d_v) for 1/sqrt(d_k), or
+    a bias away from zero, is not)."""
     big = np.abs(relative) >= 0.1 * np.abs(relative).max()
     if relative.size < 4 or big.mean() < MIN_SPREAD:
         return False
     positive = float((relative[big] > 0).mean())
     if not 0.15 <= positive <= 0.85:
         return False
-    centred = values - values.mean()
-    if np.std(centred) > 0 and np.std(relative) > 0:
-        if abs(float(np.corrcoef(relative, centred)[0, 1])) > 0.6:
-            return False
+    for systematic in (values - values.mean(), np.sign(values)):  # with the values, or away from (towards) zero
+        if np.std(systematic) > 0 and np.std(relative) > 0:
+            if abs(float(np.corrcoef(relative, systematic)[0, 1])) > MAX_CORRELATION:
+                return False
     return True
