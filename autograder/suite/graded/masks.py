@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from autograder.feedback import compare
-from autograder.suite.cases import Case
+from autograder.suite.cases import Case, call_arguments
+from autograder.suite.graded import oracle
 from autograder.suite.graded.naming import Candidates
 
 MASKED = ("scaled_dot_product_attention", "multi_head_attention")
@@ -60,6 +61,8 @@ def masked_rows(stored: Case, actual: Any) -> tuple[str, ...]:
     mask = stored.inputs.get("mask")
     if stored.function not in MASKED or not isinstance(mask, np.ndarray) or mask.dtype.kind != "b":
         return ()
+    if matches(actual, _unmasked(stored)):  # the answer without the mask: polarity and fill say nothing then
+        return ("mask_ignored",)
     expected = stored.expected
     targets = [((), expected), (("mask_inverted",), stored.mistakes.get("mask_inverted"))]
     targets += [((m,), out) for m, out in stored.mistakes.items() if m.split(".")[0] not in FILL_MISTAKES]
@@ -68,6 +71,8 @@ def masked_rows(stored: Case, actual: Any) -> tuple[str, ...]:
             continue
         allowed = ~mask if named == ("mask_inverted",) else mask
         live = allowed.any(axis=-1)  # (..., N_q): rows that keep a key
+        if not live.any():
+            continue  # no row this polarity determines: nothing to match (e.g. an all-True mask, inverted)
         if live.all() and named != ("mask_inverted",):
             continue  # no fully masked row: an exact match is the only evidence, and diagnose() has tried it
         if named and named != ("mask_inverted",) and _fill(stored.function, expected, target, live, None) is not None:
@@ -76,6 +81,14 @@ def masked_rows(stored: Case, actual: Any) -> tuple[str, ...]:
         if fill is not None:
             return (*named, *fill)
     return ()
+
+
+def _unmasked(stored: Case) -> Any:
+    """The contract's answer for the case without its mask (the oracle's)."""
+    inputs = dict(call_arguments(stored.inputs))
+    with np.errstate(all="ignore"):
+        getattr(oracle, stored.function)(**inputs)  # a mask that does not fit the case raises: no evidence
+        return getattr(oracle, stored.function)(**dict(inputs, mask=None))
 
 
 # mistakes about the fully masked rows themselves (or the polarity): not matched on the live rows
