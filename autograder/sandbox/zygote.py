@@ -1,7 +1,7 @@
 """A warm parent of workers: a clean interpreter that has imported numpy and the worker once, and forks.
 
 A batch's fork server starts one (zygotes.py) as root: ``python -I -B -u -c BOOT SOCKET_FD``, its
-own copies of this file, worker.py, protocol.py and world_init.py in a folder of their own
+own copies of this file, worker.py, protocol.py, seccomp.py and world_init.py in a folder of their own
 (runfolder.py), stdin/stdout/stderr ``/dev/null``, cwd ``/``, a worker's environment. It never runs
 student code and never holds a grading's data: its socket brings file descriptors only. A worker
 forked from it skips an interpreter start and the numpy import (~0.08 s of CPU per grading). Per
@@ -18,7 +18,8 @@ C2  PID 1 of the world (the role of world_init.py, whose ``build`` and ``reap`` 
     C1 (PDEATHSIG), builds the view, forks the worker and reaps until it ends.
 C3  the worker: its own session, the sandbox user, no new privileges, fds 0/1/2 as a started worker
     has them, the grading's environment and umask, undumpable again after the user switch; then
-    ``worker.main`` exactly as ``python -I -B -u -c BOOT R W`` would run it.
+    ``worker.main`` exactly as ``python -I -B -u -c BOOT R W`` would run it, which installs the seccomp
+    filter (seccomp.py: no network, no ptrace...) before the first student code, as in a started worker.
 
 Standard library, numpy (through worker.py) and the three modules next to it.
 """
