@@ -20,6 +20,9 @@ positions i-1, i-1+n, i-1+2n, ... of the export sorted by submission id (numeric
 numerically), so n machines with the same export and command but i = 1..n cover the
 class exactly once; ``--merge`` then combines their OUTDIRs.
 
+SIGTERM and SIGHUP (a closed terminal) stop it like Ctrl-C; should it be killed outright, its
+gradings die with it, and the next run removes what it left in TMPDIR (batch/lifeline.py).
+
 Exit status: 0 when every submission was graded, 1 when the grader could not grade
 some or some are not graded yet (both listed in the report; a rerun retries them),
 2 on usage errors, 130 when interrupted.
@@ -35,7 +38,7 @@ import threading
 import time
 from pathlib import Path
 
-from autograder.batch import isolation, plots, pool, progress, report, state
+from autograder.batch import isolation, lifeline, plots, pool, progress, report, state
 from autograder.batch import merge as merging
 from autograder.batch.export import Export, ExportError, Submission, open_export
 from autograder.batch.table import Summary
@@ -43,6 +46,7 @@ from autograder.results.hygiene import visible
 from autograder.sandbox import accounts, namespace
 
 RUN_FILE = merging.RUN_FILE
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)  # handled like Ctrl-C (SIGKILL: lifeline.py)
 
 
 def main(argv: list[str]) -> int:
@@ -225,6 +229,10 @@ def _run(
     for note in isolation_notes:
         print(f"batch: {note}", file=sys.stderr)
     if todo:
+        left = lifeline.remove_stale()  # what a killed batch left in TMPDIR (its gradings died with it)
+        if left:
+            print(f"batch: removed {len(left)} folders a killed batch left: {', '.join(left[:3])}"
+                  + (" ..." if len(left) > 3 else ""))
         plots.import_in_background()  # while the warm graders start (plots.py)
     bar = progress.Progress(len(chosen), done=len(chosen) - len(todo), plain=plain)
     if bar.note:
@@ -232,8 +240,8 @@ def _run(
     started = time.monotonic()
     interrupted, stopped = False, ""
     main_thread = threading.current_thread() is threading.main_thread()
-    if main_thread:  # a job scheduler's stop (SIGTERM) cleans up like Ctrl-C
-        previous = signal.signal(signal.SIGTERM, _interrupt)
+    if main_thread:  # a job scheduler's stop (SIGTERM) and a closed terminal (SIGHUP) clean up like Ctrl-C
+        previous = {sig: signal.signal(sig, _interrupt) for sig in STOP_SIGNALS}
     try:
         _grade(todo, outdir, version, bar, jobs=jobs, timeout=timeout, target=target, environments=environments)
     except KeyboardInterrupt:
@@ -242,7 +250,8 @@ def _run(
         stopped = str(error)
     finally:
         if main_thread:
-            signal.signal(signal.SIGTERM, previous)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
         bar.close()
     elapsed = time.monotonic() - started
     stats.update(graded=bar.graded_now, seconds=elapsed)

@@ -31,6 +31,8 @@ import importlib
 import os
 import sys
 
+from autograder.batch import lifeline
+
 ENGINE = (
     "autograder.runner",
     "autograder.results.document",
@@ -172,6 +174,7 @@ def start_zygote() -> str:
         return f"the zygote did not start: {e}"
 
 
+lifeline.in_fork_server()  # dies with the batch's main process (lifeline.py)
 MISSING = preload()
 COLLECTED = precollect()
 PREPARED = prepare_pytest()

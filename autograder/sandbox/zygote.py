@@ -1,6 +1,6 @@
 """A warm parent of workers: a clean interpreter that has imported numpy and the worker once, and forks.
 
-A batch's fork server starts one (zygotes.py) as root: ``python -I -B -u -c BOOT SOCKET_FD``, its
+A batch's fork server starts one (zygotes.py) as root: ``python -I -B -u -c BOOT SOCKET_FD PARENT``, its
 own copies of this file, worker.py, protocol.py, seccomp.py and world_init.py in a folder of their own
 (runfolder.py), stdin/stdout/stderr ``/dev/null``, cwd ``/``, a worker's environment. It never runs
 student code and never holds a grading's data: its socket brings file descriptors only. A worker
@@ -84,6 +84,7 @@ def _first_child(to_child: int, from_child: int, out: int, status_fd: int, spec_
     code = SETUP_FAILED
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the zygote's own handler (main) is not the world's
         os.setsid()
         status = socket.socket(fileno=status_fd)
         with os.fdopen(spec_fd, "rb") as f:
@@ -223,6 +224,25 @@ def _worker(spec: dict, to_child: int, from_child: int) -> None:
 
 
 def main(argv: list[str]) -> int:
-    serve(socket.socket(fileno=int(argv[1])))
-    shutil.rmtree(os.path.dirname(os.path.abspath(__file__)), ignore_errors=True)  # the batch is over
+    """Serve until the socket closes; die with the process that started it (``argv[2]``: a batch's fork server,
+    SIGKILLed with its batch, batch/lifeline.py), whose gradings' worlds then end as their sockets close."""
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        if len(argv) > 2:
+            _libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)  # SIGTERM: its folder is removed first
+            if os.getppid() != int(argv[2]):
+                return 1  # it has ended already
+        serve(socket.socket(fileno=int(argv[1])))
+    except _Stopped:
+        pass
+    finally:
+        shutil.rmtree(os.path.dirname(os.path.abspath(__file__)), ignore_errors=True)  # the batch is over
     return 0
+
+
+class _Stopped(BaseException):
+    """SIGTERM: the process that started the zygote has ended (or asks it to)."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped

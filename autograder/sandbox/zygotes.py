@@ -49,7 +49,7 @@ def start(python: str = sys.executable) -> str:
     try:
         process = subprocess.Popen(
             [python, "-I", "-B", "-u", "-c", runfolder.BOOT.format(folder=str(folder), module="zygote"),
-             str(theirs.fileno())], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+             str(theirs.fileno()), str(os.getpid())], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/", env=runfolder.environment("/"),
             start_new_session=True)
     except OSError as e:
@@ -58,6 +58,7 @@ def start(python: str = sys.executable) -> str:
         return f"the zygote did not start: {e}"
     finally:
         theirs.close()
+    reaper.mark_owner(folder, process.pid)  # a zygote killed before removing it: the next batch does
     shown = [f for f in files if Path(f).name.split(".")[0] in SHOWN]
     _zygote.update(socket=ours, process=process, folder=folder, files=shown, python=os.path.realpath(python),
                    starter=os.getpid())
