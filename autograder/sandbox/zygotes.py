@@ -26,7 +26,7 @@ from pathlib import Path
 from autograder.sandbox import namespace, protocol, reaper, runfolder
 
 MODULES = ("zygote", "worker", "protocol", "seccomp", "world_init")
-SHOWN = ("worker", "protocol")  # what a worker's world shows of the zygote's folder (as of a run folder)
+SHOWN = ("worker", "protocol", "seccomp")  # what a worker's world shows of the zygote's folder (as of a run folder)
 HELLO, STATUS = protocol.ZYGOTE_HELLO, protocol.ZYGOTE_STATUS
 HELLO_TIMEOUT = 10.0  # seconds for C1 to say it runs (the zygote imports numpy first: ~0.1 s)
 MAX_SPEC = 60_000  # bytes: a pipe takes them without blocking
