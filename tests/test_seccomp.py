@@ -249,3 +249,12 @@ def test_without_namespaces_or_cap_sys_admin_nothing_reaches_a_listener(tmp_path
     assert sum(t["score"] for t in results["tests"] if "scaled_dot_product_attention" not in t["output"]) == sum(
         t["max_score"] for t in results["tests"] if "scaled_dot_product_attention" not in t["output"])
     assert "grader_error" not in json.dumps(results.get("extra_data", {}))
+
+
+def test_a_machine_without_a_filter_is_named_in_the_layers_and_install_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(seccomp.platform, "machine", lambda: "sparc64")
+    assert seccomp._probe() == "none written for sparc64"
+    with pytest.raises(OSError, match="no seccomp filter for sparc64"):
+        seccomp.install()
+    monkeypatch.setattr(seccomp, "_verdict", [seccomp._probe()])
+    assert seccomp.describe() == "no seccomp filter (none written for sparc64)"
