@@ -132,7 +132,8 @@ def _assemble(code: list) -> list[tuple[int, int, int, int]]:
             continue
         op, jt, jf, k = item
         jt, jf = (where[j] - len(out) - 1 if isinstance(j, str) else j for j in (jt, jf))
-        assert 0 <= jt < 256 and 0 <= jf < 256, "a jump BPF cannot encode"
+        if not (0 <= jt < 256 and 0 <= jf < 256):
+            raise ValueError(f"instruction {len(out)}: a jump classic BPF cannot encode ({jt}, {jf})")
         out.append((op, jt, jf, k))
     return out
 
