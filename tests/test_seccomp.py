@@ -120,6 +120,13 @@ def test_only_a_refused_socket_is_explained() -> None:
         assert seccomp.explain(e, str(e)) == str(e)
     assert seccomp.explain(ValueError("x"), "x") == "x"
 
+    class OddError(PermissionError):
+        @property
+        def errno(self):
+            raise RuntimeError("a student's property")
+
+    assert seccomp.explain(OddError(), "odd") == "odd"
+
 
 SNOOP = textwrap.dedent("""
     import socket

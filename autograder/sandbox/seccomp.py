@@ -163,12 +163,15 @@ def install() -> None:
 def explain(exc: BaseException, message: str) -> str:
     """``message`` of an exception the worker reports, with a sentence for the student when the filter
     refused a socket (a PermissionError raised in the socket module)."""
-    if not isinstance(exc, PermissionError) or exc.errno != errno.EPERM:
-        return message
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is None or os.path.basename(tb.tb_frame.f_code.co_filename) != "socket.py":
+    try:  # the exception is the student's: its errno may be anything (a property that raises)
+        if not isinstance(exc, PermissionError) or exc.errno != errno.EPERM:
+            return message
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_next is not None:
+            tb = tb.tb_next
+        if tb is None or os.path.basename(tb.tb_frame.f_code.co_filename) != "socket.py":
+            return message
+    except BaseException:
         return message
     return f"{message} (network access is not allowed while grading: the autograder refuses every socket)"
 
