@@ -32,7 +32,7 @@ Why a hand-written program and not libseccomp: its Python binding is not on PyPI
 ctypes twin ``pyseccomp`` 0.1.2 of 2021 is), Debian's ``python3-seccomp`` serves the system Python only
 (not a venv, not Python 3.11 here), and the worker imports nothing but the standard library and numpy.
 The program is ~100 BPF instructions built from the tables below (``program``), installed through the
-``seccomp`` system call (``prctl(PR_SET_SECCOMP)`` where that call is missing); tests/test_seccomp.py
+``seccomp`` system call (``prctl(PR_SET_SECCOMP)`` where that call fails); tests/test_seccomp.py
 runs every rule. x86-64 and aarch64 only: elsewhere ``install`` raises and ``available`` says why.
 Standard library only: copied into the worker's run folder (runfolder.py) and imported by worker.py.
 """
@@ -154,9 +154,9 @@ def install() -> None:
     if libc.syscall(ctypes.c_long(number), SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC,
                     ctypes.byref(prog)) == 0:
         return
-    if ctypes.get_errno() != errno.ENOSYS:  # a thread that could not be synchronized, or a kernel that refuses
-        raise OSError(ctypes.get_errno(), "seccomp(SECCOMP_SET_MODE_FILTER)")
-    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) != 0:  # kernels before 3.17
+    # Kernels before 3.17, or a container profile that refuses the seccomp call itself: prctl sets the filter of
+    # this thread only, which is enough where the worker has one (its BLAS runs single-threaded: runfolder.py).
+    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP)")
 
 
