@@ -156,3 +156,20 @@ def test_a_hung_up_or_killed_batch_leaves_none_of_its_processes(tmp_path: Path, 
     assert len(left) == (0 if stop == signal.SIGHUP else 1)  # a killed batch's scratch (its zygote removed its own)
     lifeline.remove_stale()
     assert not [p for p in left if p.exists()]
+
+
+def test_under_nohup_a_hangup_does_not_stop_the_batch(tmp_path: Path) -> None:
+    path, _ = fx.write_export(tmp_path / "in", [GOOD, GOOD, "FAKE_HANG", "FAKE_HANG"])
+    out = tmp_path / "out"
+    driver = (
+        "import sys; from pathlib import Path; from autograder import batch; "
+        f"sys.exit(batch.run(Path({str(path)!r}), Path({str(out)!r}), jobs=2, plain=True, timeout=5.0, "
+        f"target={fx.FAKE_GRADER!r}, version={VERSION!r}))"
+    )
+    proc = subprocess.Popen(["nohup", sys.executable, "-c", driver], cwd=fx.REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    assert wait_for(lambda: len(state.load_records(out)) >= 2, 60)  # the hanging ones have up to 5 s left
+    proc.send_signal(signal.SIGHUP)
+    stdout, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 1, stdout  # it went on: the hanging ones reached their limit (grader errors)
+    assert len(state.load_records(out)) == 4

@@ -241,7 +241,8 @@ def _run(
     interrupted, stopped = False, ""
     main_thread = threading.current_thread() is threading.main_thread()
     if main_thread:  # a job scheduler's stop (SIGTERM) and a closed terminal (SIGHUP) clean up like Ctrl-C
-        previous = {sig: signal.signal(sig, _interrupt) for sig in STOP_SIGNALS}
+        previous = {sig: signal.signal(sig, _interrupt) for sig in STOP_SIGNALS
+                    if signal.getsignal(sig) != signal.SIG_IGN}  # under nohup, a hangup stays ignored
     try:
         _grade(todo, outdir, version, bar, jobs=jobs, timeout=timeout, target=target, environments=environments)
     except KeyboardInterrupt:

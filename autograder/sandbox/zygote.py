@@ -227,6 +227,7 @@ def main(argv: list[str]) -> int:
     """Serve until the socket closes; die with the process that started it (``argv[2]``: a batch's fork server,
     SIGKILLed with its batch, batch/lifeline.py), whose gradings' worlds then end as their sockets close."""
     signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)  # a batch's fork server ignores it: not so the workers
     try:
         if len(argv) > 2:
             _libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)  # SIGTERM: its folder is removed first
