@@ -139,7 +139,9 @@ SNOOP = textwrap.dedent("""
             refused = 0
         except PermissionError:
             refused = 1
-        return status + [refused]
+        a, b = socket.socketpair()  # AF_UNIX still works
+        a.send(b"x")
+        return status + [refused, int(b.recv(1) == b"x")]
 """)
 
 
@@ -164,7 +166,7 @@ def test_the_worker_has_the_filter_before_student_code_started_or_forked(how: st
     with Student(program(SNOOP)) as s:
         s.start()
         assert (type(s.sandbox._proc).__name__ == "ForkedWorker") == (how == "forked")
-        assert s.call("snoop", np.zeros(1)) == [1, 2, 1]  # NoNewPrivs, Seccomp: filter, socket refused
+        assert s.call("snoop", np.zeros(1)) == [1, 2, 1, 1]  # NoNewPrivs, Seccomp: filter, socket refused; AF_UNIX
         assert any(layer.startswith("seccomp: no network sockets") for layer in s.sandbox.layers)
 
 
@@ -195,6 +197,9 @@ class Listener:
             except OSError:
                 pass
 
+    def ports(self) -> tuple[int, int]:
+        return self.tcp.getsockname()[1], self.udp.getsockname()[1]
+
     def close(self) -> list[bytes]:
         time.sleep(0.5)
         self.stopped = True
@@ -204,8 +209,9 @@ class Listener:
         return self.received
 
 
-def leaking_submission(tcp: int, udp: int) -> str:
-    """The reference, sending at load and sending every input of scaled_dot_product_attention before using it."""
+def leaking_submission(tcp: int, udp: int, *, in_calls: bool = True) -> str:
+    """The reference, sending at load and (``in_calls``) every input of scaled_dot_product_attention before using
+    it."""
     leak = textwrap.dedent(f"""
 
         import socket as _socket
@@ -217,13 +223,15 @@ def leaking_submission(tcp: int, udp: int) -> str:
             u.sendto(data, ("127.0.0.1", {udp}))
 
         _send(b"loaded")
+    """)
+    spy = textwrap.dedent("""
         _reference_sdpa = scaled_dot_product_attention
 
         def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
             _send(Q.tobytes())
             return _reference_sdpa(Q, K, V, mask, scale)
     """)
-    return REFERENCE.read_text() + leak
+    return REFERENCE.read_text() + leak + (spy if in_calls else "")
 
 
 def test_listener_receives_what_is_sent_without_the_filter() -> None:
@@ -234,28 +242,48 @@ def test_listener_receives_what_is_sent_without_the_filter() -> None:
     assert listener.close() == [b"tcp:control"]
 
 
-@pytest.mark.skipif(not ROOT or not shutil.which("capsh"), reason="needs root and capsh (libcap2-bin)")
-@needs_filter
-def test_without_namespaces_or_cap_sys_admin_nothing_reaches_a_listener(tmp_path: Path) -> None:
-    """As under Docker's default capabilities, where neither namespaces nor a network namespace can be made."""
-    listener = Listener()
-    (tmp_path / "attention.py").write_text(leaking_submission(listener.tcp.getsockname()[1],
-                                                             listener.udp.getsockname()[1]))
+def grade_without_namespaces_or_cap_sys_admin(folder: Path) -> dict:
+    """``grade --json`` as under Docker's default capabilities: neither namespaces nor a network namespace."""
     env = dict(os.environ, **{namespace.SWITCH: "0"})
-    command = f"{sys.executable} -m autograder grade --json --all --allow-exposed {tmp_path}"
+    command = f"{sys.executable} -m autograder grade --json --all --allow-exposed {folder}"
     done = subprocess.run(["capsh", "--drop=cap_sys_admin", "--", "-c", command], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=300, check=False)
-    assert listener.close() == []
     results = json.loads(done.stdout)
+    assert any(layer.startswith("no private world") for layer in results["extra_data"]["isolation_layers"])
     assert any(layer.startswith("seccomp: no network sockets") for layer in results["extra_data"]["isolation_layers"])
+    assert "grader_error" not in json.dumps(results.get("extra_data", {}))
     assert "network access is not allowed while grading" in results["output"]  # the load note
+    return results
+
+
+needs_capsh = pytest.mark.skipif(not ROOT or not shutil.which("capsh"), reason="needs root and capsh (libcap2-bin)")
+
+
+@needs_capsh
+@needs_filter
+def test_without_namespaces_a_correct_submission_sending_at_load_delivers_nothing_and_scores_100(
+        tmp_path: Path) -> None:
+    listener = Listener()
+    (tmp_path / "attention.py").write_text(leaking_submission(*listener.ports(), in_calls=False))
+    results = grade_without_namespaces_or_cap_sys_admin(tmp_path)
+    assert listener.close() == []
+    assert results["score"] == 100
+
+
+@needs_capsh
+@needs_filter
+def test_without_namespaces_a_function_sending_its_inputs_delivers_nothing_and_fails_saying_why(
+        tmp_path: Path) -> None:
+    listener = Listener()
+    (tmp_path / "attention.py").write_text(leaking_submission(*listener.ports()))
+    results = grade_without_namespaces_or_cap_sys_admin(tmp_path)
+    assert listener.close() == []
     failed = [t for t in results["tests"] if t["score"] < t["max_score"]]
     own = [t for t in failed if t["name"].startswith("scaled_dot_product_attention")]
     assert own and all("network access is not allowed while grading" in t["output"] for t in own)
     assert all("your `scaled_dot_product_attention` fails" in t["output"] for t in failed if t not in own)
     assert sum(t["score"] for t in results["tests"] if "scaled_dot_product_attention" not in t["output"]) == sum(
         t["max_score"] for t in results["tests"] if "scaled_dot_product_attention" not in t["output"])
-    assert "grader_error" not in json.dumps(results.get("extra_data", {}))
 
 
 def test_a_machine_without_a_filter_is_named_in_the_layers_and_install_refuses(monkeypatch: pytest.MonkeyPatch) -> None:
