@@ -32,6 +32,7 @@ def survivors(processes: dict[int, int], seconds: float = 5.0) -> list[str]:
     one whose new parent does not reap it (a test process that became a subreaper by grading in-process) is dead."""
     deadline = time.monotonic() + seconds
     while True:
+        reap(processes)
         alive = [pid for pid, start in processes.items()
                  if start != -1 and reaper.start_time(pid) == start and not zombie(pid)]
         if not alive or time.monotonic() > deadline:
@@ -39,6 +40,16 @@ def survivors(processes: dict[int, int], seconds: float = 5.0) -> list[str]:
         time.sleep(0.1)
     return [f"{pid} {Path(f'/proc/{pid}/stat').read_text()[:80]} {Path(f'/proc/{pid}/cmdline').read_bytes()[:80]!r}"
             for pid in alive if Path(f"/proc/{pid}").exists()]
+
+
+def reap(processes: dict[int, int]) -> None:
+    """Reap those of ``processes`` that ended as children of this process: a test process that became a subreaper
+    (by grading in-process) inherits a killed batch's orphans, whose zombies would otherwise stay for the session."""
+    for pid in processes:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
 
 
 def zombie(pid: int) -> bool:
@@ -169,7 +180,9 @@ def test_under_nohup_a_hangup_does_not_stop_the_batch(tmp_path: Path) -> None:
     proc = subprocess.Popen(["nohup", sys.executable, "-c", driver], cwd=fx.REPO, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
     assert wait_for(lambda: len(state.load_records(out)) >= 2, 60)  # the hanging ones have up to 5 s left
+    processes = batch_processes(proc.pid)
     proc.send_signal(signal.SIGHUP)
     stdout, _ = proc.communicate(timeout=60)
     assert proc.returncode == 1, stdout  # it went on: the hanging ones reached their limit (grader errors)
     assert len(state.load_records(out)) == 4
+    assert survivors(processes) == []
