@@ -28,18 +28,23 @@ def batch_processes(main: int) -> dict[int, int]:
 
 
 def survivors(processes: dict[int, int], seconds: float = 5.0) -> list[str]:
-    """Which of ``processes`` still run after at most ``seconds`` (what /proc says of them). A zombie runs nothing:
-    one whose new parent does not reap it (a test process that became a subreaper by grading in-process) is dead."""
+    """Which of ``processes`` still run after at most ``seconds`` (what /proc says of them). Waits for their zombies
+    to be reaped too (``reap``), but a zombie runs nothing: one still there at the end is not counted."""
     deadline = time.monotonic() + seconds
     while True:
         reap(processes)
-        alive = [pid for pid, start in processes.items()
-                 if start != -1 and reaper.start_time(pid) == start and not zombie(pid)]
-        if not alive or time.monotonic() > deadline:
+        present = [pid for pid, start in processes.items() if start != -1 and reaper.start_time(pid) == start]
+        if not present or time.monotonic() > deadline:
             break
         time.sleep(0.1)
-    return [f"{pid} {Path(f'/proc/{pid}/stat').read_text()[:80]} {Path(f'/proc/{pid}/cmdline').read_bytes()[:80]!r}"
-            for pid in alive if Path(f"/proc/{pid}").exists()]
+    return [what(pid) for pid in present if not zombie(pid)]
+
+
+def what(pid: int) -> str:
+    try:
+        return f"{pid} {Path(f'/proc/{pid}/stat').read_text()[:80]} {Path(f'/proc/{pid}/cmdline').read_bytes()[:80]!r}"
+    except OSError:  # it has just ended
+        return f"{pid} (ended)"
 
 
 def reap(processes: dict[int, int]) -> None:
