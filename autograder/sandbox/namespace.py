@@ -5,7 +5,7 @@ network, IPC and UTS namespaces; ``--fork --kill-child``) running ``world_init.p
 namespace's PID 1, which builds the view (see its docstring) and starts the worker as the sandbox
 user. What the worker then sees: the system's ``/usr`` (and ``/bin``, ``/lib``... or their
 symlinks), the interpreter's prefixes (a venv and its base) and a few files of ``/etc``, all
-read-only; its two modules and their bytecode (runfolder.py); its home and ``/tmp`` in one
+read-only; its modules and their bytecode (runfolder.py); its home and ``/tmp`` in one
 private tmpfs (``TMPFS``: size and inode caps), another for ``/dev/shm``; a ``/dev`` with null,
 zero, full, random and urandom; its own ``/proc``. Nothing of the checkout, the export, OUTDIR,
 another slot or another process.
@@ -25,6 +25,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from autograder.sandbox import seccomp
 
 PATH = "/usr/bin:/bin:/usr/sbin:/sbin"  # where unshare is looked for
 SWITCH = "AUTOGRADER_NAMESPACES"  # "0": never use namespaces (simulates a kernel that forbids them)
@@ -171,7 +173,7 @@ def exit_code(code: int) -> int:
 
 def layers(account_name: str | None, reason: str) -> list[str]:
     """Which isolation layers are active, one short phrase each, for results.json and the console."""
-    active = [f"user {account_name}" if account_name else "no user switch", "rlimits"]
+    active = [f"user {account_name}" if account_name else "no user switch", "rlimits", seccomp.describe()]
     if reason:
         return [*active, f"no private world ({reason})"]
     caps = ", ".join(f"{path} {mb} MiB/{inodes} files" for path, (mb, inodes) in TMPFS.items())
