@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 import pwd
 import subprocess
-import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -32,7 +31,12 @@ _probes: dict[tuple[str, int], str] = {}  # (python, uid) -> "" | "readable" | w
 def user_can_run(python: str, account: pwd.struct_passwd) -> str:
     """Can ``account`` run ``python`` with numpy? '' yes, 'readable' yes and it can read this package, else why not.
 
-    Told by permission bits where they decide it, else by starting that Python as the user (cached)."""
+    ``python`` as the worker runs it (``runtime.interpreter``: the grader's venv, or a root-owned copy of it
+    where the sandbox user cannot reach the checkout). Told by permission bits where they decide it, else by
+    starting that Python as the user (cached)."""
+    from autograder.sandbox import runtime
+
+    python = runtime.interpreter(python)
     problem = _access(python, account)
     return _probe(python, account) if problem is None else problem
 
@@ -40,29 +44,47 @@ def user_can_run(python: str, account: pwd.struct_passwd) -> str:
 def _access(python: str, account: pwd.struct_passwd) -> str | None:
     """``_probe``'s answer from permission bits alone, without starting a process; None when unsure.
 
-    Decides only for the grader's own Python and numpy (``sys.executable``): every directory
-    on the way must be searchable and the files readable (executable) by the account's uid,
-    gid or "other". ACLs and mounts are not looked at: a start that fails anyway is reported.
+    Decides only for the grader's own Python and numpy (``sys.executable``) or a copy of them
+    (``runtime.needed``): the files must be readable (the interpreter executable), and every directory
+    on the way searchable, by the account's uid, gid or "other"; in the worker's private world, where
+    the folders above each bound one are the world's own (namespace.py), only from that folder down.
+    ACLs are not looked at: a start that fails anyway is reported.
     """
-    if os.path.realpath(python) != os.path.realpath(sys.executable):
+    from autograder.sandbox import namespace, runtime
+
+    needed = runtime.needed(python)
+    if needed is None:
         return None
-    import numpy
-
-    needed = [(os.path.realpath(python), os.R_OK | os.X_OK), (os.path.realpath(numpy.__file__), os.R_OK),
-              (os.path.realpath(os.__file__), os.R_OK), (os.path.join(sys.prefix, "pyvenv.cfg"), os.R_OK)]
+    roots = namespace.view(python)[0] if namespace.unavailable() == "" else None
     for path, mode in needed:
-        if os.path.exists(path) and not _may(account, path, mode):
-            return f"PermissionError: {path} is not readable by uid {account.pw_uid}"
-    return "readable" if _may(account, str(_PACKAGE / "runner.py"), os.R_OK) else ""
+        if not may(account, path, mode, roots):
+            where = " in the worker's private world" if roots is not None else ""
+            return f"PermissionError: {path} is not {_WORDS[mode]} by uid {account.pw_uid}{where}"
+    return "readable" if may(account, str(_PACKAGE / "runner.py"), os.R_OK) else ""
 
 
-def _may(account: pwd.struct_passwd, path: str, mode: int) -> bool:
-    """Whether ``account`` may open ``path`` with ``mode`` by the permission bits on it and its parents."""
+_WORDS = {os.R_OK: "readable", os.R_OK | os.X_OK: "executable", os.X_OK: "searchable"}
+
+
+def may(account: pwd.struct_passwd, path: str, mode: int, roots: Iterable[str] | None = None) -> bool:
+    """Whether ``account`` may open ``path`` with ``mode`` by the permission bits on it and its parents. With
+    ``roots`` (the folders a private world binds), only the parents from the bound folder holding ``path`` down
+    count (the world's folders above it are 0755); False when none holds it."""
     try:
-        parts = Path(path).parents
-        return all(_allowed(account, os.stat(p), os.X_OK) for p in parts) and _allowed(account, os.stat(path), mode)
+        parents = list(Path(path).parents)
+        if roots is not None:
+            holding = [root for root in roots if _inside(path, root)]
+            if not holding:
+                return False
+            top = max(holding, key=len)
+            parents = [p for p in parents if _inside(str(p), top)]
+        return all(_allowed(account, os.stat(p), os.X_OK) for p in parents) and _allowed(account, os.stat(path), mode)
     except OSError:
         return False
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
 
 
 def _probe(python: str, account: pwd.struct_passwd) -> str:

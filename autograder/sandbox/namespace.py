@@ -79,8 +79,10 @@ def command(argv: list[str], *, python: str, files: list[str], home: str, accoun
 
 def spec(*, python: str, files: list[str], home: str, account: object | None) -> dict:
     """What world_init.build makes of the world (the arguments as ``command``'s)."""
+    from autograder.sandbox import runtime  # (runtime.py imports this module)
+
     uid, gid = (account.pw_uid, account.pw_gid) if account is not None else (0, 0)  # type: ignore[attr-defined]
-    binds, links = view(python)
+    binds, links = view(runtime.interpreter(python))
     shown = [f for f in (*ETC, *files) if os.path.exists(f)]
     return {"root": _mountpoint([*binds, *shown, home]), "binds": binds, "symlinks": links, "files": shown,
             "tmpfs": TMPFS, "home": home, "uid": uid, "gid": gid, "switch": account is not None}
@@ -95,7 +97,8 @@ def _mountpoint(shown: list[str]) -> str:
 
 
 def view(python: str) -> tuple[list[str], list[list[str]]]:
-    """(directories to bind read-only, [link, target] symlinks to recreate) for the system and ``python``."""
+    """(directories to bind read-only, [link, target] symlinks to recreate) for the system and ``python``: its
+    folder, its venv's (found by its pyvenv.cfg: the grader's, or runtime.py's copy) and the grader's prefixes."""
     binds: list[str] = []
     links: list[list[str]] = list(ALIASES)
     for top in SYSTEM:
@@ -103,7 +106,9 @@ def view(python: str) -> tuple[list[str], list[list[str]]]:
             links.append([top, os.readlink(top)])
         elif os.path.isdir(top):
             binds.append(top)
-    wanted = [python, sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix]
+    venv = os.path.dirname(os.path.dirname(os.path.abspath(python)))
+    wanted = [python, *([venv] if os.path.isfile(os.path.join(venv, "pyvenv.cfg")) else []), sys.prefix,
+              sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix]
     for path in wanted:
         chain, real = _resolve(path)
         links += [list(link) for link in chain if list(link) not in links]

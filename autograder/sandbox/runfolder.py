@@ -61,9 +61,11 @@ def bytecode(name: str) -> bytes:
 
 def argv(python: str, folder: Path, read_fd: int, write_fd: int) -> list[str]:
     """The worker's command line: isolated mode, no bytecode written, unbuffered output; ``sys.argv`` is
-    ``["-c", READ_FD, WRITE_FD]``."""
-    return [python, "-I", "-B", "-u", "-c", BOOT.format(folder=str(folder), module="worker"), str(read_fd),
-            str(write_fd)]
+    ``["-c", READ_FD, WRITE_FD]``. The interpreter is ``python`` as the sandbox user can reach it (runtime.py)."""
+    from autograder.sandbox import runtime
+
+    boot = BOOT.format(folder=str(folder), module="worker")
+    return [runtime.interpreter(python), "-I", "-B", "-u", "-c", boot, str(read_fd), str(write_fd)]
 
 
 def environment(home: str) -> dict[str, str]:
