@@ -23,11 +23,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import pwd
 import shutil
 import sys
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 from autograder.sandbox import accounts, namespace
 
@@ -35,7 +36,7 @@ PACKAGES = ("numpy",)  # the distributions worker.py and protocol.py import beyo
 HOMES = ("/var/lib/autograder/runtime", "/tmp")  # where a copy is made: the first that is root's alone
 PREFIX = "ag-runtime-"
 LAYOUT = "1"  # part of the key: a change to what a copy holds makes new copies
-OTHER = pwd.struct_passwd(("other", "x", -1, -1, "", "/", ""))  # anyone but a file's owner and group
+OTHER = SimpleNamespace(pw_name="other", pw_uid=-1, pw_gid=-1)  # anyone but a file's owner and group (as a pwd entry)
 _chosen: dict[str, str] = {}  # python -> the interpreter the worker execs for it (cached per process)
 _copies: dict[str, str] = {}  # interpreter of a copy -> its site-packages
 
@@ -78,7 +79,7 @@ def needed(python: str) -> list[tuple[str, int]] | None:
     return [(os.path.realpath(path), mode) for path, mode in paths if os.path.exists(path)] + [(folder, os.X_OK)]
 
 
-def reachable(python: str, account: pwd.struct_passwd = OTHER) -> bool:
+def reachable(python: str, account: Any = OTHER) -> bool:
     """Whether ``account`` (default: anyone) can open all ``needed`` of ``python`` by the permission bits: in
     the private world when there is one (only the bits from each bound folder down), else on the host."""
     wanted = needed(python)
