@@ -37,7 +37,7 @@ HOMES = ("/var/lib/autograder/runtime", "/tmp")  # where a copy is made: the fir
 PREFIX = "ag-runtime-"
 LAYOUT = "1"  # part of the key: a change to what a copy holds makes new copies
 OTHER = SimpleNamespace(pw_name="other", pw_uid=-1, pw_gid=-1)  # anyone but a file's owner and group (as a pwd entry)
-_chosen: dict[str, str] = {}  # python -> the interpreter the worker execs for it (cached per process)
+_chosen: dict[tuple[str, str], str] = {}  # (python, no world's reason) -> what the worker execs (cached)
 _copies: dict[str, str] = {}  # interpreter of a copy -> its site-packages
 
 
@@ -47,13 +47,14 @@ def interpreter(python: str) -> str:
     when no copy can be made (``accounts.user_can_run`` then says why the user cannot run it)."""
     if os.geteuid() != 0 or not _own_venv(python):
         return python
-    if python not in _chosen:
+    key = (python, namespace.unavailable())  # the answer differs with and without a private world
+    if key not in _chosen:
         chosen = python
         if not reachable(python):
             with contextlib.suppress(OSError):
                 chosen = _copy()
-        _chosen[python] = chosen
-    return _chosen[python]
+        _chosen[key] = chosen
+    return _chosen[key]
 
 
 def _own_venv(python: str) -> bool:
