@@ -44,8 +44,8 @@ def program(*sources: str, notes: tuple[str, ...] = ()) -> SimpleNamespace:
 def sandbox_user() -> Iterator[str | None]:
     """The test sandbox user, created if missing (root only; None otherwise).
 
-    The user must be able to run this interpreter: when an ancestor directory of it or
-    of numpy is closed to others (pyenv under a 0700 /root), it gets o+x (traverse
+    The user must be able to run the base interpreter: when an ancestor directory of it
+    is closed to others (pyenv under a 0700 /root), it gets o+x (traverse
     only, no listing) while any test session on this machine needs it; the last one
     to finish restores the original modes (kept in a state file, under a lock).
     """
@@ -74,10 +74,10 @@ def sandbox_user() -> Iterator[str | None]:
 
 
 def _closed_ancestors() -> list[Path]:
-    import numpy
-
-    targets = (Path(os.path.realpath(sys.executable)), Path(numpy.__file__).resolve(), Path(sys.prefix))
-    return sorted({f for t in targets for f in t.parents if not f.stat().st_mode & stat.S_IXOTH})
+    """Closed folders above the base interpreter (pyenv's under /root). Not above the venv or numpy: the sandbox
+    reaches those wherever the checkout lives (sandbox/runtime.py), and a checkout in a 0700 folder stays so."""
+    target = Path(os.path.realpath(sys.executable))
+    return sorted(f for f in target.parents if not f.stat().st_mode & stat.S_IXOTH)
 
 
 @contextlib.contextmanager
