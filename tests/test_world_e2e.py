@@ -14,6 +14,9 @@ import json
 import os
 import pwd
 import re
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -207,3 +210,129 @@ def test_without_namespaces_a_batch_of_litterers_leaves_no_file_of_a_sandbox_use
         assert "Student code ran although the sandbox user" in (tmp_path / "out" / "report.html").read_text()
     finally:
         reaper.remove_tree(nested)
+
+
+# -- a checkout the sandbox user cannot reach ------------------------------------------------------------------
+
+UID_REPORTER = '''
+
+def softmax(x, axis=-1):
+    import os
+    raise RuntimeError(f"UID-REPORT {os.getuid()} END")
+'''
+
+
+def grading_packages() -> list[str]:
+    """The distributions grading and batch need (requirements.txt, requirements-ta.txt and what they require)."""
+    import importlib.metadata
+
+    from packaging.requirements import Requirement
+
+    todo = [Requirement(line.split("#")[0]).name for name in ("requirements.txt", "requirements-ta.txt")
+            for line in (REPO / name).read_text().splitlines() if line.split("#")[0].strip()
+            and not line.startswith("-")]
+    found: dict[str, importlib.metadata.Distribution] = {}
+    while todo:
+        name = todo.pop()
+        try:
+            dist = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue  # (a marker's: not for this Python)
+        if dist.metadata["Name"].lower() not in found:
+            found[dist.metadata["Name"].lower()] = dist
+            todo += [r.name for r in map(Requirement, dist.requires or [])
+                     if r.marker is None or r.marker.evaluate({"extra": ""})]
+    return sorted({str(dist.locate_file(entry.parts[0])) for dist in found.values() for entry in dist.files or ()
+                   if entry.parts and entry.parts[0] != ".."})
+
+
+def make_venv(checkout: Path) -> Path:
+    """checkout/.venv from the base interpreter, with this venv's grading packages (hard links where the
+    file system allows) and the checkout on its path (as `pip install -e .` puts it): what `make venv` makes."""
+    subprocess.run([os.path.realpath(sys._base_executable), "-m", "venv", "--without-pip", str(checkout / ".venv")],
+                   check=True)
+    site = checkout / ".venv" / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / "site-packages"
+    for top in map(Path, grading_packages()):
+        if top.is_dir():
+            shutil.copytree(top, site / top.name, symlinks=True, copy_function=_link_or_copy)
+        elif top.exists():
+            _link_or_copy(str(top), str(site / top.name))
+    (site / "attention-autograder.pth").write_text(f"{checkout}\n")
+    return checkout / ".venv" / "bin" / "python"
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
+@pytest.fixture(scope="module")
+def private_clone() -> Iterator[Path]:
+    """A fresh clone of this repository (`git clone -q`, its committed state) in a folder only root can enter (0700,
+    as `mktemp -d` makes it; root's home or a 0750 home are the same to the sandbox user), with its venv inside."""
+    if not (REPO / ".git").exists() or not shutil.which("git"):
+        pytest.skip("not a git checkout")
+    top = Path(tempfile.mkdtemp(prefix="ag-private-checkout-"))
+    try:
+        assert top.stat().st_mode & 0o777 == 0o700
+        subprocess.run(["git", "clone", "-q", str(REPO), str(top / "p")], check=True)
+        make_venv(top / "p")
+        yield top / "p"
+    finally:
+        reaper.remove_tree(top)
+
+
+def run_there(checkout: Path, *args: str, world: bool) -> subprocess.CompletedProcess:
+    env = {**os.environ, namespace.SWITCH: "1" if world else "0"}
+    return subprocess.run([str(checkout / ".venv" / "bin" / "python"), "-m", "autograder", *args], cwd=checkout,
+                          env=env, capture_output=True, text=True, timeout=600, check=False)
+
+
+def pool_uids() -> set[int]:
+    base = os.environ.get(accounts.USER_ENV) or accounts.DEFAULT_USER
+    return {pwd.getpwnam(name).pw_uid for name in lock.pool_names(base) if lock._exists(name)}
+
+
+def reported_uids(results: dict) -> set[int]:
+    return {int(uid) for t in results["tests"] for uid in re.findall(r"UID-REPORT (\d+) END", t.get("output", ""))}
+
+
+WORLDS = [pytest.param(True, id="private-world", marks=needs_world), pytest.param(False, id="no-namespaces")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("world", WORLDS)
+def test_from_a_checkout_in_a_0700_folder_grade_runs_student_code_as_the_sandbox_user(private_clone: Path,
+                                                                                      tmp_path: Path, world) -> None:
+    assert lock.ensure_user(os.environ.get(accounts.USER_ENV) or accounts.DEFAULT_USER)  # as setup.sh makes it
+    (tmp_path / "uid.py").write_text(fx.REFERENCE.read_text() + UID_REPORTER)
+    (tmp_path / "uid.py").chmod(0o644)
+    reference = run_there(private_clone, "grade", str(private_clone / "reference" / "attention.py"), "--json",
+                          world=world)
+    assert reference.returncode == 0, reference.stderr
+    results = json.loads(reference.stdout)
+    assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0
+    assert results["extra_data"]["isolation_layers"][0].startswith("user "), results["extra_data"]
+    assert "isolation" not in results["extra_data"], results["extra_data"]["isolation"]  # nothing reduced
+    reporter = run_there(private_clone, "grade", str(tmp_path / "uid.py"), "--json", world=world)
+    uids = reported_uids(json.loads(reporter.stdout))
+    assert uids and uids <= pool_uids() and 0 not in uids, (uids, reporter.stderr)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("world", WORLDS)
+def test_from_a_checkout_in_a_0700_folder_batch_runs_student_code_as_the_sandbox_users(private_clone: Path,
+                                                                                       tmp_path: Path, world) -> None:
+    for name, source in (("alice", fx.REFERENCE.read_text() + UID_REPORTER), ("bob", fx.REFERENCE.read_text())):
+        (tmp_path / "in" / name).mkdir(parents=True)
+        (tmp_path / "in" / name / "attention.py").write_text(source)
+    out = tmp_path / "out"
+    done = run_there(private_clone, "batch", str(tmp_path / "in"), "-o", str(out), "--plain", world=world)
+    assert done.returncode == 0, done.stderr
+    alice, bob = (json.loads(state.results_path(out, name).read_text()) for name in ("alice", "bob"))
+    assert bob["score"] == sum(t["max_score"] for t in bob["tests"]) > 0
+    uids = reported_uids(alice)
+    assert uids and uids <= pool_uids() and 0 not in uids, (uids, done.stderr)
+    assert "student code runs as root" not in done.stderr.lower()
