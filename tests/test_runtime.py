@@ -33,6 +33,7 @@ def home(monkeypatch):
     monkeypatch.setattr(runtime, "HOMES", (str(folder),))
     monkeypatch.setattr(runtime, "_chosen", {})
     monkeypatch.setattr(runtime, "_copies", {})
+    monkeypatch.setattr(namespace, "SHOWN", [])
     yield folder
     reaper.remove_tree(folder)
 
@@ -45,11 +46,11 @@ def test_a_file_in_a_closed_folder_is_out_of_reach_on_the_host_but_not_in_a_worl
                        (closed / "venv", 0o755), (closed, 0o700)):
         path.chmod(mode)
     target = str(closed / "venv" / "lib" / "numpy.py")
-    assert not accounts.may(runtime.OTHER, target, os.R_OK)
-    assert accounts.may(runtime.OTHER, target, os.R_OK, [str(closed / "venv")])  # the world's folders above: 0755
-    assert not accounts.may(runtime.OTHER, target, os.R_OK, ["/usr"])  # not shown in that world at all
+    assert not runtime.may(runtime.OTHER, target, os.R_OK)
+    assert runtime.may(runtime.OTHER, target, os.R_OK, [str(closed / "venv")])  # the world's folders above: 0755
+    assert not runtime.may(runtime.OTHER, target, os.R_OK, ["/usr"])  # not shown in that world at all
     (closed / "venv" / "lib").chmod(0o700)
-    assert not accounts.may(runtime.OTHER, target, os.R_OK, [str(closed / "venv")])  # below the bound folder: counts
+    assert not runtime.may(runtime.OTHER, target, os.R_OK, [str(closed / "venv")])  # below the bound folder: counts
 
 
 def test_a_reachable_venv_or_another_interpreter_is_run_as_it_is(home) -> None:

@@ -284,10 +284,26 @@ def private_clone() -> Iterator[Path]:
         reaper.remove_tree(top)
 
 
-def run_there(checkout: Path, *args: str, world: bool) -> subprocess.CompletedProcess:
-    env = {**os.environ, namespace.SWITCH: "1" if world else "0"}
-    return subprocess.run([str(checkout / ".venv" / "bin" / "python"), "-m", "autograder", *args], cwd=checkout,
-                          env=env, capture_output=True, text=True, timeout=600, check=False)
+def run_there(checkout: Path, *args: str, world: str) -> subprocess.CompletedProcess:
+    """``python -m autograder ARGS`` in ``checkout``: in a private ``world`` ("private-world"; "private-venv":
+    its venv's folders closed to others too, as a umask of 077 makes them) or with "no-namespaces"."""
+    env = {**os.environ, namespace.SWITCH: "0" if world == "no-namespaces" else "1"}
+    with closed_folders(checkout / ".venv", world == "private-venv"):
+        return subprocess.run([str(checkout / ".venv" / "bin" / "python"), "-m", "autograder", *args],
+                              cwd=checkout, env=env, capture_output=True, text=True, timeout=600, check=False)
+
+
+@contextlib.contextmanager
+def closed_folders(top: Path, close: bool) -> Iterator[None]:
+    """Every folder under ``top`` 0700 meanwhile (``close``). Folders only: the files may be hard links."""
+    folders = [top, *(p for p in top.rglob("*") if p.is_dir() and not p.is_symlink())] if close else []
+    for folder in folders:
+        folder.chmod(0o700)
+    try:
+        yield
+    finally:
+        for folder in folders:
+            folder.chmod(0o755)
 
 
 def pool_uids() -> set[int]:
@@ -299,7 +315,8 @@ def reported_uids(results: dict) -> set[int]:
     return {int(uid) for t in results["tests"] for uid in re.findall(r"UID-REPORT (\d+) END", t.get("output", ""))}
 
 
-WORLDS = [pytest.param(True, id="private-world", marks=needs_world), pytest.param(False, id="no-namespaces")]
+WORLDS = [pytest.param("private-world", marks=needs_world), pytest.param("private-venv", marks=needs_world),
+          "no-namespaces"]
 
 
 @pytest.mark.slow

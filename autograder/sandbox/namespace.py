@@ -4,11 +4,12 @@ As root, ``command`` wraps the worker's command line in util-linux's ``unshare``
 network, IPC and UTS namespaces; ``--fork --kill-child``) running ``world_init.py`` as the
 namespace's PID 1, which builds the view (see its docstring) and starts the worker as the sandbox
 user. What the worker then sees: the system's ``/usr`` (and ``/bin``, ``/lib``... or their
-symlinks), the interpreter's prefixes (a venv and its base) and a few files of ``/etc``, all
-read-only; its two modules and their bytecode (runfolder.py); its home and ``/tmp`` in one
-private tmpfs (``TMPFS``: size and inode caps), another for ``/dev/shm``; a ``/dev`` with null,
-zero, full, random and urandom; its own ``/proc``. Nothing of the checkout, the export, OUTDIR,
-another slot or another process.
+symlinks), the interpreter's prefixes (a venv and its base, at their own paths: the folders above
+them are the world's own, 0755, so a venv in a folder the sandbox user cannot enter on the host
+serves as it is; runtime.py) and a few files of ``/etc``, all read-only; its two modules and their
+bytecode (runfolder.py); its home and ``/tmp`` in one private tmpfs (``TMPFS``: size and inode
+caps), another for ``/dev/shm``; a ``/dev`` with null, zero, full, random and urandom; its own
+``/proc``. Nothing of the checkout, the export, OUTDIR, another slot or another process.
 
 ``unavailable()`` says once per process (a probe, ~5 ms) why not ('' when it works): not root,
 ``AUTOGRADER_NAMESPACES=0`` (the switch tests use to simulate a container that forbids them), no
@@ -33,6 +34,7 @@ TMPFS = {"/tmp": (64, 4096), "/dev/shm": (16, 256)}  # path -> (MiB, inodes); th
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ALIASES = [["/var/tmp", "/tmp"]]  # symlinks made in the world: what code expects to find
 ETC = ("/etc/ld.so.cache", "/etc/localtime")  # not even /etc/passwd: the names of the other sandbox users
+SHOWN: list[str] = []  # more folders a world shows read-only: runtime.py's copies of the venv's runtime
 INIT = Path(__file__).resolve().with_name("world_init.py")
 SETUP_FAILED = 121  # world_init's exit status when the view could not be built
 _verdict: list[str] = []  # the cached answer of unavailable()
@@ -79,10 +81,8 @@ def command(argv: list[str], *, python: str, files: list[str], home: str, accoun
 
 def spec(*, python: str, files: list[str], home: str, account: object | None) -> dict:
     """What world_init.build makes of the world (the arguments as ``command``'s)."""
-    from autograder.sandbox import runtime  # (runtime.py imports this module)
-
     uid, gid = (account.pw_uid, account.pw_gid) if account is not None else (0, 0)  # type: ignore[attr-defined]
-    binds, links = view(runtime.interpreter(python))
+    binds, links = view(python)
     shown = [f for f in (*ETC, *files) if os.path.exists(f)]
     return {"root": _mountpoint([*binds, *shown, home]), "binds": binds, "symlinks": links, "files": shown,
             "tmpfs": TMPFS, "home": home, "uid": uid, "gid": gid, "switch": account is not None}
@@ -98,7 +98,7 @@ def _mountpoint(shown: list[str]) -> str:
 
 def view(python: str) -> tuple[list[str], list[list[str]]]:
     """(directories to bind read-only, [link, target] symlinks to recreate) for the system and ``python``: its
-    folder, its venv's (found by its pyvenv.cfg: the grader's, or runtime.py's copy) and the grader's prefixes."""
+    folder, its venv's (found by its pyvenv.cfg), the grader's prefixes and ``SHOWN`` (runtime.py's copies)."""
     binds: list[str] = []
     links: list[list[str]] = list(ALIASES)
     for top in SYSTEM:
@@ -108,7 +108,7 @@ def view(python: str) -> tuple[list[str], list[list[str]]]:
             binds.append(top)
     venv = os.path.dirname(os.path.dirname(os.path.abspath(python)))
     wanted = [python, *([venv] if os.path.isfile(os.path.join(venv, "pyvenv.cfg")) else []), sys.prefix,
-              sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix]
+              sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, *filter(os.path.isdir, SHOWN)]
     for path in wanted:
         chain, real = _resolve(path)
         links += [list(link) for link in chain if list(link) not in links]

@@ -9,10 +9,12 @@ the interpreter loads without reading the sources' dates. A worker start then co
 cache tag, finds none, and compiles the sources as before; check-zip runs the whole grader in its
 Python 3.10, which writes bytecode of its own.
 
-The worker is imported as a module by a one-line ``-c`` program (``argv``): a script run by its
-path is always compiled. The bytecode names no folder (nothing of the checkout's path reaches
-the sandbox); tracebacks name the copies in the run folder, as the import system sets the code's
-file names to the source it found next to the pyc.
+The worker is imported as a module by a one-line ``-c`` program (``argv``), run by the interpreter
+as the sandbox user can reach it (runtime.py: the grader's venv, or a root-owned copy of it when the
+checkout is out of that user's reach): a script run by its path is always compiled. The bytecode
+names no folder (nothing of the checkout's path reaches the sandbox); tracebacks name the copies in
+the run folder, as the import system sets the code's file names to the source it found next to the
+pyc.
 """
 
 from __future__ import annotations

@@ -23,14 +23,16 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import pwd
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from autograder.sandbox import accounts, namespace
+from autograder.sandbox import namespace
 
 PACKAGES = ("numpy",)  # the distributions worker.py and protocol.py import beyond the standard library
 HOMES = ("/var/lib/autograder/runtime", "/tmp")  # where a copy is made: the first that is root's alone
@@ -85,7 +87,7 @@ def reachable(python: str, account: Any = OTHER) -> bool:
     the private world when there is one (only the bits from each bound folder down), else on the host."""
     wanted = needed(python)
     roots = namespace.view(python)[0] if namespace.unavailable() == "" else None
-    return wanted is not None and all(accounts.may(account, path, mode, roots) for path, mode in wanted)
+    return wanted is not None and all(may(account, path, mode, roots) for path, mode in wanted)
 
 
 def site_packages(python: str) -> str | None:
@@ -115,6 +117,7 @@ def _copy() -> str:
             continue
         python = os.path.join(folder, "bin", "python")
         _copies[python] = os.path.join(folder, lib)
+        namespace.SHOWN.append(folder)  # a world shows it (a zygote's workers import from it)
         if reachable(python):
             return python
         problems.append(f"{folder} is not readable by all")
@@ -209,3 +212,31 @@ def _fill(build: str, base: str, lib: str, tops: dict[str, Path]) -> None:
             path = os.path.join(folder, name)
             if not os.path.islink(path):
                 os.chmod(path, 0o755 if os.stat(path).st_mode & 0o100 else 0o644)
+
+
+def may(account: pwd.struct_passwd, path: str, mode: int, roots: Iterable[str] | None = None) -> bool:
+    """Whether ``account`` may open ``path`` with ``mode`` by the permission bits on it and its parents. With
+    ``roots`` (the folders a private world binds), only the parents from the bound folder holding ``path`` down
+    count (the world's folders above it are 0755); False when none holds it."""
+    try:
+        parents = list(Path(path).parents)
+        if roots is not None:
+            holding = [root for root in roots if _inside(path, root)]
+            if not holding:
+                return False
+            top = max(holding, key=len)
+            parents = [p for p in parents if _inside(str(p), top)]
+        return all(allowed(account, os.stat(p), os.X_OK) for p in parents) and allowed(account, os.stat(path), mode)
+    except OSError:
+        return False
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+def allowed(account: pwd.struct_passwd, info: os.stat_result, want: int) -> bool:
+    """Whether ``account`` (its uid, else its gid, else "other") has ``want`` (os.R_OK...) by ``info``'s mode."""
+    shift = 6 if info.st_uid == account.pw_uid else 3 if info.st_gid == account.pw_gid else 0
+    bits = (info.st_mode >> shift) & 0o7
+    return all(bits & bit for flag, bit in ((os.R_OK, 4), (os.W_OK, 2), (os.X_OK, 1)) if want & flag)
