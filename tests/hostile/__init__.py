@@ -20,7 +20,36 @@ from types import SimpleNamespace
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE.parents[1] / "reference" / "attention.py"
-TEST_USER = "agsbtest"  # not agsandbox: other suites on this machine keep their own processes
+SESSION_ENV = "AUTOGRADER_TEST_USER"  # this test session's base name, for the processes it starts
+_session_locks: list[int] = []
+
+
+def _session_base() -> str:
+    """The base name of this test session's own pool of sandbox users: the first of agsbtest, agsbtesta,
+    agsbtestb, ... that no other test session on this machine holds (root only; an flock held for this
+    process's life), so that concurrent test runs (another checkout's `make test`, a TA's) never take each
+    other's users, nor kill each other's processes as leftovers of a user they hold. Not agsandbox: a batch
+    on this machine keeps its own processes."""
+    given = os.environ.get(SESSION_ENV)
+    if given or os.geteuid() != 0:
+        return given or "agsbtest"
+    from autograder.sandbox import lock
+
+    folder = lock.lock_dir()
+    for name in ["agsbtest", *(f"agsbtest{letter}" for letter in "abcdefg")]:
+        fd = os.open(os.path.join(folder, f"session-{name}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        _session_locks.append(fd)
+        os.environ[SESSION_ENV] = name  # the Python processes this session starts use it too
+        return name
+    return "agsbtest"  # eight sessions at once: share (a user of the pool is still one grading's at a time)
+
+
+TEST_USER = _session_base()
 
 
 def snippet(name: str) -> str:
