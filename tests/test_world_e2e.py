@@ -331,7 +331,10 @@ def test_from_a_checkout_in_a_0700_folder_grade_runs_student_code_as_the_sandbox
     assert reference.returncode == 0, reference.stderr
     results = json.loads(reference.stdout)
     assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0
-    assert results["extra_data"]["isolation_layers"][0].startswith("user "), results["extra_data"]
+    layers = results["extra_data"]["isolation_layers"]
+    assert layers[0].startswith("user "), results["extra_data"]
+    copied = any("the venv's runtime from a root-owned copy" in layer for layer in layers)
+    assert copied == (world != "private-world"), layers  # a world shows a venv whose own files others can read
     assert "isolation" not in results["extra_data"], results["extra_data"]["isolation"]  # nothing reduced
     reporter = run_there(private_clone, "grade", str(tmp_path / "uid.py"), "--json", world=world)
     uids = reported_uids(json.loads(reporter.stdout))

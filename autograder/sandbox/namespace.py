@@ -177,6 +177,8 @@ def exit_code(code: int) -> int:
 def layers(account_name: str | None, reason: str) -> list[str]:
     """Which isolation layers are active, one short phrase each, for results.json and the console."""
     active = [f"user {account_name}" if account_name else "no user switch", "rlimits"]
+    if account_name and SHOWN:  # the checkout is out of the user's reach: runtime.py's copy serves
+        active.append(f"the venv's runtime from a root-owned copy readable by all ({SHOWN[-1]})")
     if reason:
         return [*active, f"no private world ({reason})"]
     caps = ", ".join(f"{path} {mb} MiB/{inodes} files" for path, (mb, inodes) in TMPFS.items())
