@@ -33,7 +33,7 @@ def home(monkeypatch):
     monkeypatch.setattr(runtime, "HOMES", (str(folder),))
     monkeypatch.setattr(runtime, "_chosen", {})
     monkeypatch.setattr(runtime, "_copies", {})
-    monkeypatch.setattr(namespace, "SHOWN", [])
+    monkeypatch.setattr(namespace, "INSTEAD", {})
     yield folder
     reaper.remove_tree(folder)
 

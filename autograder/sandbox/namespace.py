@@ -34,7 +34,7 @@ TMPFS = {"/tmp": (64, 4096), "/dev/shm": (16, 256)}  # path -> (MiB, inodes); th
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ALIASES = [["/var/tmp", "/tmp"]]  # symlinks made in the world: what code expects to find
 ETC = ("/etc/ld.so.cache", "/etc/localtime")  # not even /etc/passwd: the names of the other sandbox users
-SHOWN: list[str] = []  # more folders a world shows read-only: runtime.py's copies of the venv's runtime
+INSTEAD: dict[tuple[str, str], str] = {}  # (python, unavailable()) -> what runs instead (runtime.py's copy)
 INIT = Path(__file__).resolve().with_name("world_init.py")
 SETUP_FAILED = 121  # world_init's exit status when the view could not be built
 _verdict: list[str] = []  # the cached answer of unavailable()
@@ -97,8 +97,10 @@ def _mountpoint(shown: list[str]) -> str:
 
 
 def view(python: str) -> tuple[list[str], list[list[str]]]:
-    """(directories to bind read-only, [link, target] symlinks to recreate) for the system and ``python``: its
-    folder, its venv's (found by its pyvenv.cfg), the grader's prefixes and ``SHOWN`` (runtime.py's copies)."""
+    """(directories to bind read-only, [link, target] symlinks to recreate) for the system and ``python`` (or
+    what runs instead of it in a world: ``INSTEAD``): its folder, its venv's (by its pyvenv.cfg) and the grader's
+    prefixes."""
+    python = INSTEAD.get((python, ""), python)
     binds: list[str] = []
     links: list[list[str]] = list(ALIASES)
     for top in SYSTEM:
@@ -108,7 +110,7 @@ def view(python: str) -> tuple[list[str], list[list[str]]]:
             binds.append(top)
     venv = os.path.dirname(os.path.dirname(os.path.abspath(python)))
     wanted = [python, *([venv] if os.path.isfile(os.path.join(venv, "pyvenv.cfg")) else []), sys.prefix,
-              sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix, *filter(os.path.isdir, SHOWN)]
+              sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix]
     for path in wanted:
         chain, real = _resolve(path)
         links += [list(link) for link in chain if list(link) not in links]
@@ -177,8 +179,10 @@ def exit_code(code: int) -> int:
 def layers(account_name: str | None, reason: str) -> list[str]:
     """Which isolation layers are active, one short phrase each, for results.json and the console."""
     active = [f"user {account_name}" if account_name else "no user switch", "rlimits"]
-    if account_name and SHOWN:  # the checkout is out of the user's reach: runtime.py's copy serves
-        active.append(f"the venv's runtime from a root-owned copy readable by all ({SHOWN[-1]})")
+    instead = INSTEAD.get((sys.executable, reason))
+    if account_name and instead:  # the venv is out of the user's reach: runtime.py's copy serves
+        folder = os.path.dirname(os.path.dirname(instead))
+        active.append(f"the venv's runtime from a root-owned copy readable by all ({folder})")
     if reason:
         return [*active, f"no private world ({reason})"]
     caps = ", ".join(f"{path} {mb} MiB/{inodes} files" for path, (mb, inodes) in TMPFS.items())

@@ -56,6 +56,8 @@ def interpreter(python: str) -> str:
             with contextlib.suppress(OSError):
                 chosen = _copy()
         _chosen[key] = chosen
+        if chosen != python:  # a world shows the copy wherever it shows ``python`` (a zygote's workers included)
+            namespace.INSTEAD[key] = chosen
     return _chosen[key]
 
 
@@ -117,7 +119,6 @@ def _copy() -> str:
             continue
         python = os.path.join(folder, "bin", "python")
         _copies[python] = os.path.join(folder, lib)
-        namespace.SHOWN.append(folder)  # a world shows it (a zygote's workers import from it)
         if reachable(python):
             return python
         problems.append(f"{folder} is not readable by all")
