@@ -25,18 +25,19 @@ _session_locks: list[int] = []
 
 
 def _session_base() -> str:
-    """The base name of this test session's own pool of sandbox users: the first of agsbtest, agsbtesta,
-    agsbtestb, ... that no other test session on this machine holds (root only; an flock held for this
-    process's life), so that concurrent test runs (another checkout's `make test`, a TA's) never take each
-    other's users, nor kill each other's processes as leftovers of a user they hold. Not agsandbox: a batch
-    on this machine keeps its own processes."""
+    """The base name of this test session's own pool of sandbox users: the first of agsbtesta, agsbtestb, ...
+    that no other test session on this machine holds (root only; an flock held for this process's life), so
+    that concurrent test runs (another checkout's `make test`, a TA's) never take each other's users, nor kill
+    each other's processes as leftovers of a user they hold (nor run into the process limit with them). Not
+    agsandbox: a batch on this machine keeps its own processes; not agsbtest: older checkouts share that one
+    without a session lock."""
     given = os.environ.get(SESSION_ENV)
     if given or os.geteuid() != 0:
         return given or "agsbtest"
     from autograder.sandbox import lock
 
     folder = lock.lock_dir()
-    for name in ["agsbtest", *(f"agsbtest{letter}" for letter in "abcdefg")]:
+    for name in [f"agsbtest{letter}" for letter in "abcdefgh"]:
         fd = os.open(os.path.join(folder, f"session-{name}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -46,7 +47,7 @@ def _session_base() -> str:
         _session_locks.append(fd)
         os.environ[SESSION_ENV] = name  # the Python processes this session starts use it too
         return name
-    return "agsbtest"  # eight sessions at once: share (a user of the pool is still one grading's at a time)
+    return "agsbtesta"  # eight sessions at once: share (a user of the pool is still one grading's at a time)
 
 
 TEST_USER = _session_base()
