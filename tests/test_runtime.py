@@ -108,3 +108,13 @@ def test_the_copy_is_made_once_and_a_folder_planted_in_its_place_is_never_used(u
     os.chown(planted, account.pw_uid, account.pw_gid)
     again = Path(runtime._copy())
     assert again == first and again.parents[1].stat().st_uid == 0 and again.is_symlink()
+
+
+@pytest.mark.skipif(not (ROOT and IN_VENV), reason="the copy is made as root, of the grader's venv")
+def test_no_copy_is_made_below_a_folder_others_could_change(home, monkeypatch) -> None:
+    loose = home / "loose"  # writable by all, not sticky: someone could swap the copy's folder
+    loose.mkdir()
+    loose.chmod(0o777)
+    monkeypatch.setattr(runtime, "HOMES", (str(loose / "runtime"),))
+    with pytest.raises(OSError, match="only root can change"):
+        runtime._copy()

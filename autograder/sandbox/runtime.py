@@ -25,6 +25,7 @@ import hashlib
 import os
 import pwd
 import shutil
+import stat
 import sys
 import tempfile
 from collections.abc import Iterable
@@ -92,11 +93,6 @@ def reachable(python: str, account: Any = OTHER) -> bool:
     return wanted is not None and all(may(account, path, mode, roots) for path, mode in wanted)
 
 
-def site_packages(python: str) -> str | None:
-    """The site-packages of a copy made by this process (None for any other interpreter)."""
-    return _copies.get(python)
-
-
 def _copy() -> str:
     """The interpreter of the root-owned copy of this venv's runtime (made when missing). Raises OSError."""
     import importlib.metadata
@@ -138,10 +134,10 @@ def _key(base: str, tops: dict[str, Path]) -> str:
 
 def _place(home: str, key: str, fill) -> str:
     """The folder of the copy ``key`` in ``home``, made by ``fill`` in a folder beside it, renamed into place."""
-    if home == "/tmp":
+    if home == "/tmp":  # sticky: no one else can rename or remove root's entries there
         final = os.path.join(home, PREFIX + key)
     else:
-        _private_folder(home)
+        _root_folder(home)
         final = os.path.join(home, key)
     for _ in range(3):
         if _sound(final):
@@ -155,7 +151,6 @@ def _place(home: str, key: str, fill) -> str:
             os.rename(build, final)  # fails when another grading placed its copy first: that one serves
         except OSError:
             if not _sound(final):
-                _remove(build)
                 raise
         finally:
             if os.path.lexists(build):
@@ -165,15 +160,19 @@ def _place(home: str, key: str, fill) -> str:
     return final
 
 
-def _private_folder(path: str) -> None:
-    """Make ``path`` and its missing parents: root's, 0755."""
+def _root_folder(path: str) -> None:
+    """Make ``path`` (0755) and its missing parents; OSError unless it and every folder above it are root's alone."""
     if not os.path.isdir(path):
-        _private_folder(os.path.dirname(path))
+        _root_folder(os.path.dirname(path))
         with contextlib.suppress(FileExistsError):
             os.mkdir(path, 0o755)
         os.chmod(path, 0o755)
     if not _sound(path):
         raise OSError(f"{path} is not a folder only root can write")
+    for folder in Path(path).parents:  # root's; writable by others only if sticky (/tmp): root's entries stay
+        info = folder.lstat()
+        if info.st_uid != 0 or (info.st_mode & 0o022 and not info.st_mode & stat.S_ISVTX):
+            raise OSError(f"{folder} is not a folder only root can change")
 
 
 def _sound(path: str) -> bool:
