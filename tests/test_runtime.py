@@ -116,5 +116,5 @@ def test_no_copy_is_made_below_a_folder_others_could_change(home, monkeypatch) -
     loose.mkdir()
     loose.chmod(0o777)
     monkeypatch.setattr(runtime, "HOMES", (str(loose / "runtime"),))
-    with pytest.raises(OSError, match="only root can change"):
+    with pytest.raises(OSError, match="loose is not a folder only root can"):
         runtime._copy()
