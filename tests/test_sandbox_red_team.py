@@ -206,7 +206,8 @@ def orphans() -> list[int]:
 def run_as_peer(user, code: str) -> str:
     """Run ``code`` in a new process of the sandbox user (or of ours when there is none); its stdout."""
     options = {"user": TEST_USER, "group": TEST_USER, "extra_groups": []} if user else {}
-    done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, cwd="/", timeout=30,
+    python = os.path.realpath(getattr(sys, "_base_executable", sys.executable))  # stdlib only: the venv may be private
+    done = subprocess.run([python, "-I", "-c", code], capture_output=True, text=True, cwd="/", timeout=30,
                           check=False, env={"PATH": "/usr/bin:/bin"}, **options)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()

@@ -23,7 +23,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from autograder.sandbox import namespace, protocol, reaper, runfolder
+from autograder.sandbox import namespace, protocol, reaper, runfolder, runtime
 
 MODULES = ("zygote", "worker", "protocol", "seccomp", "world_init")
 SHOWN = ("worker", "protocol", "seccomp")  # what a worker's world shows of the zygote's folder (as of a run folder)
@@ -45,6 +45,7 @@ def start(python: str = sys.executable) -> str:
     folder = Path(tempfile.mkdtemp(prefix="ag-zygote-"))
     folder.chmod(0o755)
     files = runfolder.populate(folder, python, modules=MODULES)
+    python = runtime.interpreter(python)  # its workers import numpy's lazy modules where they can read them
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
         process = subprocess.Popen(
