@@ -3,8 +3,10 @@
 # (requirements-ta.txt) and the `autograder` command (.venv/bin/autograder, an editable install of
 # this checkout: after moving the checkout, `make clean venv`). `make test` adds the test tools
 # (requirements-dev.txt: ruff and torch, our test oracle); nothing else downloads torch.
-# The venv's Python must be one the sandbox user can run (not under /root, e.g. pyenv's), or
-# student code cannot switch users when grading as root: prefer the system's python3.
+# The checkout (and its venv) may be anywhere, even where the sandbox user cannot enter: the worker
+# reaches the venv's runtime through its private world or a root-owned copy (sandbox/runtime.py). The
+# base Python must be one the sandbox user can run without namespaces (not pyenv's under a 0700 /root):
+# prefer the system's python3.
 PYTHON ?= $(shell for p in /usr/bin/python3 python3; do \
 	$$p -c 'import sys, venv, ensurepip; sys.exit(sys.version_info < (3, 10))' 2>/dev/null && { echo $$p; break; }; done)
 VENV := .venv

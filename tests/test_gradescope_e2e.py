@@ -54,9 +54,9 @@ def unzip(zip_path: Path, destination: Path) -> None:
             target.chmod((info.external_attr >> 16) & 0o777 or 0o644)
 
 
-def run_setup(root: Path) -> subprocess.CompletedProcess:
+def run_setup(root: Path, wrapper: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
     return subprocess.run(
-        ["bash", "setup.sh"],
+        [*wrapper, "bash", "setup.sh"],
         cwd=root / "source",
         env=clean_env(root),
         stdout=subprocess.PIPE,
@@ -72,8 +72,8 @@ def clean_env(root: Path) -> dict[str, str]:
     return dict(env, AUTOGRADER_ROOT=str(root))
 
 
-def grade_on_gradescope(root: Path, files: dict[str, bytes]) -> dict:
-    """Put ``files`` in submission/, run run_autograder like Gradescope, return results.json."""
+def grade_on_gradescope(root: Path, files: dict[str, bytes], wrapper: tuple[str, ...] = ()) -> dict:
+    """Put ``files`` in submission/, run run_autograder like Gradescope (inside ``wrapper``), return results.json."""
     for folder in ("submission", "results"):
         shutil.rmtree(root / folder, ignore_errors=True)
         (root / folder).mkdir()
@@ -82,7 +82,7 @@ def grade_on_gradescope(root: Path, files: dict[str, bytes]) -> dict:
         (root / "submission" / name).write_bytes(content)
     shutil.copy2(root / "source" / "run_autograder", root / "run_autograder")
     done = subprocess.run(
-        [str(root / "run_autograder")],
+        [*wrapper, str(root / "run_autograder")],
         cwd=root,
         env=clean_env(root),
         stdout=subprocess.PIPE,
@@ -216,3 +216,61 @@ def test_a_submission_walking_the_machine_sees_nothing_outside_its_own_world(gra
     found = {m.group(0) for t in data["tests"] for m in [re.search(r"EXPLORED .*? END", t["output"])] if m}
     assert len(found) == 1, data["output"][:500]
     assert re.fullmatch(r"EXPLORED read=\d+ complete=1 hits=0 runs=1 commands=0 first=none END", found.pop())
+
+
+# ---------------------------------------------------------------- under Docker's default capabilities
+
+# What Docker grants a container's root by default (no CAP_SYS_ADMIN: no namespaces, no network namespace).
+DOCKER_CAPS = {"chown", "dac_override", "fsetid", "fowner", "mknod", "net_raw", "setgid", "setuid", "setfcap",
+               "setpcap", "net_bind_service", "sys_chroot", "kill", "audit_write"}
+
+
+def docker_wrapper() -> tuple[str, ...]:
+    """capsh dropping from the bounding set every capability this kernel has that Docker does not grant; the
+    command follows (``bash -c 'exec "$@"'``)."""
+    last = int(Path("/proc/sys/kernel/cap_last_cap").read_text())
+    names = subprocess.run(["capsh", f"--decode={(1 << (last + 1)) - 1:x}"], capture_output=True, text=True,
+                           check=True).stdout.split("=", 1)[1].strip().split(",")
+    drop = sorted(n for n in names if n.removeprefix("cap_") not in DOCKER_CAPS)
+    assert "cap_sys_admin" in drop and "cap_sys_ptrace" in drop
+    return ("capsh", f"--drop={','.join(drop)}", "--", "-c", 'exec "$@"', "capsh")
+
+
+@pytest.fixture(scope="module")
+def docker_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The zip set up and graded as root with Docker's default capabilities only (``capsh --drop``)."""
+    if os.geteuid() != 0 or not shutil.which("capsh"):
+        pytest.skip("needs root and capsh (apt-get install libcap2-bin)")
+    zip_path = build.build_zip(tmp_path_factory.mktemp("dist") / "autograder.zip")
+    root = Path(tempfile.mkdtemp(prefix="gradescope-docker-", dir="/tmp"))
+    unzip(zip_path, root / "source")
+    setup = run_setup(root, docker_wrapper())
+    assert setup.returncode == 0, setup.stdout
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+def test_under_dockers_capabilities_the_zip_grades_without_namespaces_and_without_network(docker_root: Path) -> None:
+    """Namespaces are refused (no CAP_SYS_ADMIN) and grading falls back: the reference gets 100, the template 0,
+    and a correct submission that sends to a TCP and a UDP listener on 127.0.0.1 (at load and with every input
+    of scaled_dot_product_attention) delivers nothing: the seccomp filter refuses its sockets, and says so."""
+    from tests.test_seccomp import Listener, leaking_submission
+
+    wrapper = docker_wrapper()
+    data = grade_on_gradescope(docker_root, {"attention.py": REFERENCE.read_bytes()}, wrapper)
+    validate(data)
+    assert total(data) == (100, 100), [t["name"] for t in data["tests"] if t["status"] != "passed"]
+    layers = data["extra_data"]["isolation_layers"]
+    assert any(layer.startswith("no private world") for layer in layers), layers
+    assert any(layer.startswith("seccomp: no network sockets") for layer in layers), layers
+    assert total(grade_on_gradescope(docker_root, {"attention.py": TEMPLATE.read_bytes()}, wrapper)) == (0, 100)
+    listener = Listener()
+    source = leaking_submission(listener.tcp.getsockname()[1], listener.udp.getsockname()[1])
+    data = grade_on_gradescope(docker_root, {"attention.py": source.encode()}, wrapper)
+    assert listener.close() == []
+    validate(data)
+    assert "network access is not allowed while grading" in data["output"]
+    own = [t for t in data["tests"] if t["name"].startswith("scaled_dot_product_attention")
+           and t["visibility"] == "visible"]
+    assert own and all(t["score"] == 0 and "network access is not allowed while grading" in t["output"] for t in own)
+    assert "grader_error" not in data.get("extra_data", {})

@@ -193,3 +193,75 @@ def test_findings_6_and_7_student_text_forges_neither_the_terminal_nor_the_repor
     data = grade.grade(path)
     assert any("forged by the student" in t["output"] for t in data["tests"])
     assert not any(table.diagnosed(t) for t in data["tests"] if "forged by the student" in t["output"])
+
+
+# ----------------------------------------------------------------------------- issue 22: the network, a hung-up batch
+
+
+def test_finding_22_network_no_route_out_of_the_worker_reaches_a_listener(tmp_path: Path,
+                                                                         reference_results: dict) -> None:
+    """TCP, UDP, IPv6, raw, netlink, a forked child, an executed program and io_uring, each tried at load: nothing
+    arrives, each attempt is a note naming its statement, and the correct code keeps the reference's score."""
+    from tests.hostile import network, snippet
+    from tests.test_seccomp import Listener
+
+    listener = Listener()
+    tcp, udp = listener.tcp.getsockname()[1], listener.udp.getsockname()[1]
+    ports = {"udp": udp, "raw": udp}
+    calls = "".join(f"{route.__name__}({ports.get(route.__name__, tcp)}, b'{route.__name__}')\n"
+                    for route in network.ROUTES)
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / "attention.py").write_text(REFERENCE.read_text() + "\n" + snippet("network") + "\n" + calls)
+    data, seconds = graded(folder)
+    assert listener.close() == []
+    assert seconds < NORMAL_SECONDS
+    assert data["score"] == reference_results["score"] and statuses(data) == statuses(reference_results)
+    notes = data["extra_data"]["notes"]
+    for route in network.ROUTES:
+        mine = [n for n in notes if f"`{route.__name__}(" in n]
+        assert mine and "raised PermissionError" in mine[0], (route.__name__, notes)
+    assert sum("network access is not allowed while grading" in n for n in notes) >= 5  # the socket() calls
+
+
+HANGUP = """
+import os as _os, signal as _signal
+_softmax = softmax
+def softmax(Z, axis=-1, temperature=1.0):
+    for sig in (_signal.SIGHUP, _signal.SIGTERM, _signal.SIGINT):
+        _signal.signal(sig, _signal.SIG_IGN)
+    if _os.fork() == 0:
+        while True:
+            pass
+    while True:
+        pass
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0, reason="a batch's workers run as its sandbox users: root")
+def test_finding_22_hangup_a_batch_hung_up_leaves_none_of_its_processes(tmp_path: Path) -> None:
+    """The terminal closes while workers that ignore SIGHUP, SIGTERM and SIGINT spin, each with a spinning child:
+    within 5 s nothing of the batch runs; the batch says it was interrupted and how to resume."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests import fixtures_export as fx
+    from tests.test_batch_lifeline import batch_processes, survivors, wait_for
+
+    path, _ = fx.write_export(tmp_path / "in", [REFERENCE.read_text() + HANGUP] * 2)
+    proc = subprocess.Popen([sys.executable, "-m", "autograder", "batch", str(path), "-o", str(tmp_path / "out"),
+                             "--jobs", "2", "--plain", "--allow-exposed"], cwd=fx.REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+
+    def spinning() -> int:  # processes of a sandbox user under the batch
+        return sum(os.stat(f"/proc/{pid}").st_uid != 0 for pid in batch_processes(proc.pid)
+                   if Path(f"/proc/{pid}").exists())
+
+    assert wait_for(lambda: spinning() >= 4, 90)  # two workers and their children
+    processes = batch_processes(proc.pid)
+    proc.send_signal(signal.SIGHUP)
+    stdout, _ = proc.communicate(timeout=30)
+    assert survivors(processes) == [], stdout
+    assert proc.returncode == 130 and "rerun the same command to resume" in stdout

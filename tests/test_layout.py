@@ -32,8 +32,9 @@ MAY_IMPORT = {
 }
 # files that run inside the sandbox or are copied into the student template: stdlib and numpy only
 SELF_CONTAINED = {
-    "sandbox/worker.py": {"protocol"},  # protocol.py is copied next to it
+    "sandbox/worker.py": {"protocol", "seccomp"},  # protocol.py and seccomp.py are copied next to it
     "sandbox/protocol.py": set(),
+    "sandbox/seccomp.py": set(),
     "sandbox/world_init.py": set(),  # runs as the private world's PID 1, with -S
     "sandbox/zygote.py": {"protocol", "worker", "world_init"},  # copied next to them: the workers' warm parent
     "feedback/compare.py": {".", "feedback_format"},  # relative here, top-level in the template

@@ -7,12 +7,14 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from autograder.sandbox import namespace
+from autograder.sandbox import accounts, namespace, reaper, runtime
 from autograder.sandbox import supervisor as sandbox_module
 from autograder.sandbox.student import Student, StudentError
 from autograder.sandbox.supervisor import Limits, Sandbox, WorkerDied, WorkerTimeout, describe_exit
@@ -168,15 +170,23 @@ def test_output_is_truncated_then_reset(user) -> None:
         assert box.take_output() == ""
 
 
-def test_isolation_is_reported_as_reduced_when_it_is(user, monkeypatch) -> None:
+def test_isolation_is_reported_as_reduced_when_it_is(user, monkeypatch, tmp_path) -> None:
     monkeypatch.setenv(namespace.SWITCH, "0")  # in a private world the checkout is out of sight, see test_world
     with Sandbox(switch_user=False) as box:
         assert "the user switch is disabled" in box.isolation_note
     if ROOT:
         with Sandbox(user="no_such_user_ag") as box:
             assert "`no_such_user_ag` does not exist" in box.isolation_note and box.account is None
-        with Sandbox(user=user) as box:  # this checkout is world-readable, unlike a prepared /autograder
-            assert "can read the grader's files" in box.isolation_note and box.account is not None
+        package = Path(tempfile.mkdtemp(prefix="ag-readable-package-", dir="/tmp"))  # a grader readable by all
+        (package / "runner.py").write_text("")
+        (package / "runner.py").chmod(0o644)
+        package.chmod(0o755)
+        monkeypatch.setattr(accounts, "_PACKAGE", package)  # this checkout may be private (a 0700 folder)
+        try:
+            with Sandbox(user=user) as box:
+                assert "can read the grader's files" in box.isolation_note and box.account is not None
+        finally:
+            reaper.remove_tree(package)
 
 
 def test_a_crash_in_one_sandbox_spares_the_other_live_sandboxes(user) -> None:
@@ -190,6 +200,10 @@ def test_a_crash_in_one_sandbox_spares_the_other_live_sandboxes(user) -> None:
 
 @pytest.mark.skipif(not ROOT, reason="runs the grader as an unprivileged user, which needs root to arrange")
 def test_a_grader_that_is_not_root_still_kills_a_daemon_on_close(user) -> None:
+    account = sandbox_module.pwd.getpwnam(TEST_USER)
+    if not all(runtime.may(account, path, os.R_OK) for path in (str(REPO / "autograder" / "__init__.py"),
+                                                                  os.path.realpath(np.__file__))):
+        pytest.skip("this checkout (or its venv) is private to root (a 0700 folder): no other user can run its grader")
     script = f"""
 import json, os, sys
 sys.path.insert(0, {str(REPO)!r})

@@ -24,6 +24,9 @@ scheduler's array: Slurm's ``SLURM_ARRAY_TASK_ID`` (i is its rank from ``SLURM_A
 ``JOB_COMPLETION_INDEX`` (0-based) with n from ``--shards N`` or ``AUTOGRADER_SHARDS`` (the Job's
 ``completions``). ``--shards N`` overrides the count Slurm gives.
 
+SIGTERM and SIGHUP (a closed terminal) stop it like Ctrl-C; should it be killed outright, its
+gradings die with it, and the next run removes what it left in TMPDIR (batch/lifeline.py).
+
 Exit status: 0 when every submission was graded, 1 when the grader could not grade
 some or some are not graded yet (both listed in the report; a rerun retries them),
 2 on usage errors, 130 when interrupted.
@@ -41,7 +44,7 @@ from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 
-from autograder.batch import isolation, plots, pool, progress, report, state
+from autograder.batch import isolation, lifeline, plots, pool, progress, report, state
 from autograder.batch import merge as merging
 from autograder.batch.export import Export, ExportError, Submission, open_export
 from autograder.batch.table import Summary
@@ -49,6 +52,7 @@ from autograder.results.hygiene import visible
 from autograder.sandbox import accounts, namespace
 
 RUN_FILE = merging.RUN_FILE
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)  # handled like Ctrl-C (SIGKILL: lifeline.py)
 
 
 def main(argv: list[str]) -> int:
@@ -276,6 +280,10 @@ def _run(
     for note in isolation_notes:
         print(f"batch: {note}", file=sys.stderr)
     if todo:
+        left = lifeline.remove_stale()  # what a killed batch left in TMPDIR (its gradings died with it)
+        if left:
+            print(f"batch: removed {len(left)} folders a killed batch left: {', '.join(left[:3])}"
+                  + (" ..." if len(left) > 3 else ""))
         plots.import_in_background()  # while the warm graders start (plots.py)
     bar = progress.Progress(len(chosen), done=len(chosen) - len(todo), plain=plain)
     if bar.note:
@@ -283,8 +291,9 @@ def _run(
     started = time.monotonic()
     interrupted, stopped = False, ""
     main_thread = threading.current_thread() is threading.main_thread()
-    if main_thread:  # a job scheduler's stop (SIGTERM) cleans up like Ctrl-C
-        previous = signal.signal(signal.SIGTERM, _interrupt)
+    if main_thread:  # a job scheduler's stop (SIGTERM) and a closed terminal (SIGHUP) clean up like Ctrl-C
+        previous = {sig: signal.signal(sig, _interrupt) for sig in STOP_SIGNALS
+                    if signal.getsignal(sig) != signal.SIG_IGN}  # under nohup, a hangup stays ignored
     try:
         _grade(todo, outdir, version, bar, jobs=jobs, timeout=timeout, target=target, environments=environments)
     except KeyboardInterrupt:
@@ -293,7 +302,8 @@ def _run(
         stopped = str(error)
     finally:
         if main_thread:
-            signal.signal(signal.SIGTERM, previous)
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
         bar.close()
     elapsed = time.monotonic() - started
     stats.update(graded=bar.graded_now, seconds=elapsed)

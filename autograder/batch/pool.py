@@ -44,8 +44,9 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait
 from pathlib import Path
 
-from autograder.batch import state
+from autograder.batch import lifeline, state
 from autograder.intake.folder import copy_folder
+from autograder.sandbox import reaper
 
 GRADE_FUNCTION = "autograder.runner:grade_folder"
 PRELOAD = ["autograder.batch.warm", "autograder.batch.pool"]
@@ -120,6 +121,8 @@ def grade_all(
     running: dict[int, _Running] = {}
     scratch = Path(tempfile.mkdtemp(prefix="autograder-batch-"))
     scratch.chmod(0o711)  # like /autograder: the sandbox user may traverse it to its own files
+    reaper.mark_owner(scratch, os.getpid())  # should this process be killed, the next batch removes it (lifeline)
+    lifeline.for_fork_server()
     try:
         while pending or running:
             while pending and free:
@@ -305,6 +308,7 @@ def _child(task: Task, target: str, writer: object, env: dict[str, str], root: s
     ``root`` is this process's autograder root; every temporary file it or the engine
     makes goes under it, so the batch removes all of it even after killing us.
     """
+    lifeline.in_grading()  # dies with the fork server, and so with the batch
     os.environ.update(env, TMPDIR=root)
     tempfile.tempdir = root
     gc.freeze()  # the warm heap inherited from the fork server is never garbage (see warm.py)

@@ -31,6 +31,8 @@ import importlib
 import os
 import sys
 
+from autograder.batch import lifeline
+
 ENGINE = (
     "autograder.runner",
     "autograder.results.document",
@@ -134,7 +136,7 @@ def probe_sandbox_user() -> bool:
 
 
 def compile_worker() -> bool:
-    """Compile the worker's two modules once for every fork (sandbox/runfolder.py: ~11 ms each saved)."""
+    """Compile the worker's modules once for every fork (sandbox/runfolder.py: ~11 ms each saved)."""
     try:
         from autograder.sandbox import runfolder
 
@@ -147,10 +149,12 @@ def compile_worker() -> bool:
 
 def probe_world() -> str:
     """Whether workers get a private world here (sandbox/namespace.py), found once for every fork (~15 ms
-    each saved); without one, the world-writable folders to clean are found once too (~0.1 s)."""
+    each saved); without one, the world-writable folders to clean are found once too (~0.1 s). The seccomp
+    probe (sandbox/seccomp.py, a fork) too."""
     try:
-        from autograder.sandbox import namespace, reaper
+        from autograder.sandbox import namespace, reaper, seccomp
 
+        seccomp.unavailable()
         missing = namespace.unavailable()
         if missing and hasattr(os, "geteuid") and os.geteuid() == 0:
             reaper.world_writable_dirs()
@@ -170,6 +174,7 @@ def start_zygote() -> str:
         return f"the zygote did not start: {e}"
 
 
+lifeline.in_fork_server()  # dies with the batch's main process (lifeline.py)
 MISSING = preload()
 COLLECTED = precollect()
 PREPARED = prepare_pytest()

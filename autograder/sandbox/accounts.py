@@ -1,10 +1,12 @@
 """Can the sandbox user run the grader's Python, and can it read the grader's files?
 
-``user_can_run`` answers from permission bits where they decide it (the grader's own
-Python and numpy: every parent directory searchable, every file readable by the account's
-uid, gid or "other"), else by starting that Python once as the user (cached per process;
-forks of a batch inherit the answer). The answer is '' (yes), 'readable' (yes, but it can
-also read this package, so stored answers may be in reach) or why not.
+``user_can_run`` answers for the interpreter the worker execs (runtime.py: the grader's venv, or a
+root-owned copy of it where the sandbox user cannot reach the checkout) from permission bits where
+they decide it (the grader's own Python and numpy: every parent directory searchable, every file
+readable by the account's uid, gid or "other"; in a private world only from each bound folder
+down), else by starting that Python once as the user (cached per process; forks of a batch
+inherit the answer). The answer is '' (yes), 'readable' (yes, but it can also read this package,
+so stored answers may be in reach) or why not.
 
 ``exposed`` is the check ``grade`` and ``batch`` make before any student code runs when the
 worker gets no private world (namespace.py): what of the checkout, the export and OUTDIR the
@@ -16,10 +18,11 @@ from __future__ import annotations
 import os
 import pwd
 import subprocess
-import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
+
+from autograder.sandbox import runtime
 
 DEFAULT_USER = "agsandbox"  # the base name of the pool of sandbox users (lock.py)
 USER_ENV = "AUTOGRADER_SANDBOX_USER"  # another base name
@@ -32,7 +35,10 @@ _probes: dict[tuple[str, int], str] = {}  # (python, uid) -> "" | "readable" | w
 def user_can_run(python: str, account: pwd.struct_passwd) -> str:
     """Can ``account`` run ``python`` with numpy? '' yes, 'readable' yes and it can read this package, else why not.
 
-    Told by permission bits where they decide it, else by starting that Python as the user (cached)."""
+    ``python`` as the worker runs it (``runtime.interpreter``: the grader's venv, or a root-owned copy of it
+    where the sandbox user cannot reach the checkout). Told by permission bits where they decide it, else by
+    starting that Python as the user (cached)."""
+    python = runtime.interpreter(python)
     problem = _access(python, account)
     return _probe(python, account) if problem is None else problem
 
@@ -40,29 +46,26 @@ def user_can_run(python: str, account: pwd.struct_passwd) -> str:
 def _access(python: str, account: pwd.struct_passwd) -> str | None:
     """``_probe``'s answer from permission bits alone, without starting a process; None when unsure.
 
-    Decides only for the grader's own Python and numpy (``sys.executable``): every directory
-    on the way must be searchable and the files readable (executable) by the account's uid,
-    gid or "other". ACLs and mounts are not looked at: a start that fails anyway is reported.
+    Decides only for the grader's own Python and numpy (``sys.executable``) or a copy of them
+    (``runtime.needed``): the files must be readable (the interpreter executable), and every directory
+    on the way searchable, by the account's uid, gid or "other"; in the worker's private world, where
+    the folders above each bound one are the world's own (namespace.py), only from that folder down.
+    ACLs are not looked at: a start that fails anyway is reported.
     """
-    if os.path.realpath(python) != os.path.realpath(sys.executable):
+    from autograder.sandbox import namespace
+
+    needed = runtime.needed(python)
+    if needed is None:
         return None
-    import numpy
-
-    needed = [(os.path.realpath(python), os.R_OK | os.X_OK), (os.path.realpath(numpy.__file__), os.R_OK),
-              (os.path.realpath(os.__file__), os.R_OK), (os.path.join(sys.prefix, "pyvenv.cfg"), os.R_OK)]
+    roots = namespace.view(python)[0] if namespace.unavailable() == "" else None
     for path, mode in needed:
-        if os.path.exists(path) and not _may(account, path, mode):
-            return f"PermissionError: {path} is not readable by uid {account.pw_uid}"
-    return "readable" if _may(account, str(_PACKAGE / "runner.py"), os.R_OK) else ""
+        if not runtime.may(account, path, mode, roots):
+            where = " in the worker's private world" if roots is not None else ""
+            return f"PermissionError: {path} is not {_WORDS[mode]} by uid {account.pw_uid}{where}"
+    return "readable" if runtime.may(account, str(_PACKAGE / "runner.py"), os.R_OK) else ""
 
 
-def _may(account: pwd.struct_passwd, path: str, mode: int) -> bool:
-    """Whether ``account`` may open ``path`` with ``mode`` by the permission bits on it and its parents."""
-    try:
-        parts = Path(path).parents
-        return all(_allowed(account, os.stat(p), os.X_OK) for p in parts) and _allowed(account, os.stat(path), mode)
-    except OSError:
-        return False
+_WORDS = {os.R_OK: "readable", os.R_OK | os.X_OK: "executable", os.X_OK: "searchable"}
 
 
 def _probe(python: str, account: pwd.struct_passwd) -> str:
@@ -100,7 +103,7 @@ def exposed(account: pwd.struct_passwd, paths: Iterable[Path], *, most: int = 5,
     deadline = time.monotonic() + seconds
     for given in paths:
         top = Path(os.path.abspath(given))
-        if not top.exists() or not all(_allowed(account, os.stat(p), os.X_OK) for p in top.parents):
+        if not top.exists() or not all(runtime.allowed(account, os.stat(p), os.X_OK) for p in top.parents):
             continue
         todo = [str(top)]
         while todo and len(found) < most and time.monotonic() < deadline:
@@ -110,12 +113,12 @@ def exposed(account: pwd.struct_passwd, paths: Iterable[Path], *, most: int = 5,
             except OSError:
                 continue
             if os.path.isdir(path) and not os.path.islink(path):
-                if _allowed(account, info, os.R_OK):
+                if runtime.allowed(account, info, os.R_OK):
                     found.append(path)
-                if _allowed(account, info, os.X_OK):
+                if runtime.allowed(account, info, os.X_OK):
                     with os.scandir(path) as listing:
                         todo += [entry.path for entry in listing]
-            elif not os.path.islink(path) and _allowed(account, info, os.R_OK):
+            elif not os.path.islink(path) and runtime.allowed(account, info, os.R_OK):
                 found.append(path)
     return found[:most]
 
@@ -146,9 +149,3 @@ def exposure(user: str, found: list[str], why: str, *, allowed: bool = False) ->
         return f"Student code ran although {risk} ({ALLOW_FLAG})."
     return (f"Student code was not run: {risk}. Make them private (chmod -R go-rwx on each), or rerun with "
             f"{ALLOW_FLAG} only if you trust every submission.")
-
-
-def _allowed(account: pwd.struct_passwd, info: os.stat_result, want: int) -> bool:
-    shift = 6 if info.st_uid == account.pw_uid else 3 if info.st_gid == account.pw_gid else 0
-    bits = (info.st_mode >> shift) & 0o7
-    return all(bits & bit for flag, bit in ((os.R_OK, 4), (os.W_OK, 2), (os.X_OK, 1)) if want & flag)

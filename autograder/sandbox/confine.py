@@ -20,6 +20,7 @@ from autograder.sandbox import shares
 
 WORKER_OOM_SCORE, GRADER_OOM_SCORE = 1000, -900  # /proc/PID/oom_score_adj: who the OOM killer takes first
 PR_SET_NO_NEW_PRIVS = 38
+PR_SET_PDEATHSIG = 1
 CLONE_NEWNET, CLONE_NEWIPC = 0x40000000, 0x08000000
 
 
@@ -46,9 +47,9 @@ def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: boo
     (written with CAP_SYS_RESOURCE it is also a floor the student cannot lower; without, only the
     worker's non-dumpable /proc files keep it from writing it, until it re-enables dumping); as
     root, new network and IPC namespaces (best effort: Docker's seccomp may refuse); the user
-    switch; SIGXFSZ ignored; no new privileges; last, RLIMIT_AS. With ``world`` (the child execs
-    ``unshare`` and namespace.py's world_init, which make the namespaces and switch the user inside
-    them) the namespaces and the user switch are left to those.
+    switch; SIGXFSZ ignored; no new privileges; death with the grader (PR_SET_PDEATHSIG); last,
+    RLIMIT_AS. With ``world`` (the child execs ``unshare`` and namespace.py's world_init, which make the
+    namespaces and switch the user inside them) the namespaces and the user switch are left to those.
 
     RLIMIT_AS comes last because this child is a copy of the grader, whose address space may be far
     larger than the worker's limit (a test run with torch loaded: 650 MB against 512): past it, any
@@ -60,6 +61,7 @@ def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: boo
     libc = ctypes.CDLL(None, use_errno=True)
     root = os.geteuid() == 0
     score = str(WORKER_OOM_SCORE).encode()
+    grader = os.getpid()
 
     def setup() -> None:
         shares.join_self(cgroup)
@@ -79,6 +81,9 @@ def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: boo
             os.setresuid(account.pw_uid, account.pw_uid, account.pw_uid)
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # dies with its grader (after the user switch,
+        if os.getppid() != grader:  # which clears it): a SIGKILLed batch leaves no worker (batch/lifeline.py)
+            os._exit(1)
         for which, soft, hard in address_space:  # last (see above); a lower limit needs no privilege
             resource.setrlimit(which, (soft, hard))
 

@@ -4,11 +4,12 @@ As root, ``command`` wraps the worker's command line in util-linux's ``unshare``
 network, IPC and UTS namespaces; ``--fork --kill-child``) running ``world_init.py`` as the
 namespace's PID 1, which builds the view (see its docstring) and starts the worker as the sandbox
 user. What the worker then sees: the system's ``/usr`` (and ``/bin``, ``/lib``... or their
-symlinks), the interpreter's prefixes (a venv and its base) and a few files of ``/etc``, all
-read-only; its two modules and their bytecode (runfolder.py); its home and ``/tmp`` in one
-private tmpfs (``TMPFS``: size and inode caps), another for ``/dev/shm``; a ``/dev`` with null,
-zero, full, random and urandom; its own ``/proc``. Nothing of the checkout, the export, OUTDIR,
-another slot or another process.
+symlinks), the interpreter's prefixes (a venv and its base, at their own paths: the folders above
+them are the world's own, 0755, so a venv in a folder the sandbox user cannot enter on the host
+serves as it is; runtime.py) and a few files of ``/etc``, all read-only; its modules and their
+bytecode (runfolder.py); its home and ``/tmp`` in one private tmpfs (``TMPFS``: size and inode
+caps), another for ``/dev/shm``; a ``/dev`` with null, zero, full, random and urandom; its own
+``/proc``. Nothing of the checkout, the export, OUTDIR, another slot or another process.
 
 ``unavailable()`` says once per process (a probe, ~5 ms) why not ('' when it works): not root,
 ``AUTOGRADER_NAMESPACES=0`` (the switch tests use to simulate a container that forbids them), no
@@ -26,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from autograder.sandbox import seccomp
+
 PATH = "/usr/bin:/bin:/usr/sbin:/sbin"  # where unshare is looked for
 SWITCH = "AUTOGRADER_NAMESPACES"  # "0": never use namespaces (simulates a kernel that forbids them)
 NAMESPACES = ("mount", "pid", "net", "ipc", "uts")
@@ -33,6 +36,7 @@ TMPFS = {"/tmp": (64, 4096), "/dev/shm": (16, 256)}  # path -> (MiB, inodes); th
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ALIASES = [["/var/tmp", "/tmp"]]  # symlinks made in the world: what code expects to find
 ETC = ("/etc/ld.so.cache", "/etc/localtime")  # not even /etc/passwd: the names of the other sandbox users
+INSTEAD: dict[tuple[str, str], str] = {}  # (python, unavailable()) -> what runs instead (runtime.py's copy)
 INIT = Path(__file__).resolve().with_name("world_init.py")
 SETUP_FAILED = 121  # world_init's exit status when the view could not be built
 _verdict: list[str] = []  # the cached answer of unavailable()
@@ -95,7 +99,10 @@ def _mountpoint(shown: list[str]) -> str:
 
 
 def view(python: str) -> tuple[list[str], list[list[str]]]:
-    """(directories to bind read-only, [link, target] symlinks to recreate) for the system and ``python``."""
+    """(directories to bind read-only, [link, target] symlinks to recreate) for the system and ``python`` (or
+    what runs instead of it in a world: ``INSTEAD``): its folder, its venv's (by its pyvenv.cfg) and the grader's
+    prefixes."""
+    python = INSTEAD.get((python, ""), python)
     binds: list[str] = []
     links: list[list[str]] = list(ALIASES)
     for top in SYSTEM:
@@ -103,7 +110,9 @@ def view(python: str) -> tuple[list[str], list[list[str]]]:
             links.append([top, os.readlink(top)])
         elif os.path.isdir(top):
             binds.append(top)
-    wanted = [python, sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix]
+    venv = os.path.dirname(os.path.dirname(os.path.abspath(python)))
+    wanted = [python, *([venv] if os.path.isfile(os.path.join(venv, "pyvenv.cfg")) else []), sys.prefix,
+              sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix]
     for path in wanted:
         chain, real = _resolve(path)
         links += [list(link) for link in chain if list(link) not in links]
@@ -171,7 +180,11 @@ def exit_code(code: int) -> int:
 
 def layers(account_name: str | None, reason: str) -> list[str]:
     """Which isolation layers are active, one short phrase each, for results.json and the console."""
-    active = [f"user {account_name}" if account_name else "no user switch", "rlimits"]
+    active = [f"user {account_name}" if account_name else "no user switch", "rlimits", seccomp.describe()]
+    instead = INSTEAD.get((sys.executable, reason))
+    if account_name and instead:  # the venv is out of the user's reach: runtime.py's copy serves
+        folder = os.path.dirname(os.path.dirname(instead))
+        active.append(f"the venv's runtime from a root-owned copy readable by all ({folder})")
     if reason:
         return [*active, f"no private world ({reason})"]
     caps = ", ".join(f"{path} {mb} MiB/{inodes} files" for path, (mb, inodes) in TMPFS.items())

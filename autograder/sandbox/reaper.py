@@ -160,6 +160,26 @@ def remove_left_folders(paths: list[str], prefixes: tuple[str, ...], seconds: fl
     return kept
 
 
+OWNER_FILE = ".owner"  # in a scratch folder: "PID START" of the process whose life it lasts (mark_owner)
+
+
+def mark_owner(folder: Path, pid: int) -> None:
+    """Record in ``folder`` that it lives as long as process ``pid`` (its start time tells a recycled pid)."""
+    path = folder / OWNER_FILE
+    path.write_text(f"{pid} {start_time(pid)}\n")
+    path.chmod(0o644)
+
+
+def owner_gone(folder: Path) -> bool:
+    """Whether the process ``folder``'s owner file names has ended (False without a readable owner file: a folder
+    just made, or one of another program, is never taken for a leftover)."""
+    try:
+        pid, start = (int(x) for x in (folder / OWNER_FILE).read_text().split())
+    except (OSError, ValueError):
+        return False
+    return start_time(pid) != start
+
+
 def remove_tree(path: Path, seconds: float = CLEAN_DEADLINE) -> None:
     with contextlib.suppress(OSError):
         parent = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)

@@ -1,18 +1,20 @@
-"""The worker's run folder: its two modules, their bytecode, and the command line that starts it.
+"""The worker's run folder: its three modules, their bytecode, and the command line that starts it.
 
 ``Sandbox`` makes one folder per grading, root-owned and readable by the sandbox user, and
-``populate`` copies ``worker.py`` and ``protocol.py`` into it. When the worker runs the grader's
-own interpreter, their ``__pycache__`` files come too: compiled once per grader process (a batch's
+``populate`` copies ``worker.py``, ``protocol.py`` and ``seccomp.py`` into it. When the worker runs the
+grader's own interpreter, their ``__pycache__`` files come too: compiled once per grader process (a batch's
 fork server does it for every fork) and written as unchecked hash-based pycs (PEP 552), which
 the interpreter loads without reading the sources' dates. A worker start then compiles nothing
 (~11 ms of its CPU). A worker given another interpreter (``Sandbox(python=...)``) looks for its own
 cache tag, finds none, and compiles the sources as before; check-zip runs the whole grader in its
 Python 3.10, which writes bytecode of its own.
 
-The worker is imported as a module by a one-line ``-c`` program (``argv``): a script run by its
-path is always compiled. The bytecode names no folder (nothing of the checkout's path reaches
-the sandbox); tracebacks name the copies in the run folder, as the import system sets the code's
-file names to the source it found next to the pyc.
+The worker is imported as a module by a one-line ``-c`` program (``argv``), run by the interpreter
+as the sandbox user can reach it (runtime.py: the grader's venv, or a root-owned copy of it when the
+checkout is out of that user's reach): a script run by its path is always compiled. The bytecode
+names no folder (nothing of the checkout's path reaches the sandbox); tracebacks name the copies in
+the run folder, as the import system sets the code's file names to the source it found next to the
+pyc.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MODULES = ("worker", "protocol")
+MODULES = ("worker", "protocol", "seccomp")
 BOOT = ("import sys; sys.path.insert(0, {folder!r}); import {module}; del sys.path[0]; "
         "sys.exit({module}.main(sys.argv))")
 
@@ -61,9 +63,11 @@ def bytecode(name: str) -> bytes:
 
 def argv(python: str, folder: Path, read_fd: int, write_fd: int) -> list[str]:
     """The worker's command line: isolated mode, no bytecode written, unbuffered output; ``sys.argv`` is
-    ``["-c", READ_FD, WRITE_FD]``."""
-    return [python, "-I", "-B", "-u", "-c", BOOT.format(folder=str(folder), module="worker"), str(read_fd),
-            str(write_fd)]
+    ``["-c", READ_FD, WRITE_FD]``. The interpreter is ``python`` as the sandbox user can reach it (runtime.py)."""
+    from autograder.sandbox import runtime
+
+    boot = BOOT.format(folder=str(folder), module="worker")
+    return [runtime.interpreter(python), "-I", "-B", "-u", "-c", boot, str(read_fd), str(write_fd)]
 
 
 def environment(home: str) -> dict[str, str]:

@@ -49,17 +49,18 @@ MAX_NOTES_SENT = 100  # load notes sent in full (timeouts always: the grader ski
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
 
 
-def _import_protocol() -> types.ModuleType:
-    """protocol.py sits next to this file; -I keeps this folder off sys.path, so add it briefly."""
+def _import_protocol() -> tuple[types.ModuleType, types.ModuleType]:
+    """protocol.py and seccomp.py sit next to this file; -I keeps this folder off sys.path, so add it briefly."""
     sys.path.insert(0, _HERE)
     try:
         import protocol
+        import seccomp
     finally:
         sys.path.remove(_HERE)
-    return protocol
+    return protocol, seccomp
 
 
-protocol = _import_protocol()
+protocol, seccomp = _import_protocol()
 OWN_FILES = {os.path.abspath(__file__), os.path.abspath(protocol.__file__)}
 
 
@@ -558,6 +559,7 @@ class Server:
             message = str(exc)
         except BaseException:
             message = "<the exception message could not be shown>"
+        message = seccomp.explain(exc, message)  # a refused socket: say that the network is closed
         kind = "exception"
         if isinstance(exc, StatementTimeout):
             kind = "timeout"
@@ -613,6 +615,8 @@ def main(argv: list[str]) -> int:
     channel = Channel(int(argv[1]), int(argv[2]))
     server = Server(channel)
     sys.meta_path.insert(0, OnlyNumpyAndStdlib())
+    with contextlib.suppress(OSError):  # no network, no ptrace...: seccomp.py (a kernel that refuses it: the
+        seccomp.install()  # grader's probe of the same kernel, seccomp.unavailable, says so in isolation_layers)
     channel.send({"op": "ready", "pid": os.getpid(), "uid": os.getuid(), "numpy": np.__version__})
     server.serve()
     return 0

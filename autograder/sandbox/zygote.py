@@ -1,7 +1,7 @@
 """A warm parent of workers: a clean interpreter that has imported numpy and the worker once, and forks.
 
-A batch's fork server starts one (zygotes.py) as root: ``python -I -B -u -c BOOT SOCKET_FD``, its
-own copies of this file, worker.py, protocol.py and world_init.py in a folder of their own
+A batch's fork server starts one (zygotes.py) as root: ``python -I -B -u -c BOOT SOCKET_FD PARENT``, its
+own copies of this file, worker.py, protocol.py, seccomp.py and world_init.py in a folder of their own
 (runfolder.py), stdin/stdout/stderr ``/dev/null``, cwd ``/``, a worker's environment. It never runs
 student code and never holds a grading's data: its socket brings file descriptors only. A worker
 forked from it skips an interpreter start and the numpy import (~0.08 s of CPU per grading). Per
@@ -18,7 +18,8 @@ C2  PID 1 of the world (the role of world_init.py, whose ``build`` and ``reap`` 
     C1 (PDEATHSIG), builds the view, forks the worker and reaps until it ends.
 C3  the worker: its own session, the sandbox user, no new privileges, fds 0/1/2 as a started worker
     has them, the grading's environment and umask, undumpable again after the user switch; then
-    ``worker.main`` exactly as ``python -I -B -u -c BOOT R W`` would run it.
+    ``worker.main`` exactly as ``python -I -B -u -c BOOT R W`` would run it, which installs the seccomp
+    filter (seccomp.py: no network, no ptrace...) before the first student code, as in a started worker.
 
 Standard library, numpy (through worker.py) and the three modules next to it.
 """
@@ -83,6 +84,7 @@ def _first_child(to_child: int, from_child: int, out: int, status_fd: int, spec_
     code = SETUP_FAILED
     try:
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the zygote's own handler (main) is not the world's
         os.setsid()
         status = socket.socket(fileno=status_fd)
         with os.fdopen(spec_fd, "rb") as f:
@@ -222,6 +224,26 @@ def _worker(spec: dict, to_child: int, from_child: int) -> None:
 
 
 def main(argv: list[str]) -> int:
-    serve(socket.socket(fileno=int(argv[1])))
-    shutil.rmtree(os.path.dirname(os.path.abspath(__file__)), ignore_errors=True)  # the batch is over
+    """Serve until the socket closes; die with the process that started it (``argv[2]``: a batch's fork server,
+    SIGKILLed with its batch, batch/lifeline.py), whose gradings' worlds then end as their sockets close."""
+    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)  # a batch's fork server ignores it: not so the workers
+    try:
+        if len(argv) > 2:
+            _libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)  # SIGTERM: its folder is removed first
+            if os.getppid() != int(argv[2]):
+                return 1  # it has ended already
+        serve(socket.socket(fileno=int(argv[1])))
+    except _Stopped:
+        pass
+    finally:
+        shutil.rmtree(os.path.dirname(os.path.abspath(__file__)), ignore_errors=True)  # the batch is over
     return 0
+
+
+class _Stopped(BaseException):
+    """SIGTERM: the process that started the zygote has ended (or asks it to)."""
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise _Stopped

@@ -23,10 +23,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from autograder.sandbox import namespace, protocol, reaper, runfolder
+from autograder.sandbox import namespace, protocol, reaper, runfolder, runtime
 
-MODULES = ("zygote", "worker", "protocol", "world_init")
-SHOWN = ("worker", "protocol")  # what a worker's world shows of the zygote's folder (as of a run folder)
+MODULES = ("zygote", "worker", "protocol", "seccomp", "world_init")
+SHOWN = ("worker", "protocol", "seccomp")  # what a worker's world shows of the zygote's folder (as of a run folder)
 HELLO, STATUS = protocol.ZYGOTE_HELLO, protocol.ZYGOTE_STATUS
 HELLO_TIMEOUT = 10.0  # seconds for C1 to say it runs (the zygote imports numpy first: ~0.1 s)
 MAX_SPEC = 60_000  # bytes: a pipe takes them without blocking
@@ -45,11 +45,12 @@ def start(python: str = sys.executable) -> str:
     folder = Path(tempfile.mkdtemp(prefix="ag-zygote-"))
     folder.chmod(0o755)
     files = runfolder.populate(folder, python, modules=MODULES)
+    python = runtime.interpreter(python)  # its workers import numpy's lazy modules where they can read them
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     try:
         process = subprocess.Popen(
             [python, "-I", "-B", "-u", "-c", runfolder.BOOT.format(folder=str(folder), module="zygote"),
-             str(theirs.fileno())], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
+             str(theirs.fileno()), str(os.getpid())], pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd="/", env=runfolder.environment("/"),
             start_new_session=True)
     except OSError as e:
@@ -58,6 +59,7 @@ def start(python: str = sys.executable) -> str:
         return f"the zygote did not start: {e}"
     finally:
         theirs.close()
+    reaper.mark_owner(folder, process.pid)  # a zygote killed before removing it: the next batch does
     shown = [f for f in files if Path(f).name.split(".")[0] in SHOWN]
     _zygote.update(socket=ours, process=process, folder=folder, files=shown, python=os.path.realpath(python),
                    starter=os.getpid())

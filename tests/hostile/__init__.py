@@ -20,7 +20,37 @@ from types import SimpleNamespace
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE.parents[1] / "reference" / "attention.py"
-TEST_USER = "agsbtest"  # not agsandbox: other suites on this machine keep their own processes
+SESSION_ENV = "AUTOGRADER_TEST_USER"  # this test session's base name, for the processes it starts
+_session_locks: list[int] = []
+
+
+def _session_base() -> str:
+    """The base name of this test session's own pool of sandbox users: the first of agsbtesta, agsbtestb, ...
+    that no other test session on this machine holds (root only; an flock held for this process's life), so
+    that concurrent test runs (another checkout's `make test`, a TA's) never take each other's users, nor kill
+    each other's processes as leftovers of a user they hold (nor run into the process limit with them). Not
+    agsandbox: a batch on this machine keeps its own processes; not agsbtest: older checkouts share that one
+    without a session lock."""
+    given = os.environ.get(SESSION_ENV)
+    if given or os.geteuid() != 0:
+        return given or "agsbtest"
+    from autograder.sandbox import lock
+
+    folder = lock.lock_dir()
+    for name in [f"agsbtest{letter}" for letter in "abcdefgh"]:
+        fd = os.open(os.path.join(folder, f"session-{name}.lock"), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        _session_locks.append(fd)
+        os.environ[SESSION_ENV] = name  # the Python processes this session starts use it too
+        return name
+    return "agsbtesta"  # eight sessions at once: share (a user of the pool is still one grading's at a time)
+
+
+TEST_USER = _session_base()
 
 
 def snippet(name: str) -> str:
@@ -44,8 +74,8 @@ def program(*sources: str, notes: tuple[str, ...] = ()) -> SimpleNamespace:
 def sandbox_user() -> Iterator[str | None]:
     """The test sandbox user, created if missing (root only; None otherwise).
 
-    The user must be able to run this interpreter: when an ancestor directory of it or
-    of numpy is closed to others (pyenv under a 0700 /root), it gets o+x (traverse
+    The user must be able to run the base interpreter: when an ancestor directory of it
+    is closed to others (pyenv under a 0700 /root), it gets o+x (traverse
     only, no listing) while any test session on this machine needs it; the last one
     to finish restores the original modes (kept in a state file, under a lock).
     """
@@ -74,10 +104,10 @@ def sandbox_user() -> Iterator[str | None]:
 
 
 def _closed_ancestors() -> list[Path]:
-    import numpy
-
-    targets = (Path(os.path.realpath(sys.executable)), Path(numpy.__file__).resolve(), Path(sys.prefix))
-    return sorted({f for t in targets for f in t.parents if not f.stat().st_mode & stat.S_IXOTH})
+    """Closed folders above the base interpreter (pyenv's under /root). Not above the venv or numpy: the sandbox
+    reaches those wherever the checkout lives (sandbox/runtime.py), and a checkout in a 0700 folder stays so."""
+    target = Path(os.path.realpath(sys.executable))
+    return sorted(f for f in target.parents if not f.stat().st_mode & stat.S_IXOTH)
 
 
 @contextlib.contextmanager

@@ -118,7 +118,13 @@ def storm(kind="chains", count=4, seconds=20.0):
     ``seconds`` whatever happens."""
     end = time.time() + seconds
     for _ in range(count if kind == "chains" else 1):
-        if os.fork() == 0:
+        pid = -1
+        while pid < 0 and time.time() < end:
+            try:
+                pid = os.fork()
+            except OSError:  # the process limit, reached for a moment (exited chains not reaped yet): insist
+                time.sleep(0.001)
+        if pid == 0:
             _storm(kind, end)
     return count
 

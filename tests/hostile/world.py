@@ -42,8 +42,10 @@ def many(folder, count):
 
 
 def network():
-    """Names of the network interfaces the worker sees."""
-    return _out(sorted(name for _, name in socket.if_nameindex()))
+    """Names of the network interfaces the worker sees (/proc/net/dev: if_nameindex needs a netlink socket, which
+    the worker's seccomp filter refuses)."""
+    with open("/proc/net/dev") as f:
+        return _out(sorted(line.split(":")[0].strip() for line in f.readlines()[2:]))
 
 
 def plant(folder, name):

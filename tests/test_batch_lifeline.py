@@ -1,0 +1,193 @@
+"""A batch dies with all its gradings (batch/lifeline.py): a SIGHUP (a closed terminal) or a SIGKILL to its main
+process leaves none of its processes (fork server, gradings, zygote, worlds, workers) within a few seconds, and
+the next run removes the scratch a killed one left in TMPDIR, then resumes where it stopped."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from autograder.batch import lifeline, pool, state
+from autograder.sandbox import reaper
+from tests import fixtures_export as fx
+from tests.test_batch import GOOD, VERSION, run_fake
+
+STOPS = [signal.SIGHUP, signal.SIGKILL]
+
+
+def batch_processes(main: int) -> dict[int, int]:
+    """pid -> start time of ``main`` and every process under it."""
+    return {pid: reaper.start_time(pid) for pid in [main, *pool.descendants(main)]}
+
+
+def survivors(processes: dict[int, int], seconds: float = 5.0) -> list[str]:
+    """Which of ``processes`` still run after at most ``seconds`` (what /proc says of them). Waits for their zombies
+    to be reaped too (``reap``), but a zombie runs nothing: one still there at the end is not counted."""
+    deadline = time.monotonic() + seconds
+    while True:
+        reap(processes)
+        present = [pid for pid, start in processes.items() if start != -1 and reaper.start_time(pid) == start]
+        if not present or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    return [what(pid) for pid in present if not zombie(pid)]
+
+
+def what(pid: int) -> str:
+    try:
+        return f"{pid} {Path(f'/proc/{pid}/stat').read_text()[:80]} {Path(f'/proc/{pid}/cmdline').read_bytes()[:80]!r}"
+    except OSError:  # it has just ended
+        return f"{pid} (ended)"
+
+
+def reap(processes: dict[int, int]) -> None:
+    """Reap those of ``processes`` that ended as children of this process: a test process that became a subreaper
+    (by grading in-process) inherits a killed batch's orphans, whose zombies would otherwise stay for the session."""
+    for pid in processes:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+
+
+def zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX"
+    except (OSError, IndexError):
+        return True
+
+
+def owned_by(top: Path, pids: set[int]) -> list[Path]:
+    """Folders of ``top`` whose owner file (reaper.mark_owner) names one of ``pids``."""
+    found = []
+    for path in top.iterdir():
+        try:
+            if int((path / reaper.OWNER_FILE).read_text().split()[0]) in pids:
+                found.append(path)
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def wait_for(condition, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.parametrize("stop", STOPS, ids=lambda s: s.name)
+def test_a_stopped_or_killed_batch_is_resumed_by_the_next_run_which_removes_its_scratch(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: signal.Signals) -> None:
+    path, _ = fx.write_export(tmp_path / "in", [GOOD, GOOD, "FAKE_HANG", "FAKE_HANG", GOOD, GOOD])
+    out, scratch = tmp_path / "out", tmp_path / "tmp"
+    scratch.mkdir()
+    driver = (
+        "import sys; from pathlib import Path; from autograder import batch; "
+        f"sys.exit(batch.run(Path({str(path)!r}), Path({str(out)!r}), jobs=2, plain=True, "
+        f"target={fx.FAKE_GRADER!r}, version={VERSION!r}))"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", driver], cwd=fx.REPO, stdout=subprocess.PIPE, text=True,
+                            env=dict(os.environ, TMPDIR=str(scratch)))
+    assert wait_for(lambda: len(state.load_records(out)) >= 2, 60)
+    time.sleep(0.5)  # both graders are now stuck on the hanging submissions
+    processes = batch_processes(proc.pid)
+    assert len(processes) >= 4  # main, fork server, two gradings (and multiprocessing's resource tracker)
+    proc.send_signal(stop)
+    stdout, _ = proc.communicate(timeout=30)
+    assert proc.returncode == (130 if stop == signal.SIGHUP else -signal.SIGKILL), stdout
+    assert survivors(processes) == []
+    left = sorted(p.name.split("-")[0] for p in scratch.iterdir())
+    assert left == ([] if stop == signal.SIGHUP else ["autograder", "pymp"])  # the killed one's
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    killed = set(scratch.iterdir())
+    assert run_fake(path, out, timeout=3.0) == 1  # the hanging ones are grader errors this time
+    assert not killed & set(scratch.iterdir())
+    assert len((out / "state.jsonl").read_text().splitlines()) == 6  # 2 graded before, 4 by the rerun
+
+
+def test_only_dead_owners_scratch_is_removed(tmp_path: Path) -> None:
+    live, dead, unmarked, link = (tmp_path / f"autograder-batch-{n}" for n in ("live", "dead", "unmarked", "link"))
+    for folder in (live, dead, unmarked):
+        folder.mkdir()
+    reaper.mark_owner(live, os.getpid())
+    child = subprocess.Popen(["true"])
+    child.wait()
+    (dead / reaper.OWNER_FILE).write_text(f"{child.pid} 1\n")  # a start time no live process has
+    link.symlink_to(dead)
+    assert lifeline.remove_stale(str(tmp_path)) == [str(dead)]
+    assert live.is_dir() and unmarked.is_dir() and link.is_symlink()
+
+
+def test_a_pymp_folder_goes_only_when_no_process_listens_on_its_socket(tmp_path: Path) -> None:
+    import socket
+
+    listening, stale, other = (tmp_path / f"pymp-{n}" for n in ("listening", "stale", "other"))
+    for folder in (listening, stale, other):
+        folder.mkdir()
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(str(listening / "listener-a"))
+    server.listen()
+    gone = socket.socket(socket.AF_UNIX)
+    gone.bind(str(stale / "listener-b"))
+    gone.close()  # the socket file stays, bound by nobody: a killed fork server's
+    (other / "data").write_text("not a fork server's")
+    try:
+        assert lifeline.remove_stale(str(tmp_path)) == [str(stale)]
+    finally:
+        server.close()
+    assert listening.is_dir() and other.is_dir()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0, reason="workers in worlds or as the sandbox user need root")
+@pytest.mark.parametrize("stop", STOPS, ids=lambda s: s.name)
+def test_a_hung_up_or_killed_batch_leaves_none_of_its_processes(tmp_path: Path, stop: signal.Signals) -> None:
+    """The real engine: workers (in worlds forked by the zygote where namespaces work) running an endless loop."""
+    path, _ = fx.write_export(tmp_path / "in", [fx.HOSTILE.read_text()] * 2)
+    proc = subprocess.Popen([sys.executable, "-m", "autograder", "batch", str(path), "-o", str(tmp_path / "out"),
+                             "--jobs", "2", "--plain", "--allow-exposed"], cwd=fx.REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+
+    def workers() -> int:  # processes of a sandbox user (uid != 0) under the batch: its workers run
+        return sum(os.stat(f"/proc/{pid}").st_uid != 0 for pid in pool.descendants(proc.pid)
+                   if Path(f"/proc/{pid}").exists())
+
+    assert wait_for(lambda: workers() >= 2, 60)
+    time.sleep(1.0)
+    processes = batch_processes(proc.pid)
+    proc.send_signal(stop)
+    stdout, _ = proc.communicate(timeout=30)
+    assert survivors(processes) == [], stdout
+    left = owned_by(Path(tempfile.gettempdir()), set(processes))
+    assert len(left) == (0 if stop == signal.SIGHUP else 1)  # a killed batch's scratch (its zygote removed its own)
+    lifeline.remove_stale()
+    assert not [p for p in left if p.exists()]
+
+
+def test_under_nohup_a_hangup_does_not_stop_the_batch(tmp_path: Path) -> None:
+    path, _ = fx.write_export(tmp_path / "in", [GOOD, GOOD, "FAKE_HANG", "FAKE_HANG"])
+    out = tmp_path / "out"
+    driver = (
+        "import sys; from pathlib import Path; from autograder import batch; "
+        f"sys.exit(batch.run(Path({str(path)!r}), Path({str(out)!r}), jobs=2, plain=True, timeout=5.0, "
+        f"target={fx.FAKE_GRADER!r}, version={VERSION!r}))"
+    )
+    proc = subprocess.Popen(["nohup", sys.executable, "-c", driver], cwd=fx.REPO, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    assert wait_for(lambda: len(state.load_records(out)) >= 2, 60)  # the hanging ones have up to 5 s left
+    processes = batch_processes(proc.pid)
+    proc.send_signal(signal.SIGHUP)
+    stdout, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 1, stdout  # it went on: the hanging ones reached their limit (grader errors)
+    assert len(state.load_records(out)) == 4
+    assert survivors(processes) == []
