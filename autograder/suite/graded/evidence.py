@@ -232,7 +232,8 @@ def _full_mask(stored: Case, v: Variant) -> Variant:
 CAUSES: list[tuple[str, Callable[[Case, Mapping[str, Any]], bool], Callable[[Case, Variant], Variant]]] = [
     ("mha_value_width", lambda c, n: _is_mha(c, n) and _mha_widths(n)[1] != _mha_widths(n)[2], _value_width),
     ("mha_head_width_model", _model_width_applies, _model_width),
-    ("mask_full_shape", lambda c, n: _has_bool_mask(c, n) and _mask_broadcasts(c, n), _full_mask),
+    ("mask_full_shape", lambda c, n: _has_bool_mask(c, n) and np.ndim(n["mask"]) >= 2 and _mask_broadcasts(c, n),
+     _full_mask),
     ("batch_first_only", lambda c, n: _lead(c, n) is not None, _batch_first),
     ("batch_first_only", lambda c, n: _lead(c, n) is not None and np.ndim(n.get("mask")) == 2,
      functools.partial(_batch_first, with_mask=True)),

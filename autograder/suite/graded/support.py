@@ -224,8 +224,13 @@ def check(
         evidence = None
         if shapes and attempted and not note:
             failed = {c.id for c, _, _ in failures}
-            evidence = shape_evidence([case(i) for i in case_ids], failed) or probe_evidence(
-                failures[0][0], lambda probe: run_case(student, probe)[0] is None)
+            evidence = shape_evidence([case(i) for i in case_ids], failed)
+            how = "the cases that pass are exactly those with this shape property"
+            if not evidence:
+                evidence = probe_evidence(failures[0][0], lambda probe: run_case(student, probe)[0] is None)
+                how = f"a probe: case {failures[0][0].id} rewritten so the property holds, with the same answer, passes"
+            if evidence:
+                record_evidence({"sentence": "shapes", "by": how})
         pytest.fail(failure_message(resolve(failures), len(case_ids), note, evidence), pytrace=False)
 
 
@@ -241,7 +246,7 @@ def failure_message(
                    for m in str(e.get("sentence")).split(",")}
         named = [m for m in named if m in matched and m != "low_precision"]
     parts = [f"{LIKELY} {sentence(m)}" for m in named]
-    if evidence:
+    if evidence and not set(getattr(evidence, "same_as", ())) & set(named):  # one sentence per cause
         parts.append(evidence)
     if note:
         parts.append(note)
