@@ -42,6 +42,24 @@ NOT_BY_VALUE: dict[str, str] = {
     "returned_list": "the type of the result: a Python list where the contract asks for a numpy array",
 }
 
+# Mistakes named by inference from the output or by a probe (autograder/suite/graded/inference.py), not by a
+# stored output: the effective scale fitted from the weights, a rewritten case that passes, what RoPE rotated.
+BY_INFERENCE: dict[str, str] = {
+    "scale_d_v": "the weights' fitted effective scale is 1/sqrt(d_v)",
+    "scale_other": "the weights' fitted effective scale is another constant than the one asked for",
+    "mask_bool_added": "the fitted log-weights hold the boolean mask as a 0/1 term",
+    "causal_ignores_n_k": "the output is causal_mask(n_q, n_q)",
+    "needs_leading_axes": "the case rewritten with another number of leading axes passes",
+    "needs_leading_axis": "the case rewritten with one and with two leading axes passes, without any it fails",
+    "mask_full_shape": "the case with its mask written out to the scores' full shape passes",
+    "always_causal": "the output equals the contract's answer with a causal mask instead of the one given",
+    "needs_square": "the case rewritten with n_q = n_k passes",
+    "needs_equal_widths": "the case rewritten with d_v = d_k passes",
+    "needs_float_mask": "the case rewritten with a 0/1 mask passes",
+    "rope_partial": "only the first dimensions are rotated, the rest kept",
+    "rope_integer_offset": "the output is RoPE at positions offset + 0..N-1",
+}
+
 
 # --- Part A: projections and scores -------------------------------------------------------------------------
 

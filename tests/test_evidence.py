@@ -6,12 +6,14 @@ this process), so each rule is checked on the exact stored cases the graded test
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
-from autograder.suite.graded import support
+from autograder.suite.graded import masks, support
 from reference import attention as ref
 
 
@@ -30,6 +32,23 @@ class LocalStudent:
 
     def has(self, name):
         return True
+
+    def call_served(self, served, name, *args):
+        """``call`` with the served names standing for the grader's stand-ins, as the worker's ``serving`` does."""
+        saved = dict(self.functions)
+        for served_name in served.names:
+            self.functions[served_name] = functools.partial(_serve, served, served_name)
+        try:
+            return self.call(name, *args)
+        finally:
+            self.functions = saved
+
+    def discard(self):
+        self.discarded = getattr(self, "discarded", 0) + 1
+
+
+def _serve(served, name, *args, **kwargs):
+    return served.serve(name, (list(args), [[k, v] for k, v in kwargs.items()]))
 
 
 def failure(student: LocalStudent, *case_ids: str, **kwargs) -> str:
@@ -172,17 +191,37 @@ def test_a_real_mistake_is_never_called_low_precision() -> None:
 # ---- Check first: only functions the failing case used ----------------------------------------------------
 
 
-def test_check_first_cites_only_functions_the_case_used() -> None:
-    broken = LocalStudent(entered={"scaled_dot_product_attention": 1},
-                          decode_step=lambda layer, x, cache, rope_base=None: 2 * ref.decode_step(layer, x, cache,
-                                                                                                   rope_base))
+def _decode_calling(student: LocalStudent):
+    """A decode_step (no RoPE) that calls the submission's own scaled_dot_product_attention, as a student's does."""
+
+    def decode_step(layer, x, cache, rope_base=None):
+        q, k, v = layer.query(x), layer.key(x), layer.value(x)
+        cache.append(k, v)
+        out, _ = student.functions["scaled_dot_product_attention"](q[None], cache.keys, cache.values)
+        return out[0]
+
+    return decode_step
+
+
+def test_check_first_only_when_a_correct_callee_makes_the_case_pass() -> None:
+    broken = LocalStudent(entered={"scaled_dot_product_attention": 1})
+    broken.functions["scaled_dot_product_attention"] = lambda *a, **k: tuple(
+        2 * o for o in ref.scaled_dot_product_attention(*a, **k))
+    broken.functions["decode_step"] = _decode_calling(broken)
     support._failed[broken] = [support.Failed("rope", "E.3", "visible"), support.Failed("softmax", "B.1", "visible"),
                                support.Failed("scaled_dot_product_attention", "C.4", "visible")]
-    text = failure(broken, "decode-three-cached")  # no rope_base: RoPE is not used
+    text = failure(broken, "decode-three-cached")  # no rope_base: RoPE is not used; softmax was not entered
     assert "`rope`" not in text and "`softmax`" not in text
     assert "**Check first:** your `scaled_dot_product_attention` fails its own test C.4" in text
-    text = failure(broken, "decode-rope")  # rope_base given, but the student's decode_step never entered rope
-    assert "`rope`" not in text
+    assert "With a correct `scaled_dot_product_attention` standing in for yours" in text
+    assert broken.discarded == 1  # the worker that held the stand-ins is not used again
+
+    own_bug = LocalStudent(entered={"scaled_dot_product_attention": 1},
+                           decode_step=lambda layer, x, cache, rope_base=None: 2 * ref.decode_step(layer, x, cache,
+                                                                                                    rope_base))
+    support._failed[own_bug] = [support.Failed("scaled_dot_product_attention", "C.4", "visible")]
+    text = failure(own_bug, "decode-three-cached")  # its callee failed elsewhere, but a correct one changes nothing
+    assert "Check first" not in text
 
 
 def test_check_first_never_cites_a_test_that_hit_an_internal_error() -> None:
@@ -228,13 +267,12 @@ def test_right_values_with_extra_leading_axes_of_length_one_are_named() -> None:
 def test_evidence_that_cannot_be_computed_is_no_evidence_and_no_internal_error(capsys) -> None:
     import dataclasses
 
-    from autograder.suite.graded import evidence
 
     stored = support.case("sdpa-fully-masked")
     odd = dataclasses.replace(stored, inputs={**stored.inputs, "mask": np.ones((3, 7, 7), dtype=bool)})
     out = ref.scaled_dot_product_attention(*(stored.inputs[n] for n in ("Q", "K", "V")))
-    assert evidence.masked_rows(odd, out) == ()
-    assert "[grader] evidence.masked_rows failed" in capsys.readouterr().err
+    assert masks.masked_rows(odd, out) == ()
+    assert "[grader] masks.masked_rows failed" in capsys.readouterr().err
 
 
 def test_a_case_that_matches_two_stored_mistakes_is_resolved_by_the_tests_other_cases() -> None:

@@ -202,7 +202,10 @@ class LocalStudent:
         self.functions = functions
 
     def call(self, name, *args):
-        return self.functions.get(name, getattr(ref, name))(*args)
+        try:
+            return self.functions.get(name, getattr(ref, name))(*args)
+        except (ValueError, TypeError, IndexError) as error:  # as in the worker: the student's error
+            raise StudentError("exception", f"{name} raised {type(error).__name__}: {error}") from None
 
     def has(self, name):
         return name in self.functions or hasattr(ref, name)

@@ -11,7 +11,9 @@ This command writes, in ``student_template/``:
   attention_feedback.py  a verbatim copy of autograder/feedback/compare.py, plus the modules it imports
                          relatively (feedback_format.py), under their own names
 
-and, in the repository's ``README.md``, the points table (``readme.py``, from ``contract.POINTS``).
+and, in the repository's ``README.md``, the points table (``readme.py``, from ``contract.POINTS``), and
+``autograder/suite/graded/oracle.py``: the reference without its markers and docstring, the grader's own
+correct functions (served to probes, and the answers of a probe's rewritten case; never run in the worker).
 
 ``test_attention.py`` and ``README.md`` there are written by hand; ``public_cases.npz`` comes
 from ``python -m autograder regen``. ``--check`` builds everything in memory and exits 1,
@@ -34,6 +36,7 @@ FEEDBACK = REPO / "autograder" / "feedback" / "compare.py"
 OUT = REPO / "student_template"
 PYPROJECT = REPO / "pyproject.toml"
 README = REPO / "README.md"
+ORACLE = "autograder/suite/graded/oracle.py"  # repository-relative, like every generated path
 MARKER = re.compile(r"^\s*#\s*(BEGIN|END)\s+SOLUTION")  # anything that looks like a marker...
 BEGIN = re.compile(r"^(?P<indent> *)# BEGIN SOLUTION hint: (?P<hint>\S.*?)\s*$")  # ...must be exactly one
 END = re.compile(r"^(?P<indent> *)# END SOLUTION\s*$")
@@ -54,7 +57,7 @@ def main(argv: list[str]) -> int:
         for path in stale:
             print(f"stale: {path} (run `autograder template`)")
         if not stale:
-            print(f"student_template/ and the README's points table are up to date ({', '.join(files)})")
+            print(f"student_template/, the README's points table and the oracle are up to date ({', '.join(files)})")
         return 1 if stale else 0
     OUT.mkdir(exist_ok=True)
     for path, data in files.items():
@@ -67,7 +70,26 @@ def main(argv: list[str]) -> int:
 def generated_files() -> dict[str, bytes]:
     """Every file this command writes (repository-relative path -> bytes), built in memory."""
     files = {f"{OUT.relative_to(REPO).as_posix()}/{name}": data for name, data in render().items()}
-    return files | {README.relative_to(REPO).as_posix(): readme.render(README)}
+    return files | {README.relative_to(REPO).as_posix(): readme.render(README),
+                    ORACLE: oracle_source(REFERENCE.read_text(encoding="utf-8"))}
+
+
+ORACLE_HEADER = '''"""The grader's oracle: GENERATED from reference/attention.py by `python -m autograder template`
+(do not edit).
+
+The graded suite computes with it only what no stored case holds: the answers of a dependency it serves
+to a probe (``Student.call_served``) and the expected output of a probe's rewritten input. It runs in
+the grader only, never in the worker; like the stored outputs, it is unreadable to student code.
+"""
+
+'''
+
+
+def oracle_source(reference: str) -> bytes:
+    """autograder/suite/graded/oracle.py: the reference without its solution markers and module docstring."""
+    lines = [line for line in reference.splitlines(keepends=True) if not MARKER.match(line)]
+    body = "".join(lines).split('"""', 2)[2].lstrip("\n")
+    return (ORACLE_HEADER + body).encode("utf-8")
 
 
 def stale_files(files: dict[str, bytes] | None = None) -> list[str]:

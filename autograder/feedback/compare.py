@@ -211,6 +211,37 @@ MISTAKES: dict[str, str] = {
     "token exactly once (N calls each of query, key and value) (Dis 11 Q3c).",
     "naive_no_recompute": "generate_naive must recompute the keys and values of tokens 0..n at every step n (N(N+1)/2 "
     "key and value calls): it is the no-cache baseline (Dis 11 Q3b).",
+    # Found by inference from the output (the effective scale, what was rotated) or by a probe (the same case
+    # rewritten so that one property holds, with the contract's answer): suite/graded/inference.py
+    "scale_d_v": "You scaled the scores by 1/sqrt(d_v), the width of V: the scale is 1/sqrt(d_k), with d_k the "
+    "width of the queries and keys, Q.shape[-1] (Dis 10 Q2c).",
+    "scale_other": "Your weights are the softmax of the scores times another constant than the scale asked for "
+    "(1/sqrt(d_k) = 1/np.sqrt(Q.shape[-1]), or `scale` when it is given): check how you compute the scale.",
+    "mask_bool_added": "You added the boolean mask to the scores (True counts as 1, False as 0), which shifts them "
+    "instead of hiding keys: replace the disallowed scores, np.where(mask, scores, -np.inf).",
+    "causal_ignores_n_k": "Your causal mask has shape (n_q, n_q): it ignores n_k. It must be (n_q, n_k), with query i "
+    "seeing key j iff j <= i + (n_k - n_q), e.g. np.tril(np.ones((n_q, n_k), bool), k=n_k - n_q).",
+    "needs_leading_axes": "Your function works only with one fixed number of leading axes (e.g. 4-D input, `B, H, "
+    "N, d = Q.shape`): the `...` may hold any number of axes, none included: index from the end (`Q.shape[-1]`, "
+    "`np.swapaxes(K, -1, -2)`).",
+    "needs_leading_axis": "Your function fails without leading axes: a 2-D input (N, d) is valid too (the `...` "
+    "may be empty), so index from the end (`Q.shape[-1]`, `np.swapaxes(K, -1, -2)`, `'...id,...jd->...ij'` in "
+    "einsum) instead of naming a batch axis.",
+    "mask_full_shape": "Your function works only with a mask of the scores' full shape (e.g. `scores[~mask] = ...`): "
+    "a mask need only be broadcastable to (..., N_q, N_k), so use np.where(mask, scores, -np.inf), which "
+    "broadcasts it.",
+    "always_causal": "Your attention always applies a causal mask of its own, whatever `mask` is passed (or with "
+    "none): use only the mask given, and no mask at all when it is None.",
+    "needs_square": "Your function works only when there are as many queries as keys (n_q = n_k): Q has N_q rows, K "
+    "and V have N_k rows, and the scores are (..., N_q, N_k); size each axis by its own array.",
+    "needs_equal_widths": "Your function works only when d_v = d_k: V may be narrower or wider than Q and K, so size "
+    "the output by V.shape[-1] and never assume (or assert) that the widths are equal.",
+    "needs_float_mask": "Your function works only with a mask of numbers (0/1): the mask is boolean, so use it as "
+    "one (np.where(mask, scores, -np.inf), ~mask), not in arithmetic such as 1 - mask.",
+    "rope_partial": "You rotated only some of the dimensions (partial rotary, as in GPT-NeoX): here every pair "
+    "(2i, 2i+1) for i = 0..d/2-1 is rotated, with theta_i = base**(-2i/d) (Dis 11 Q1c,d).",
+    "rope_integer_offset": "You rotated row n by (offset + n) * theta_i from one starting position: `positions` "
+    "gives each row its own position, any real number, so rotate row n by positions[n] * theta_i (Dis 11 Q1c).",
 }
 
 

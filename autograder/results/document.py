@@ -52,6 +52,7 @@ class GradedTest:
     tags: list[str] = field(default_factory=list)
     visibility: str = "visible"
     mistakes: list[str] = field(default_factory=list)  # ids of the known mistakes its output names (the grader's)
+    evidence: list[dict] = field(default_factory=list)  # what backs each sentence: the match or the probe (for TAs)
 
     def to_json(self) -> dict[str, Any]:
         """The test as a results.json entry (cleaned: finite numbers, valid enums, bounded text)."""
@@ -66,6 +67,8 @@ class GradedTest:
             "output_format": "md",
             "extra_data": {"mistakes": [_text(m, 100) for m in self.mistakes[:20]]},
         }
+        if self.evidence:
+            entry["extra_data"]["evidence"] = [_evidence_item(e) for e in self.evidence[:20]]
         if self.number:
             entry["number"] = _text(self.number, 50)
         return entry
@@ -83,7 +86,26 @@ class GradedTest:
             tags=[str(tag) for tag in data.get("tags", ())],
             visibility=str(data.get("visibility", "visible")),
             mistakes=_mistakes(data.get("extra_data")),
+            evidence=_evidence_list(data.get("extra_data")),
         )
+
+
+def _evidence_item(item: Mapping[str, Any]) -> dict[str, Any]:
+    """One evidence record, cleaned: string keys, values text, finite numbers or booleans."""
+    out: dict[str, Any] = {}
+    for key, value in list(item.items())[:10]:
+        if isinstance(value, bool) or (isinstance(value, int) and abs(value) < 2**53):
+            out[_text(str(key), 50)] = value
+        elif isinstance(value, float):
+            out[_text(str(key), 50)] = _number(value)
+        else:
+            out[_text(str(key), 50)] = _text(str(value), 500)
+    return out
+
+
+def _evidence_list(extra: Any) -> list[dict]:
+    listed = extra.get("evidence") if isinstance(extra, Mapping) else None
+    return [dict(e) for e in listed if isinstance(e, Mapping)] if isinstance(listed, list) else []
 
 
 def _mistakes(extra: Any) -> list[str]:

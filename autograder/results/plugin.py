@@ -71,6 +71,7 @@ class ResultsPlugin:
         self._phases: dict[str, list[_Phase]] = {}
         self._scores: dict[str, float] = {}
         self._mistakes: dict[str, list[str]] = {}  # the mistake ids a test's feedback names (support.graded)
+        self._evidence: dict[str, list[dict]] = {}  # what backs each of its sentences (support.record_evidence)
         self.internal: dict[str, str] = {}  # nodeid -> the phase whose exception was the grader's, not the student's
         self._retry: set[str] = set()  # tests to run once more (lost worker); cleared once they have been
         self._retried: set[str] = set()
@@ -138,6 +139,7 @@ class ResultsPlugin:
         for namespace in namespaces:  # a stale score from another parameter must not leak into this one
             namespace.pop("__score__", None)
             namespace.pop("__mistakes__", None)
+            namespace.pop("__evidence__", None)
         try:
             return (yield)
         finally:
@@ -146,6 +148,8 @@ class ResultsPlugin:
                 self._scores[item.nodeid] = score
             named = next((ns["__mistakes__"] for ns in namespaces if isinstance(ns.get("__mistakes__"), list)), [])
             self._mistakes[item.nodeid] = [str(m) for m in named]
+            backing = next((ns["__evidence__"] for ns in namespaces if isinstance(ns.get("__evidence__"), list)), [])
+            self._evidence[item.nodeid] = [dict(e) for e in backing if isinstance(e, dict)]
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
@@ -244,6 +248,7 @@ class ResultsPlugin:
             tags=[str(tag) for tag in (_attribute(item, "__tags__", ()) or ())],
             visibility=_visibility(item),
             mistakes=self._mistakes.get(nodeid, []) if status == "failed" else [],
+            evidence=self._evidence.get(nodeid, []) if status == "failed" else [],
         )
 
 

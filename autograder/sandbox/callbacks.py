@@ -95,6 +95,50 @@ class Cache:
         raise TypeError(f"cache.{method}() is not available: {CACHE_INTERFACE}")
 
 
+MAX_SERVED = 2_000  # answers of one Served (a probe re-runs one case: the graded cases need a few dozen)
+
+
+class Served:
+    """Correct stand-ins for some of the student's functions during one probe call (``Student.call_served``).
+
+    ``functions`` maps each served name to the grader's own implementation (the suite's oracle); the
+    worker calls back with ``(args, [[keyword, value], ...])``. "KVCache" is served as correct caches
+    kept here (``Cache``). Its answers exist only for the call it is passed to: a stand-in that student
+    code keeps and calls later refers to an earlier call's object and gets an error.
+    """
+
+    def __init__(self, functions: dict[str, Any]) -> None:
+        self.functions = dict(functions)
+        self.names = list(self.functions)
+        self.caches: list[Cache] = []
+        self.calls = 0
+
+    def serve(self, method: str, args: tuple) -> Any:
+        self.calls += 1
+        if self.calls > MAX_SERVED:
+            raise CallbackLimit(f"more than {MAX_SERVED:,} calls of the functions served in a probe")
+        if len(args) != 2 or not isinstance(args[0], list) or not isinstance(args[1], list):
+            raise TypeError("bad arguments")
+        positional, keywords = args
+        if method == "KVCache" and "KVCache" in self.functions:
+            self.caches.append(Cache())
+            return len(self.caches) - 1
+        if method.startswith("KVCache.") and positional and type(positional[0]) is int:
+            index = positional[0]
+            if not 0 <= index < len(self.caches):
+                raise ValueError("unknown cache")
+            return self.caches[index].serve(method.split(".", 1)[1], tuple(positional[1:]))
+        function = self.functions.get(method)
+        if function is None or not all(isinstance(kw, list) and len(kw) == 2 and isinstance(kw[0], str)
+                                       for kw in keywords):
+            raise TypeError(f"{method}() is not served here")
+        try:
+            with np.errstate(all="ignore"):
+                return function(*positional, **dict(keywords))
+        except Exception as e:  # a call the contract does not allow: the student's code gets the error
+            raise ValueError(f"{method}(): {type(e).__name__}: {e}") from None
+
+
 def _real_array(x: Any, what: str) -> np.ndarray:
     try:
         array = np.array(x, dtype=float) if isinstance(x, (list, tuple, int, float)) else np.array(x)

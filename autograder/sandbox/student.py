@@ -30,7 +30,7 @@ import numpy as np
 
 from autograder.feedback.markdown import code_span, fenced, plain
 from autograder.sandbox import protocol
-from autograder.sandbox.callbacks import Cache, CallbackLimit, Layer
+from autograder.sandbox.callbacks import Cache, CallbackLimit, Layer, Served
 from autograder.sandbox.supervisor import (
     Limits,
     Sandbox,
@@ -146,6 +146,19 @@ class Student:
         if value is None:
             raise StudentError("invalid_output", f"{name} returned None (a missing `return`?)")
         return value
+
+    def call_served(self, served: Served, name: str, /, *args: Any, **kwargs: Any) -> Any:
+        """``call``, with the module-level names of ``served`` standing, for this call only, for correct
+        functions whose answers this process computes (a probe). The worker is then spent: ``discard`` it."""
+        value = self._request(f"{name} (a probe)", {"op": "call", "name": name}, args, kwargs, served=served)
+        if value is None:
+            raise StudentError("invalid_output", f"{name} returned None (a missing `return`?)")
+        return value
+
+    def discard(self) -> None:
+        """End the worker now (after a probe): the next request starts a fresh one, which loads the code anew."""
+        if self.sandbox.running:
+            self.sandbox.kill()
 
     def new(self, class_name: str, /, *args: Any, **kwargs: Any) -> Remote:
         """Instantiate the student's class ``class_name`` in the worker."""
@@ -263,14 +276,18 @@ class Student:
         if self._not_loaded is not None:
             raise StudentError(self._not_loaded.kind, self._not_loaded.message)
 
-    def _request(self, what: str, header: dict, args: tuple, kwargs: dict, remote: Remote | None = None) -> Any:
+    def _request(self, what: str, header: dict, args: tuple, kwargs: dict, remote: Remote | None = None,
+                 served: Served | None = None) -> Any:
         self.entered = None
         self._check(what)
-        refs: list[Layer | Cache] = []
+        refs: list[Layer | Cache | Served] = []
         self._outgoing(remote, refs)  # raises when that object died with an earlier worker
         tree, arrays = protocol.encode(self._outgoing((tuple(args), tuple(kwargs.values())), refs))
         timeout = max(min(self.call_timeout, self.budget - self.spent), 0.1)
         header = dict(header, args=tree, kw=list(kwargs), timeout=timeout)
+        if served is not None:
+            refs.append(served)
+            header["served"] = {"ref": len(refs) - 1, "names": served.names}
         began = self.sandbox.clock.now()  # the student's time (cputime.py), as every limit here
         deadline = self.sandbox.deadline(timeout + GRACE, now=began)
         try:

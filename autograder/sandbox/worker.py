@@ -246,6 +246,36 @@ class CacheProxy(GraderObject):
                              "decode_step offers only append(k, v), keys, values and len(cache)")
 
 
+class ServedCache(GraderObject):
+    """A correct KVCache served by the grader during a probe (``Server.serving``): every method is a callback."""
+
+    kind = "served"
+
+    def __init__(self, server: Server, ident: int, index: int) -> None:
+        super().__init__(server, ident)
+        self._index = index
+
+    def _cache(self, method: str, *args: Any) -> Any:
+        return self._call(f"KVCache.{method}", [self._index, *args], [])
+
+    append = functools.partialmethod(_cache, "append")
+    __len__ = functools.partialmethod(_cache, "len")
+    keys = property(lambda self: self._cache("keys"))
+    values = property(lambda self: self._cache("values"))
+
+
+def _served(server: Server, ident: int, name: str) -> Callable[..., Any]:
+    """A stand-in for the student's ``name`` whose answers the grader computes (a probe's served dependency)."""
+
+    def served(*args: Any, **kwargs: Any) -> Any:
+        if name == "KVCache":
+            return ServedCache(server, ident, server.callback("served", ident, name, ([], [])))
+        return server.callback("served", ident, name, (list(args), [[k, v] for k, v in kwargs.items()]))
+
+    served.__name__ = served.__qualname__ = name
+    return served
+
+
 class Server:
     """Loads the Program into the ``attention`` module, then answers requests."""
 
@@ -388,7 +418,7 @@ class Server:
         entered: dict[str, int] = {}
         self.alarm.arm(float(header["timeout"]))
         try:
-            with self.counting(entered, op == "call"):
+            with self.counting(entered, op == "call"), self.serving(header.get("served")):
                 result = target(*args, **kwargs)
             if op == "new":
                 return protocol.pack_frame({"op": "result", "handle": self.register(result)})
@@ -434,6 +464,28 @@ class Server:
             for cls, method, original in methods:
                 with contextlib.suppress(Exception):
                     setattr(cls, method, original)
+
+    @contextlib.contextmanager
+    def serving(self, served: Any) -> Iterator[None]:
+        """For one call only, the module-level names ``served["names"]`` stand for grader-served dependencies
+        (a probe: does this call pass with a correct ``softmax``?); their answers come from the grader, and only
+        while this call runs (a stand-in kept and called later gets no answer: its ref belongs to this call)."""
+        names = served.get("names") if isinstance(served, dict) else None
+        if not isinstance(names, list) or type(served.get("ref")) is not int:
+            yield
+            return
+        names = [n for n in names if isinstance(n, str) and n.isidentifier()][:20]
+        missing = object()
+        before = {name: self.module.__dict__.get(name, missing) for name in names}
+        self.module.__dict__.update({name: _served(self, served["ref"], name) for name in names})
+        try:
+            yield
+        finally:
+            for name, value in before.items():
+                if value is missing:
+                    self.module.__dict__.pop(name, None)
+                else:
+                    self.module.__dict__[name] = value
 
     def _wrapper(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         """The counting wrapper of ``fn`` under ``name``, made once (while ``fn`` stays what ``name`` holds)."""

@@ -91,7 +91,7 @@ def extra_variants() -> dict[str, dict[str, Callable]]:
                     "softmax_global_max.guarded": softmax_global_max_guarded,
                     "softmax_unstable.guarded": softmax_unstable_guarded},
         "scaled_dot_product_attention": {
-            "scale_wrong_dim.d_v": sdpa_default_scale(lambda Q, K, V: 1.0 / np.sqrt(V.shape[-1])),
+            "scale_d_v": sdpa_default_scale(lambda Q, K, V: 1.0 / np.sqrt(V.shape[-1])),
             "scale_wrong_dim.n_k": sdpa_default_scale(lambda Q, K, V: 1.0 / np.sqrt(K.shape[-2])),
             "scale_wrong_dim.axis1": sdpa_default_scale(lambda Q, K, V: 1.0 / np.sqrt(Q.shape[1])),  # d_k only in 2-D
             "mask_finite_fill.additive": sdpa_additive_mask,

@@ -35,6 +35,22 @@ class Property(NamedTuple):
     holds: Callable[[Case], bool | None]
     passing_when_it_holds: str  # "your code passes exactly the cases where {this}"
     advice: str
+    same_as: tuple[str, ...] = ()  # mistakes whose sentence states the same cause (then only that one is said)
+
+
+class Evidence(str):
+    """A **Shapes:** sentence, and the mistakes whose own sentences would state the same cause."""
+
+    same_as: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, text: str, same_as: tuple[str, ...]) -> Evidence:
+        evidence = cls(text)
+        evidence.same_as = same_as
+        return evidence
+
+
+LEADING = ("batch_first_only", "no_batch_support", "needs_leading_axes", "needs_leading_axis")
 
 
 def _main(case: Case) -> Any:
@@ -75,18 +91,35 @@ def _full_rank_mask(case: Case) -> bool | None:
     return mask is None or np.ndim(mask) == main.ndim  # no mask: nothing to broadcast
 
 
+def _only(function: str, holds: Callable[[Case], bool | None]) -> Callable[[Case], bool | None]:
+    return lambda case: holds(case) if case.function == function else None
+
+
+def _mask_2d(case: Case) -> bool | None:
+    if "mask" not in MASKED.get(case.function, ()) or _main(case) is None:
+        return None
+    mask = case.inputs.get("mask")
+    return mask is None or np.ndim(mask) >= 2
+
+
 PROPERTIES: tuple[Property, ...] = (
     Property(_ndim_is(3), "`{name}` is 3-D (one leading axis): your code seems to assume a batch-first (B, N, D) input",
-             ANY_LEADING_AXES + " instead of unpacking `B, N, D = X.shape` or transposing with `(0, 2, 1)`."),
+             ANY_LEADING_AXES + " instead of unpacking `B, N, D = X.shape` or transposing with `(0, 2, 1)`.", LEADING),
     Property(_ndim_is(2), "`{name}` is 2-D (no leading axes): your code seems to treat its input as one matrix",
-             ANY_LEADING_AXES + " instead of `.T` or `reshape(-1, d)`, which mix the leading axes."),
+             ANY_LEADING_AXES + " instead of `.T` or `reshape(-1, d)`, which mix the leading axes.", LEADING),
     Property(_several_tokens, "there is more than one token: with N = 1 your code loses the token axis",
              "A sequence of one token is still 2-D, (1, d): avoid `np.squeeze` and indexing that drops the axis."),
     Property(_no_width_1, "every width is more than 1: a width of 1 breaks your code",
              "A width of 1 is still an axis: avoid `np.squeeze`, and check that no shape is assumed square."),
-    Property(_full_rank_mask, "the mask (if any) has as many axes as the scores",
+    Property(_mask_2d, "the mask (if any) has at least 2 axes: a 1-D mask breaks your code",
+             "A mask of shape (N_k,) is valid too (the same row for every query): make it at least 2-D "
+             "(`np.atleast_2d(mask)`) before adding or indexing its axes."),
+    Property(_only("scaled_dot_product_attention", _full_rank_mask), "the mask (if any) has as many axes as the scores",
              "The mask only has to be broadcastable to (..., N_q, N_k): let numpy broadcast it (`np.where(mask, "
              "scores, -np.inf)`), with fewer leading axes or none."),
+    Property(_only("multi_head_attention", _full_rank_mask), "the mask (if any) has as many axes as X",
+             "The mask only has to be broadcastable to (..., N, N): a mask with leading axes needs the head axis "
+             "inserted (`mask[..., None, :, :]`), and a smaller one may be broadcast as it is."),
 )
 
 
@@ -105,8 +138,8 @@ def shape_evidence(cases: Sequence[Case], failed: Collection[str]) -> str | None
             continue
         if all(v == (c.id not in failed) for v, c in zip(values, cases)):
             what = prop.passing_when_it_holds.format(name=name)
-            return (f"**Shapes:** of these {len(cases)} cases, your code passes exactly the {len(passed)} where "
-                    f"{what}. {prop.advice}")
+            return Evidence.of(f"**Shapes:** of these {len(cases)} cases, your code passes exactly the {len(passed)} "
+                               f"where {what}. {prop.advice}", prop.same_as)
     return None
 
 
@@ -191,10 +224,13 @@ PROBE_EVIDENCE = {
 }
 
 
+PROBE_SAME_AS = {"head_width": ("mha_head_width_model",), "value_width": ("mha_value_width", "needs_equal_widths")}
+
+
 def probe_evidence(stored: Case, passes: Callable[[Case], bool]) -> str | None:
     """Evidence of a shape assumption on a failing case: the student's code passes the same case rewritten
     (with the same answer) so that the assumption holds. ``passes`` runs one case on the student's code."""
     for kind, probe in PROBES.get(stored.function, lambda _: [])(stored):
         if passes(probe):
-            return PROBE_EVIDENCE[kind]
+            return Evidence.of(PROBE_EVIDENCE[kind], PROBE_SAME_AS[kind])
     return None

@@ -15,7 +15,7 @@ import numpy as np
 from autograder.feedback import compare
 from autograder.sandbox.student import Cache, Layer, StudentError
 from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded import evidence
+from autograder.suite.graded import precision
 from autograder.suite.graded.calls import (
     case_header,
     describe_call,
@@ -80,7 +80,7 @@ def run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
         return None, None
     mistake = (type_mistake(expected["out"], out) or diagnose_named(observed, expected, stored.mistakes)
                or count_mistake(stored.function, counts, wanted)
-               or ("low_precision" if evidence.low_precision(expected["out"], out) else None)
+               or ("low_precision" if precision.low_precision(expected["out"], out) else None)
                or _state_mistake(student, stored, out))
     return f"{header}\n\n" + "\n\n".join(problems), mistake
 
@@ -231,7 +231,7 @@ def _kv_mistake(stored: Case, cache: Any, lengths: list[int]) -> str | None:
     if isinstance(keys, list) or isinstance(values, list):
         return "returned_list"
     n = int(stored.expected["lengths"][-1])
-    if evidence.low_precision((stored.expected["keys"][:n], stored.expected["values"][:n]), (keys, values)):
+    if precision.low_precision((stored.expected["keys"][:n], stored.expected["values"][:n]), (keys, values)):
         return "low_precision"
     for mistake_id, output in stored.mistakes.items():
         if same(keys, output["keys"]) and same(values, output["values"]):

@@ -31,7 +31,6 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import numpy as np
 import pytest
 from gradescope_utils.autograder_utils.decorators import number, partial_credit, tags, visibility, weight
 
@@ -39,7 +38,7 @@ from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import evidence, stateful
+from autograder.suite.graded import callees, evidence, inference, masks, precision, stateful
 from autograder.suite.graded.calls import (
     NOT_IMPLEMENTED,
     case_header,
@@ -80,17 +79,20 @@ def graded(test_number: str, function: str, *, hidden: bool = False, partial: bo
         @functools.wraps(test)
         def remembered(student: Any, *args: Any, **kwargs: Any) -> None:
             token, named = _current.set(Failed(function, test_number, shown)), _named.set([])
-            remembered.__mistakes__ = []
+            backing = _evidence.set([])
+            remembered.__mistakes__, remembered.__evidence__ = [], []
             try:
                 test(student, *args, **kwargs)
             except BaseException as error:
                 if student_facing(error):  # a test that hit an internal error is never cited (Check first)
                     _failed.setdefault(student, []).append(Failed(function, test_number, shown))
                     remembered.__mistakes__ = list(_named.get() or [])
+                    remembered.__evidence__ = list(_evidence.get() or [])
                 raise
             finally:
                 _current.reset(token)
                 _named.reset(named)
+                _evidence.reset(backing)
 
         marked = number(test_number)(tags(function)(visibility(shown)(remembered)))
         return partial_credit(points)(marked) if partial else weight(points)(marked)
@@ -110,6 +112,7 @@ class Failed(NamedTuple):
 # (one grading session each). The plugin reads a test's ``__mistakes__`` into results.json's extra_data.
 _current: contextvars.ContextVar[Failed | None] = contextvars.ContextVar("current_graded_test", default=None)
 _named: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("named_mistakes", default=None)
+_evidence: contextvars.ContextVar[list[dict] | None] = contextvars.ContextVar("evidence", default=None)
 _failed: weakref.WeakKeyDictionary[Any, list[Failed]] = weakref.WeakKeyDictionary()
 
 
@@ -122,8 +125,9 @@ def student_facing(error: BaseException) -> bool:
 ROPE_OPTIONAL = ("decode_step", "generate_cached", "generate_naive")  # RoPE only when rope_base is given
 
 
-def callee_note(student: Any, function: str, *, used: Collection[str] | None = None, rope: bool = True) -> str | None:
-    """Fix-this-first advice when functions that ``function`` usually calls failed their own tests.
+def failing_callees(student: Any, function: str, *, used: Collection[str] | None = None,
+                    rope: bool = True) -> dict[str, list[str]]:
+    """The functions ``function`` usually calls that failed their own tests, with those tests' numbers.
 
     Only failures the student may already see are cited (visible tests, or tests shown at
     the same time as the current one), only of functions the failing cases used: ``used``
@@ -143,13 +147,30 @@ def callee_note(student: Any, function: str, *, used: Collection[str] | None = N
         failing.setdefault(callee, [])
         if test_number not in failing[callee]:
             failing[callee].append(test_number)
-    if not failing:
+    return failing
+
+
+def callee_note(student: Any, stored: Case, failing: Mapping[str, list[str]]) -> str | None:
+    """Fix-this-first advice, only with a probe's evidence (``served_probe``): the first failing case, run again
+    with correct stand-ins for failing callees, passes. Cites the fewest callees that make it pass; None when no
+    set of them does (the test fails for a reason of its own, or the probe could not tell)."""
+    shown = callees.served_probe(student, stored, list(failing), record_evidence)
+    if not shown:
         return None
-    said = [f"`{name}` fails its own test{'s' if len(ns) > 1 else ''} {', '.join(ns)}" for name, ns in failing.items()]
-    them = "it" if len(failing) == 1 else "them"
-    calls = f"usually calls {them}" if used is None else f"called {them} in this test"
-    return (f"**Check first:** your {' and your '.join(said)}. `{function}` {calls}, so that bug "
-            f"shows here too: fix {them} first, then look at this test again.")
+    function = stored.function
+    said = [f"`{name}` fails its own test{'s' if len(failing[name]) > 1 else ''} {', '.join(failing[name])}"
+            for name in shown]
+    them = "it" if len(shown) == 1 else "them"
+    stand_ins = " and ".join(f"`{name}`" for name in shown)
+    return (f"**Check first:** your {' and your '.join(said)}. With a correct {stand_ins} standing in for yours, "
+            f"`{function}` gets this case right: fix {them} first, then look at this test again.")
+
+
+def record_evidence(item: Mapping[str, Any]) -> None:
+    """Note what backs a sentence of the current test's feedback (results.json's extra_data.evidence)."""
+    recorded = _evidence.get()
+    if recorded is not None and len(recorded) < 20:
+        recorded.append(dict(item))
 
 
 @functools.lru_cache(maxsize=1)
@@ -198,12 +219,18 @@ def check(
         function = failures[0][0].function
         attempted = student.has(function) and not all(NOT_IMPLEMENTED in text for _, text, _ in failures)
         rope = any(c.inputs.get("rope_base") is not None for c, _, _ in failures)
-        note = callee_note(student, function, used=used, rope=rope) if attempted else None
+        failing = failing_callees(student, function, used=used, rope=rope) if attempted else {}
+        note = callee_note(student, failures[0][0], failing) if failing else None
         evidence = None
         if shapes and attempted and not note:
             failed = {c.id for c, _, _ in failures}
-            evidence = shape_evidence([case(i) for i in case_ids], failed) or probe_evidence(
-                failures[0][0], lambda probe: run_case(student, probe)[0] is None)
+            evidence = shape_evidence([case(i) for i in case_ids], failed)
+            how = "the cases that pass are exactly those with this shape property"
+            if not evidence:
+                evidence = probe_evidence(failures[0][0], lambda probe: run_case(student, probe)[0] is None)
+                how = f"a probe: case {failures[0][0].id} rewritten so the property holds, with the same answer, passes"
+            if evidence:
+                record_evidence({"sentence": "shapes", "by": how})
         pytest.fail(failure_message(resolve(failures), len(case_ids), note, evidence), pytrace=False)
 
 
@@ -214,8 +241,12 @@ def failure_message(
     the first failing case in full, then the other failing cases by name. Records the mistakes named for
     results.json."""
     named = mistake_ids(failures[0][2]) or next((mistake_ids(m) for _, _, m in failures if m), [])
+    if note:  # the case passes with correct callees standing in: only a mistake its output equals stays named
+        matched = {m for e in (_evidence.get() or []) if str(e.get("by", "")).startswith(MATCHED)
+                   for m in str(e.get("sentence")).split(",")}
+        named = [m for m in named if m in matched and m != "low_precision"]
     parts = [f"{LIKELY} {sentence(m)}" for m in named]
-    if evidence:
+    if evidence and not set(getattr(evidence, "same_as", ())) & set(named):  # one sentence per cause
         parts.append(evidence)
     if note:
         parts.append(note)
@@ -227,6 +258,10 @@ def failure_message(
     recorded = _named.get()
     if recorded is not None:
         recorded[:] = named
+    backing = _evidence.get()
+    if backing is not None:  # only what backs a sentence that is said (and the fix-first probes tried)
+        backing[:] = [e for e in backing if e.get("sentence") in ("check_first", "shapes")
+                      or set(str(e.get("sentence")).split(",")) & set(named)]
     return "\n\n".join(parts)
 
 
@@ -258,10 +293,15 @@ def sentence(mistake_id: str) -> str:
 def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str | None, Mistakes]:
     """(None, None) when the student's code reproduces the case, else (feedback, mistake id(s) or None)."""
     if stored.function == "KVCache":
-        return stateful.run_kv_cache(student, stored)
-    if isinstance(stored.expected, Mapping):
-        return stateful.run_with_layer(student, stored)
-    return _run_plain(student, stored, batched=batched)
+        problem, mistake = stateful.run_kv_cache(student, stored)
+    elif isinstance(stored.expected, Mapping):
+        problem, mistake = stateful.run_with_layer(student, stored)
+    else:
+        return _run_plain(student, stored, batched=batched)
+    if mistake:
+        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id,
+                         "by": "the outputs, the cache afterwards and the grader's counts of the layer's calls"})
+    return problem, mistake
 
 
 def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None, Mistakes]:
@@ -275,6 +315,12 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
         unimplemented = error.kind == "exception" and "NotImplementedError" in str(error)
         mistake = error_mistake(error) or (None if unimplemented else _probed(student, stored, args, names, batched,
                                                                                None))
+        how = "the error" if error_mistake(error) else PROBED
+        mistake = _refined(student, stored, mistake) if mistake and how == PROBED else mistake
+        if not mistake and not unimplemented and (found := inference.search(student, stored, None)):
+            mistake, how = found
+        if mistake:
+            record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how})
         return f"{header}\n\n{error_text(stored.function, error)}", mistake
     note_used(student)
     text = compare.compare(
@@ -283,66 +329,55 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
     )
     if text is None:
         return None, None
-    mistake: Mistakes = type_mistake(stored.expected, actual) or diagnose(actual, stored.mistakes, stored.expected)
-    mistake = mistake or evidence.masked_rows(stored, actual) or evidence.causal_form(stored, actual) or None
-    if mistake is None and stored.function == "softmax":
-        mistake = softmax_mistake(actual, stored)
-    mistake = mistake or _probed(student, stored, args, names, batched, actual)
-    if mistake is None and evidence.low_precision(stored.expected, actual):
-        mistake = "low_precision"
-    if mistake is None and evidence.extra_axes(stored.expected, actual):
-        mistake = "extra_leading_axes"
+    mistake, how = _explain(student, stored, args, names, batched, actual)
+    if mistake:
+        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how})
     return f"{header}\n\n{text}", mistake
+
+
+PROBED = "a probe: the same call on an input without the suspected cause gives the expected output"
+
+
+def _refined(student: Any, stored: Case, mistake: Mistakes) -> Mistakes:
+    """batch_first_only (passes with exactly one leading axis) becomes needs_leading_axis when a case without
+    leading axes also passes with two: the code needs some leading axis, not exactly one."""
+    ids = mistake_ids(mistake)
+    if "batch_first_only" not in ids or not inference.leading_axes_optional(student, stored):
+        return mistake
+    return tuple("needs_leading_axis" if m == "batch_first_only" else m for m in ids)
+
+
+MATCHED = ("the output equals", "the outputs, the cache")  # evidence by an output equal to the mistake's
+
+
+def _explain(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
+             actual: Any) -> tuple[Mistakes, str]:
+    """The mistakes a wrong output evidences, and how (for extra_data.evidence); (None, "") when none."""
+    if mistake := type_mistake(stored.expected, actual):
+        return mistake, "the output's type"
+    if mistake := diagnose(actual, stored.mistakes, stored.expected):
+        return mistake, "the output equals this mistake's output on the case"
+    if mistake := masks.masked_rows(stored, actual):
+        return mistake, "the output equals it on the rows the mask determines; the fully masked rows show the fill"
+    if mistake := masks.causal_form(stored, actual):
+        return mistake, "the mask's pattern, written as numbers"
+    if stored.function == "softmax" and (mistake := evidence.softmax_mistake(actual, stored)):
+        return mistake, "what the output sums to, along which axis"
+    if found := inference.infer(stored, actual):
+        return found
+    if mistake := _probed(student, stored, args, names, batched, actual):
+        return _refined(student, stored, mistake), PROBED
+    if found := inference.search(student, stored, actual):
+        return found
+    if precision.low_precision(stored.expected, actual):
+        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change"
+    if masks.extra_axes(stored.expected, actual):
+        return "extra_leading_axes", "the output, its leading axes of length 1 removed, equals the expected one"
+    return None, ""
 
 
 def _probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
             original: Any) -> Mistakes:
-    if batched and _works_on_a_slice(student, stored, args):
+    if batched and evidence.works_on_a_slice(student, stored, args):
         return "no_batch_support"
     return evidence.probe(student, stored, args, names, original) or None
-
-
-def softmax_mistake(actual: Any, stored: Case) -> str | None:
-    """Name a softmax mistake by what the output sums to: the whole array, or slices along another axis."""
-    expected = np.asarray(stored.expected)
-    if not isinstance(actual, np.ndarray) or actual.shape != expected.shape or not np.isfinite(actual).all():
-        return None
-    axis = stored.inputs.get("axis", -1) % expected.ndim
-    if actual.ndim and expected.size > expected.shape[axis] and np.isclose(actual.sum(), 1.0):
-        return "softmax_global_sum"
-    live = np.isfinite(np.asarray(stored.inputs["Z"])).all()  # -inf entries leave slices that sum to 0
-    for other in range(actual.ndim):
-        if other != axis and live and np.allclose(actual.sum(axis=other), 1.0):
-            return "softmax_ignores_axis" if other == actual.ndim - 1 else "softmax_wrong_axis"
-    return None
-
-
-MAX_SLICES = 12
-
-
-def _works_on_a_slice(student: Any, stored: Case, args: list[Any]) -> bool:
-    """Whether the student's function is right on every 2-D slice of the case (batch axes dropped one by one).
-
-    Right on each slice but wrong on the whole: the batch axes are not supported.
-    """
-    first = stored.expected[0] if isinstance(stored.expected, tuple) else stored.expected
-    lead = np.shape(first)[:-2]
-    if not lead or int(np.prod(lead)) > MAX_SLICES:
-        return False
-
-    def cut(value: Any, index: tuple[int, ...]) -> Any:
-        if isinstance(value, tuple):
-            return tuple(cut(v, index) for v in value)
-        if not isinstance(value, np.ndarray) or value.ndim <= 2:
-            return value
-        own = value.shape[:-2]
-        return value[tuple(0 if n == 1 else i for n, i in zip(own, index[len(index) - len(own):]))]
-
-    for index in np.ndindex(*lead):
-        try:
-            actual = student.call(stored.function, *(cut(a, index) for a in args))
-        except StudentError:
-            return False
-        if compare.compare("slice", cut(stored.expected, index), actual) is not None:
-            return False
-    return True

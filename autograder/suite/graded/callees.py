@@ -1,0 +1,79 @@
+"""Evidence for "Check first": the failing case run again with correct stand-ins for the functions it calls.
+
+The stand-ins are the oracle's functions (and a correct cache for KVCache), served by the grader
+(``Student.call_served``): the worker's module-level names stand for them during that one call, and
+their answers come from this process. The probe runs after the test's scored calls, and the worker
+is discarded after it, so no stand-in outlives its probe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from autograder.feedback import compare
+from autograder.sandbox.callbacks import Served
+from autograder.sandbox.student import StudentError
+from autograder.suite.cases import Case, call_arguments
+from autograder.suite.graded import oracle, stateful
+
+
+def served_probe(student: Any, stored: Case, callees: Sequence[str],
+                 record: Callable[[Mapping[str, Any]], None] = lambda item: None) -> list[str]:
+    """The fewest of ``callees`` (served ones only) whose correct stand-ins make ``stored`` pass on the student's
+    ``stored.function``; [] when none do. Runs after the test's scored calls; the worker is discarded after it,
+    so no stand-in outlives its probe. ``record`` notes each try for results.json (``evidence``)."""
+    servable = [name for name in callees if name in SERVED]
+    if not servable or stored.function == "KVCache":
+        return []
+    tried: list[tuple[str, ...]] = [tuple(servable)]
+    if len(servable) > 1:
+        tried = [(name,) for name in servable] + tried
+    try:
+        for names in tried:
+            outcome = _passes_served(student, stored, names)
+            record({"sentence": "check_first", "probe": f"case {stored.id} with correct "
+                             f"{', '.join(names)} served", "served_calls": outcome[1],
+                             "passed": outcome[0]})
+            if outcome[0]:
+                return list(names)
+        return []
+    finally:
+        student.discard()
+
+
+def _passes_served(student: Any, stored: Case, names: Sequence[str]) -> tuple[bool, int]:
+    """(whether the case passes with ``names`` served, how many served answers the call used)."""
+    served = Served({name: SERVED[name] for name in names})
+    try:
+        if isinstance(stored.expected, Mapping):
+            problem = stateful.run_with_layer(_Serving(student, served, stored.function), stored)[0]
+            return problem is None, served.calls
+        named = call_arguments(stored.inputs)
+        actual = student.call_served(served, stored.function, *(value for _, value in named))
+    except StudentError:
+        return False, served.calls
+    problem = compare.compare("probe", stored.expected, actual)
+    return problem is None and served.calls > 0, served.calls
+
+
+class _Serving:
+    """The student, whose calls of ``function`` get ``served`` stand-ins (for ``stateful.run_with_layer``)."""
+
+    def __init__(self, student: Any, served: Served, function: str) -> None:
+        self._student, self._served, self._function = student, served, function
+
+    def call(self, name: str, /, *args: Any, **kwargs: Any) -> Any:
+        if name == self._function:
+            return self._student.call_served(self._served, name, *args, **kwargs)
+        return self._student.call(name, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._student, name)
+
+
+# The callees a probe can serve: the oracle's functions, and a correct cache for KVCache.
+SERVED: dict[str, Callable[..., Any]] = {
+    name: getattr(oracle, name) for name in ("qkv_project", "attention_scores", "softmax", "causal_mask",
+                                            "scaled_dot_product_attention", "rotation_matrix", "rope", "KVCache")
+}

@@ -1,0 +1,342 @@
+"""Mechanisms that name a mistake no stored output shows: inference from the output, and a probe search.
+
+* ``infer`` recovers from the student's own output what it computed, in the case's terms: the
+  effective scale and the mask's effect, fitted from the log of the attention weights against the
+  scores (``log w_ij = c * s_ij + b * mask_ij + r_i``); a causal mask of shape (n_q, n_q); which
+  dimensions RoPE rotated and at which positions. A name is given only when the fit is exact.
+* ``search`` re-runs a failing case on inputs rewritten so that one property holds (no leading
+  axes, one, two; as many queries as keys; d_v = d_k; a mask of 0/1 numbers; integer positions),
+  with the contract's answer for the rewritten input computed by the grader's oracle. The first
+  property whose rewriting makes the case pass is named: "works only when ...".
+
+Each returns ``(mistake id, how it was shown)`` or None; ``how`` goes to results.json's evidence.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterator
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from autograder.feedback import compare
+from autograder.sandbox.student import StudentError
+from autograder.suite.cases import Case, call_arguments
+from autograder.suite.graded import oracle
+
+Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
+
+
+def _close(a: Any, b: Any) -> bool:
+    return compare.diagnose(a, {"it": b}) == "it"
+
+
+# ----------------------------------------------------------------------------
+# Inference from the output
+# ----------------------------------------------------------------------------
+
+
+def infer(stored: Case, actual: Any) -> Found:
+    """The mistake the output itself shows, by a fit that is exact, or None."""
+    with np.errstate(all="ignore"):
+        try:
+            if stored.function == "scaled_dot_product_attention":
+                return _attention_fit(stored, actual)
+            if stored.function == "causal_mask":
+                return _square_mask(stored, actual)
+            if stored.function == "rope":
+                return _rope_parts(stored, actual)
+        except (ValueError, TypeError, IndexError, np.linalg.LinAlgError):
+            return None
+    return None
+
+
+FIT_TOLERANCE = 1e-6  # largest residual of log-weights left by an exact fit
+SCALE_RTOL = 1e-4  # a fitted scale is this close to a named one (they differ by far more; a -1e9 fill costs digits)
+
+
+def _attention_fit(stored: Case, actual: Any) -> Found:
+    """Fit log w = c * scores + b * mask + (a constant per row) on the entries the student kept (w > 0)."""
+    if not isinstance(actual, (tuple, list)) or len(actual) != 2:
+        return None
+    Q, K = np.asarray(stored.inputs["Q"], float), np.asarray(stored.inputs["K"], float)
+    weights = np.asarray(actual[1], dtype=float)
+    scores = Q @ np.swapaxes(K, -1, -2)
+    if weights.shape != scores.shape or not np.isfinite(weights).all():
+        return None
+    mask = stored.inputs.get("mask")
+    allowed = np.broadcast_to(np.asarray(mask, bool), scores.shape) if mask is not None else np.ones(scores.shape,
+                                                                                                        bool)
+    rows_c, rows_b, rows_y = [], [], []
+    for index in np.ndindex(*scores.shape[:-1]):
+        w, s, m = weights[index], scores[index], allowed[index].astype(float)
+        keep = w > 1e-300
+        if keep.sum() < 2:
+            continue
+        y, s, m = np.log(w[keep]), s[keep], m[keep]
+        rows_y.append(y - y.mean())
+        rows_c.append(s - s.mean())
+        rows_b.append(m - m.mean())
+    if not rows_y:
+        return None
+    y, cs, bs = np.concatenate(rows_y), np.concatenate(rows_c), np.concatenate(rows_b)
+    columns = [cs] + ([bs] if np.abs(bs).max() > 0 else [])
+    A = np.stack(columns, axis=1)
+    solution, *_ = np.linalg.lstsq(A, y, rcond=None)
+    if np.abs(A @ solution - y).max() > FIT_TOLERANCE * max(1.0, np.abs(y).max()):
+        return None
+    c = float(solution[0])
+    b = float(solution[1]) if len(solution) > 1 else 0.0
+    d_k, d_v = Q.shape[-1], np.shape(stored.inputs["V"])[-1]
+    given = stored.inputs.get("scale")
+    wanted = float(given) if given is not None else 1 / np.sqrt(d_k)
+    how = f"the weights are the softmax of the scores times {c:.6g} (asked: {wanted:.6g})"
+    if len(solution) > 1 and (np.isclose(b, 1.0, rtol=1e-4) or np.isclose(b, c, rtol=1e-4)) and abs(b) > 1e-6:
+        return "mask_bool_added", how + f", plus {b:.6g} times the boolean mask"
+    kept = weights > 1e-300
+    inverted = mask is not None and not np.array_equal(kept, allowed) and _inverted_pattern(kept, allowed)
+    scale = _scale_mistake(c, wanted, given, Q, K, d_k, d_v)
+    found = tuple(m for m in ("mask_inverted" if inverted else None, scale) if m)
+    if not found:
+        return None  # the scale is right and the mask hides what it should: something else is wrong
+    if inverted:
+        how += "; it keeps exactly the keys the mask disallows"
+    return (found[0] if len(found) == 1 else found), how
+
+
+def _inverted_pattern(kept: np.ndarray, allowed: np.ndarray) -> bool:
+    """The weights are nonzero exactly where the mask is False, on every row that the inverted mask leaves a key."""
+    rows = (~allowed).any(axis=-1)
+    return bool(rows.any()) and bool(np.array_equal(kept[rows], ~allowed[rows]))
+
+
+def _scale_mistake(c: float, wanted: float, given: Any, Q: np.ndarray, K: np.ndarray, d_k: int,
+                   d_v: int) -> str | None:
+    """The mistake a fitted effective scale ``c`` shows, or None when it is the one asked for."""
+    if np.isclose(c, wanted, rtol=SCALE_RTOL):
+        return None
+    if given is not None and np.isclose(c, 1 / np.sqrt(d_k), rtol=SCALE_RTOL):
+        return "scale_argument_ignored"
+    named = [("no_scale", 1.0), ("sqrt_missing", 1 / d_k), ("scale_inverted", np.sqrt(d_k))]
+    if d_v != d_k:
+        named.insert(0, ("scale_d_v", 1 / np.sqrt(d_v)))
+    named += [("scale_wrong_dim", 1 / np.sqrt(n)) for n in {Q.shape[-2], K.shape[-2], *Q.shape[:-2]} if n != d_k]
+    return next((mistake for mistake, value in named if np.isclose(c, value, rtol=SCALE_RTOL)), "scale_other")
+
+
+def _square_mask(stored: Case, actual: Any) -> Found:
+    n_q = int(stored.inputs["n_q"])
+    n_k = stored.inputs.get("n_k")
+    if n_k is None or int(n_k) == n_q or not isinstance(actual, np.ndarray) or actual.shape != (n_q, n_q):
+        return None
+    if np.array_equal(np.asarray(actual) != 0, oracle.causal_mask(n_q)):
+        return "causal_ignores_n_k", f"the output is causal_mask({n_q}, {n_q}), of shape ({n_q}, {n_q})"
+    return None
+
+
+def _rope_parts(stored: Case, actual: Any) -> Found:
+    x = np.asarray(stored.inputs["x"], float)
+    positions = np.asarray(stored.inputs["positions"], float)
+    base = float(stored.inputs.get("base", 10000.0))
+    if not isinstance(actual, np.ndarray) or actual.shape != x.shape:
+        return None
+    d = x.shape[-1]
+    same = [np.allclose(actual[..., j], x[..., j], rtol=compare.RTOL, atol=compare.ATOL) for j in range(d)]
+    width = max((j + 1 for j in range(d) if not same[j]), default=0)  # columns after the last changed one are kept
+    if 0 < width < d and width % 2 == 0:
+        for frequencies_over in (width, d):  # theta_i = base**(-2i/width) over the rotated part, or over all of d
+            part = oracle.rope(x[..., :width], positions, base ** (width / frequencies_over))
+            if _close(actual[..., :width], part):
+                return "rope_partial", (f"the output rotates the first {width} of {d} dimensions and leaves the "
+                                        "others as they were")
+    n = len(positions)
+    for offset in sorted({float(positions[0]), float(np.floor(positions[0])), 0.0}):
+        steps = offset + np.arange(n, dtype=float)
+        if not np.allclose(steps, positions) and _close(actual, oracle.rope(x, steps, base)):
+            return "rope_integer_offset", f"the output is RoPE at positions {offset:g} + 0..{n - 1}, not the ones given"
+    return None
+
+
+# ----------------------------------------------------------------------------
+# A probe search: the same case rewritten so that properties hold, its answer from the oracle
+# ----------------------------------------------------------------------------
+
+ATTENTION = ("scaled_dot_product_attention", "multi_head_attention")
+TOKENS = {"attention_scores": ("Q", "K"), "scaled_dot_product_attention": ("Q", "K", "V"), "qkv_project": ("X",),
+          "rope": ("x",), "softmax": ("Z",), "multi_head_attention": ("X",)}
+MAX_SEARCH = 24  # probe calls per failing case
+MAX_COMBINED = 3  # properties made to hold at once
+
+Rewriting = tuple[str, str, Callable[[dict[str, Any]], dict[str, Any]]]
+
+
+def search(student: Any, stored: Case, original: Any) -> Found:
+    """The fewest properties whose rewriting makes the case pass ("works only when ..."), with what the output
+    then shows instead of the contract's answer (its own causal mask, the mask or the scale ignored), or None.
+    The original output (``original``, None when the call raised) is tried against those answers first."""
+    named = dict(call_arguments(stored.inputs))
+    if any(not isinstance(v, (np.ndarray, int, float, type(None))) for v in named.values()):
+        return None
+    if original is not None and (found := answer_for(stored.function, named, original)) and found[0]:
+        return (found[0][0] if len(found[0]) == 1 else found[0]), f"the output equals the contract's answer {found[1]}"
+    rewritings = list(_rewritings(stored.function, named))
+    calls = 0
+    for size in range(1, min(MAX_COMBINED, len(rewritings)) + 1):
+        for combo in combinations(rewritings, size):
+            if len({mistake for mistake, _, _ in combo}) < size:
+                continue  # two numbers of leading axes at once
+            inputs = dict(named)
+            try:
+                for _, _, rewrite in combo:
+                    inputs = rewrite(inputs)
+            except (ValueError, IndexError):
+                continue
+            if calls >= MAX_SEARCH:
+                return None
+            calls += 1
+            try:
+                actual = student.call(stored.function, *inputs.values())
+            except StudentError:
+                continue
+            if original is not None and _close(actual, original):
+                continue
+            found = answer_for(stored.function, inputs, actual)
+            if found is not None:
+                mistakes = tuple(dict.fromkeys((*(m for m, _, _ in combo), *found[0])))
+                if "batch_first_only" in mistakes and leading_axes_optional(student, stored):
+                    mistakes = tuple("needs_leading_axis" if m == "batch_first_only" else m for m in mistakes)
+                hows = " and ".join(how for _, how, _ in combo)
+                return (mistakes[0] if len(mistakes) == 1 else mistakes), (
+                    f"a probe: the same case {hows} gives the contract's answer {found[1]}".rstrip())
+    return None
+
+
+def leading_axes_optional(student: Any, stored: Case) -> bool:
+    """For a case without leading axes that passes with one: whether it also passes with two (the code needs some
+    leading axis, not exactly one)."""
+    named = dict(call_arguments(stored.inputs))
+    tokens = [n for n in TOKENS.get(stored.function, ()) if isinstance(named.get(n), np.ndarray)]
+    if not tokens or np.ndim(named[tokens[0]]) != 2:
+        return False
+    try:
+        inputs = _lead_to(named, tokens, 2)
+        with np.errstate(all="ignore"):
+            expected = getattr(oracle, stored.function)(**inputs)
+        actual = student.call(stored.function, *inputs.values())
+    except (StudentError, ValueError, IndexError):
+        return False
+    return (_close(actual, expected) or answer_for(stored.function, inputs, actual) is not None
+            or _close_where_finite(actual, expected))
+
+
+def _close_where_finite(actual: Any, expected: Any) -> bool:
+    """Right on every entry it computed, with NaN only where another mistake (an all -inf row) leaves it."""
+    pairs = list(zip(actual, expected)) if isinstance(expected, tuple) and isinstance(actual, (tuple, list)) else [
+        (actual, expected)]
+    if len(pairs) != (len(expected) if isinstance(expected, tuple) else 1):
+        return False
+    for mine, theirs in pairs:
+        a, e = np.asarray(mine), np.asarray(theirs)
+        if a.shape != e.shape or a.dtype.kind not in "f":
+            return False
+        finite = np.isfinite(a)
+        if finite.mean() < 0.5 or not np.allclose(a[finite], e[finite], rtol=compare.RTOL, atol=compare.ATOL):
+            return False
+    return True
+
+
+def answer_for(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tuple[str, ...], str] | None:
+    """Which answer ``actual`` is: the contract's (()), or the contract's for the mask or scale this code uses
+    instead of the given one (always_causal, mask_ignored, scale_argument_ignored); None when none."""
+    answers: list[tuple[tuple[str, ...], str, dict[str, Any]]] = [((), "", inputs)]
+    if function in ATTENTION:
+        n_q, n_k = _lengths(function, inputs)
+        mask = inputs.get("mask")
+        causal = oracle.causal_mask(n_q, n_k)
+        answers.append((("always_causal",), "with a causal mask instead of the one given", dict(inputs, mask=causal)))
+        if mask is not None:
+            answers.append((("mask_ignored",), "without the mask", dict(inputs, mask=None)))
+        if inputs.get("scale") is not None:
+            answers.append((("scale_argument_ignored",), "with the default scale", dict(inputs, scale=None)))
+    for mistakes, how, candidate in answers:
+        try:
+            with np.errstate(all="ignore"):
+                expected = getattr(oracle, function)(**candidate)
+        except Exception:
+            continue
+        if _close(actual, expected):
+            return mistakes, how
+    return None
+
+
+def _lengths(function: str, inputs: dict[str, Any]) -> tuple[int, int]:
+    if function == "multi_head_attention":
+        n = np.shape(inputs["X"])[-2]
+        return n, n
+    return np.shape(inputs["Q"])[-2], np.shape(inputs["K"])[-2]
+
+
+def _rewritings(function: str, named: dict[str, Any]) -> Iterator[Rewriting]:
+    tokens = [n for n in TOKENS.get(function, ()) if isinstance(named.get(n), np.ndarray)]
+    if tokens:
+        lead = np.shape(named[tokens[0]])[:-2]
+        for k in (2, 1, 0):
+            if k != len(lead):
+                mistake = {2: "needs_leading_axes", 1: "batch_first_only", 0: "no_batch_support"}[k]
+                yield mistake, f"with {k} leading axes", functools.partial(_lead_to, tokens=tokens, k=k)
+    if function == "scaled_dot_product_attention":
+        if np.shape(named["Q"])[-2] != np.shape(named["K"])[-2]:
+            yield "needs_square", "with as many queries as keys", _square
+        if np.shape(named["V"])[-1] != np.shape(named["Q"])[-1]:
+            yield "needs_equal_widths", "with d_v = d_k", _equal_widths
+    mask = named.get("mask")
+    if function in ATTENTION and isinstance(mask, np.ndarray) and mask.dtype.kind == "b":
+        yield "needs_float_mask", "with the mask as 0/1 numbers", lambda n: dict(n, mask=n["mask"].astype(float))
+    if function == "rope":
+        positions = np.asarray(named["positions"])
+        if positions.dtype.kind == "f":
+            yield ("rope_integer_positions", "with whole-number positions as integers",
+                   lambda n: dict(n, positions=np.round(np.asarray(n["positions"])).astype(int)))
+
+
+def _lead_to(named: dict[str, Any], tokens: list[str], k: int) -> dict[str, Any]:
+    """Every token array with exactly ``k`` leading axes (a mask with leading axes cut to match)."""
+    out = dict(named)
+    lead = np.shape(named[tokens[0]])[:-2]
+    for n in tokens:
+        out[n] = _with_lead(np.asarray(named[n]), k)
+    mask = named.get("mask")
+    if isinstance(mask, np.ndarray) and mask.ndim > 2 and k < len(lead):
+        out["mask"] = _with_lead(mask, min(k, mask.ndim - 2))
+    elif isinstance(mask, np.ndarray) and mask.ndim > 2 and k > len(lead):
+        raise ValueError("a per-sequence mask cannot follow new leading axes")
+    return out
+
+
+def _square(named: dict[str, Any]) -> dict[str, Any]:
+    Q, K, V = (np.asarray(named[n]) for n in ("Q", "K", "V"))
+    n = min(Q.shape[-2], K.shape[-2])
+    out = dict(named, Q=Q[..., -n:, :], K=K[..., -n:, :], V=V[..., -n:, :])
+    mask = named.get("mask")
+    if isinstance(mask, np.ndarray):
+        full = np.broadcast_to(mask, (*mask.shape[:-2], Q.shape[-2], K.shape[-2])) if mask.ndim >= 2 else mask
+        out["mask"] = full[..., -n:, -n:] if mask.ndim >= 2 else mask[..., -n:]
+    return out
+
+
+def _equal_widths(named: dict[str, Any]) -> dict[str, Any]:
+    V, d = np.asarray(named["V"]), np.shape(named["Q"])[-1]
+    wider = np.concatenate([V, np.zeros((*V.shape[:-1], max(d - V.shape[-1], 0)))], axis=-1)[..., :d]
+    return dict(named, V=wider)
+
+
+def _with_lead(a: np.ndarray, k: int) -> np.ndarray:
+    """``a`` with exactly ``k`` leading axes: its first slices kept, or axes added (two different sequences each)."""
+    lead = a.ndim - 2
+    if lead > k:
+        return a[(0,) * (lead - k)]
+    for _ in range(k - lead):
+        a = np.stack([a, a[..., ::-1, :] if a.shape[-2] > 1 else a])
+    return a

@@ -1,0 +1,197 @@
+"""Evidence from the output about masks: polarity and fill judged on the rows a mask determines
+(``masked_rows``), a causal mask written as numbers (``causal_form``), extra leading axes of length 1
+(``extra_axes``); and the helpers every evidence module shares (``matches``, ``quiet``).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from autograder.feedback import compare
+from autograder.suite.cases import Case, call_arguments
+from autograder.suite.graded import oracle
+from autograder.suite.graded.naming import Candidates
+
+MASKED = ("scaled_dot_product_attention", "multi_head_attention")
+
+
+def matches(actual: Any, target: Any) -> bool:
+    return compare.diagnose(actual, {"it": target}) == "it"
+
+
+def quiet(default: Any) -> Callable[[Callable], Callable]:
+    """A failure to find evidence is no evidence: an unexpected error here returns ``default`` (and goes to the
+    instructor's log), never an internal error in the student's test."""
+
+    def decorate(function: Callable) -> Callable:
+        @functools.wraps(function)
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return function(*args, **kwargs)
+            except Exception:  # the student's feedback goes on without this piece of evidence
+                where = f"{function.__module__.rsplit('.', 1)[-1]}.{function.__name__}"
+                print(f"[grader] {where} failed:\n{traceback.format_exc()}", file=sys.stderr)
+                return default
+
+        return guarded
+
+    return decorate
+
+
+# ----------------------------------------------------------------------------
+# Masks: polarity and fill, on the rows the mistake determines
+# ----------------------------------------------------------------------------
+
+
+@quiet(())
+def masked_rows(stored: Case, actual: Any) -> tuple[str, ...]:
+    """Mask polarity and fill mistakes of SDPA / multi-head attention, judged row by row.
+
+    With a mask of either polarity, the rows that keep at least one key are determined by
+    the polarity alone; a fully masked row shows the fill: uniform weights for a large
+    finite fill (-1e9, finfo.min), NaN for -inf without a guard. Returns the mistakes
+    evidenced (polarity first), or () when the live rows match neither polarity.
+    """
+    mask = stored.inputs.get("mask")
+    if stored.function not in MASKED or not isinstance(mask, np.ndarray) or mask.dtype.kind != "b":
+        return ()
+    if matches(actual, _unmasked(stored)):  # the answer without the mask: polarity and fill say nothing then
+        return ("mask_ignored",)
+    expected = stored.expected
+    targets = [((), expected), (("mask_inverted",), stored.mistakes.get("mask_inverted"))]
+    targets += [((m,), out) for m, out in stored.mistakes.items() if m.split(".")[0] not in FILL_MISTAKES]
+    for named, target in targets:
+        if target is None:
+            continue
+        allowed = ~mask if named == ("mask_inverted",) else mask
+        live = allowed.any(axis=-1)  # (..., N_q): rows that keep a key
+        if not live.any():
+            continue  # no row this polarity determines: nothing to match (e.g. an all-True mask, inverted)
+        if live.all() and named != ("mask_inverted",):
+            continue  # no fully masked row: an exact match is the only evidence, and diagnose() has tried it
+        if named and named != ("mask_inverted",) and _fill(stored.function, expected, target, live, None) is not None:
+            continue  # this mistake does not change the live rows: matching them says nothing about it
+        fill = _fill(stored.function, target, actual, live, stored.mistakes.get("mask_ignored"))
+        if fill is not None:
+            return (*named, *fill)
+    return ()
+
+
+def _unmasked(stored: Case) -> Any:
+    """The contract's answer for the case without its mask (the oracle's)."""
+    inputs = dict(call_arguments(stored.inputs))
+    with np.errstate(all="ignore"):
+        getattr(oracle, stored.function)(**inputs)  # a mask that does not fit the case raises: no evidence
+        return getattr(oracle, stored.function)(**dict(inputs, mask=None))
+
+
+# mistakes about the fully masked rows themselves (or the polarity): not matched on the live rows
+FILL_MISTAKES = ("mask_inverted", "mask_finite_fill", "softmax_nan_fully_masked", "softmax_unstable")
+
+
+def _fill(function: str, target: Any, actual: Any, live: np.ndarray, unmasked: Any) -> tuple[str, ...] | None:
+    """None when ``actual`` differs from ``target`` on a live row; else what its dead rows show: NaN (-inf
+    without a guard), or a finite fill: uniform weights (np.where(mask, scores, -1e9)) or the unmasked
+    weights (scores + -1e9 shifts a whole row, which the softmax ignores)."""
+    items = _items(target, actual)
+    if items is None:
+        return None
+    dead = ~live
+    fills: set[str] = set()
+    for t, a in items:
+        rows = np.broadcast_to(live, t.shape[:-1]) if t.ndim >= 1 else None
+        if rows is None or not _same_rows(a, t, rows):
+            return None
+        if not dead.any() or _same_rows(a, t, np.broadcast_to(dead, t.shape[:-1])):
+            continue
+        dead_rows = a[np.broadcast_to(dead, t.shape[:-1])]
+        if np.isnan(dead_rows).all():
+            fills.add("softmax_nan_fully_masked")
+        else:
+            fills.add("mask_finite_fill")
+    if function == "scaled_dot_product_attention" and len(items) == 2 and "mask_finite_fill" in fills:
+        rows = np.broadcast_to(dead, items[1][0].shape[:-1])
+        weights = items[1][1][rows]
+        uniform = np.allclose(weights, 1.0 / weights.shape[-1])
+        shifted = isinstance(unmasked, tuple) and _same_rows(items[1][1], np.asarray(unmasked[1]), rows)
+        if not uniform and not shifted:
+            return None  # dead rows neither uniform, unmasked nor NaN: no known fill
+    return tuple(sorted(fills))
+
+
+def _items(target: Any, actual: Any) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    if isinstance(target, tuple):
+        if not isinstance(actual, (tuple, list)) or len(actual) != len(target):
+            return None
+        pairs = list(zip(target, actual))
+    else:
+        pairs = [(target, actual)]
+    out = []
+    for target_item, a in pairs:
+        t = np.asarray(target_item)
+        if not isinstance(a, np.ndarray) or a.shape != t.shape or a.dtype.kind not in "iuf":
+            return None
+        out.append((t, a.astype(float)))
+    return out
+
+
+def _same_rows(a: np.ndarray, t: np.ndarray, rows: np.ndarray) -> bool:
+    return bool(np.all(np.isclose(a[rows], t[rows], rtol=compare.RTOL, atol=compare.ATOL, equal_nan=True)))
+
+
+@quiet(())
+def causal_form(stored: Case, actual: Any) -> tuple[str, ...]:
+    """causal_mask returned as numbers: 0/1 (mask_float) or 0/-inf and 0/-1e9 (mask_additive), either polarity."""
+    if stored.function != "causal_mask" or not isinstance(actual, np.ndarray):
+        return ()
+    expected = np.asarray(stored.expected)
+    if actual.shape != expected.shape:
+        return ()
+    if actual.dtype.kind not in "iuf" or np.isnan(actual).any():
+        return ()
+    values = set(np.unique(actual).tolist())
+    if values <= {0, 1}:
+        form, allowed = "mask_float", actual != 0
+    elif 0 in values and all(v < -1e3 for v in values - {0}):
+        form, allowed = "mask_additive", actual == 0
+    else:
+        return ()
+    if np.array_equal(allowed, expected):
+        return (form,)
+    if np.array_equal(~allowed, expected):
+        return ("mask_inverted", form)
+    for inverted in (False, True):  # e.g. a top-left mask written as numbers: both are named
+        shown = ~allowed if inverted else allowed
+        found = [m for m, out in stored.mistakes.items() if _same_mask(np.asarray(out), shown)]
+        if found:
+            mistake = found[0] if len(found) == 1 else Candidates(found)
+            return ("mask_inverted", mistake, form) if inverted else (mistake, form)
+    return ()
+
+
+def _same_mask(pattern: np.ndarray, allowed: np.ndarray) -> bool:
+    return pattern.dtype.kind == "b" and pattern.shape == allowed.shape and np.array_equal(allowed, pattern)
+
+
+@quiet(False)
+def extra_axes(expected: Any, actual: Any) -> bool:
+    """The right values with extra leading axes of length 1 (e.g. from mask[None, None]) in some output."""
+    if isinstance(expected, tuple):
+        return (isinstance(actual, (tuple, list)) and len(actual) == len(expected)
+                and all(matches(a, e) or _squeezed(e, a) for e, a in zip(expected, actual))
+                and any(_squeezed(e, a) for e, a in zip(expected, actual)))
+    return _squeezed(expected, actual)
+
+
+def _squeezed(expected: Any, actual: Any) -> bool:
+    e = np.asarray(expected)
+    if not isinstance(actual, np.ndarray) or actual.ndim <= e.ndim or actual.size != e.size:
+        return False
+    extra = actual.shape[: actual.ndim - e.ndim]
+    return all(n == 1 for n in extra) and actual.shape[len(extra):] == e.shape and matches(actual.reshape(e.shape), e)

@@ -1,0 +1,311 @@
+"""Our student corpus: real students' homework solutions (attention, masks, multi-head attention, RoPE, KV
+caches) from public repositories, ported into the contract with their bugs kept, to measure the diagnosis.
+
+Each module here is a short numpy port of one student's solution (repository and path cited in its header);
+a submission is the reference solution followed by the port, exactly as in ``tests/realworld``, so a port
+defines only the functions the student wrote. For each port we declare, by reading the student's code:
+
+* ``causes``: the contract functions that truly deviate (``tests.realworld.ground_truth.deviations`` finds the
+  same set independently of the grader) and the mistakes each really has: ids of ``feedback.MISTAKES`` where
+  one fits exactly, else one of ``PROPOSED_IDS`` (ids the diagnosis does not know yet, named in issue 21's
+  brief) or ``NEW_IDS`` (causes that fit none of them);
+* ``callee``: the deviating functions a function calls, through which it deviates (a "Check first" may cite
+  them);
+* ``notes``: where in the student's code each cause is.
+
+``VALIDATION`` is a third of the ports drawn at random with ``SEED`` before any grader output was looked at
+(``draw_validation`` redraws it; tests/test_students.py checks that it is the recorded one): develop the
+diagnosis on the DEVELOPMENT ports only, and report both halves (``python -m tests.students.evaluate``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from tests.realworld import REFERENCE
+from tests.realworld import Port as _RealWorldPort
+
+HERE = Path(__file__).resolve().parent
+
+# Causes the diagnosis has no id for yet (issue 21's brief names them; the lead implements their diagnoses).
+PROPOSED_IDS: dict[str, str] = {
+    "scale_d_v": "scores scaled by 1/sqrt(d_v) instead of 1/sqrt(d_k)",
+    "scale_other": "scores scaled by another wrong constant",
+    "softmax_axis_fixed": "softmax on a hard-coded axis number",
+    "mask_bool_added": "a boolean mask added to the scores as 0/1",
+    "causal_ignores_n_k": "causal_mask returns (n_q, n_q) whatever n_k is",
+    "needs_leading_axes": "works only with one fixed number of leading axes other than exactly one (e.g. 4-D)",
+    "needs_square": "works only when n_q == n_k",
+    "needs_equal_widths": "works only when d_v == d_k",
+    "rope_partial": "RoPE rotates only part of the dimensions",
+    "rope_integer_offset": "RoPE takes an integer offset / arange instead of the positions",
+    "needs_single_token": "works only on a single token",
+    "needs_mask": "works only when a mask is given",
+    "needs_no_mask": "works only without a mask",
+}
+
+# Causes that fit neither feedback.MISTAKES nor PROPOSED_IDS.
+NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names yet
+    "softmax_axis_required": "softmax has no default axis (the contract's is -1): softmax(Z) raises TypeError",
+    "out_width_is_input": "multi_head_attention reshapes its output to the input width D (works only when W_O maps "
+    "back to D)",
+}
+
+
+@dataclass(frozen=True)
+class Port(_RealWorldPort):
+    notes: str = ""  # where in the student's code each cause is
+
+    def source(self) -> str:
+        """The submission: the reference solution, then the port (whose definitions replace the reference's)."""
+        return REFERENCE.read_text() + "\n\n" + (HERE / f"{self.name}.py").read_text()
+
+
+DECODE = ("decode_step", "generate_cached", "generate_naive")
+
+
+def decoding(*callees: str) -> dict[str, tuple[str, ...]]:
+    """Callees of the decoding functions (the reference's, calling the student's): generate_cached also calls
+    decode_step, which deviates with them."""
+    return {"decode_step": callees, "generate_cached": (*callees, "decode_step"), "generate_naive": callees}
+
+PORTS = [
+    Port("cs336_sms915", {
+        "softmax": ("softmax_wrong_axis", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("needs_leading_axis", "scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width"),
+        "rope": ("rope_integer_positions",),
+        **{f: ("needs_leading_axis", "rope_integer_positions") for f in DECODE},
+    }, callee={
+        "scaled_dot_product_attention": ("softmax",),
+        **decoding("scaled_dot_product_attention", "rope"),
+    }, notes="Softmax.py: `def Softmax(x, i=0)` (default dim 0, no temperature, max of an all -inf slice is -inf); "
+       "ScaledDotProductAttention.py: einsum 'batch_size ... query d_k' needs a batch axis, no scale argument, "
+       "calls Softmax(scores, -1); MultiHeadSelfAttention.py: rearrange 'b s (h d)' (3-D), "
+       "`torch.tril(...)` causal mask built inside forward (no mask argument), merge with d=self.d_v = "
+       "d_model // num_heads (`self.d_k = self.d_v = self.d_model // "
+       "self.num_heads`); RoPE.py: `self.cos_table[token_positions]` (integer indexing)."),
+    Port("cs336_udit4code", {
+        "softmax": ("softmax_axis_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
+        "rope": ("rope_integer_positions",),
+        **{f: ("rope_integer_positions",) for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("softmax",), **decoding("rope")},
+        notes="Softmax.py: `def softmax(x, dim)` (no default, no temperature, torch.max of an all -inf slice); "
+        "ScaledDotProductAttention.py: no scale argument, softmax(scores, dim=-1); MultiHeadSelfAttention.py: "
+        "`batch_size, seq_len, _ = x.shape`, view(..., self.num_heads, self.d_k) with d_k = d_model // num_heads "
+        "for q, k and v, `mask = torch.tril(...)` built in forward; Rope.py: `token_positions.dtype not in "
+        "(torch.int32, torch.int64)` raises TypeError, then `self.cos_cached[token_positions]`."),
+    Port("idl_hw4_angelbidas", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
+                                 "mask_inverted", "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="activation.py Softmax.forward: no temperature, Z - max with an all -inf slice; "
+        "scaled_dot_product_attention.py: `np.where(mask, -self.eps, scaled_dot_product)` (True = ignore, eps = "
+        "1e10), no scale argument; multi_head_attention.py: `N, L, E = x.shape`, reshape(N, L, H, embed_dim // H) "
+        "for q, k, v, `attn_mask[None, None, :, :]`, concat reshape(N, L, self.embed_dim)."),
+    Port("idl_hw4_quantjackson", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "mask_full_shape",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_mask_head_axis", "mask_inverted", "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="activation.py Softmax.forward: moveaxis + reshape(-1, C), row max (NaN on an all -inf row), no "
+        "temperature; scaled_dot_product_attention.py: `scaled_dot_product[mask] = -self.eps` (True = ignore, "
+        "boolean indexing needs the full shape), no scale argument; multi_head_attention.py: query (N, L, E), "
+        "`attn_mask.reshape(1, 1, L, S)` in _merge_masks (a per-sequence mask cannot be reshaped)."),
+    Port("eecs498_a5_xecades", {
+        "causal_mask": ("mask_inverted", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("batch_first_only", "mask_inverted", "mask_finite_fill",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_inverted",
+                                 "mask_finite_fill"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="get_subsequent_mask: `(1 - torch.tril(torch.ones(N, K, K))).bool()` (True = masked, square K x K); "
+        "scaled_dot_product_no_loop_batch: `_, _, M = query.shape`, key.transpose(1, 2), "
+        "`E.masked_fill(mask, -1e9)`, softmax dim=2, no scale argument; MultiHeadAttention: heads "
+        "SelfAttention(dim_in, dim_out, dim_out) with dim_out = emb_dim // num_heads (EncoderBlock)."),
+    Port("cs231n_12kdh43", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
+                                 "softmax_nan_fully_masked"),
+    }, notes="MultiHeadAttention.forward: `N, S, D = query.shape`, reshape(N, S, self.H, D//self.H) for q, k, v, "
+       "`e.masked_fill(attn_mask == 0, -float('inf'))` on (N, H, S, T) scores, F.softmax(e, -1)."),
+    Port("cs336_vyvy3n", {
+        "softmax": ("softmax_axis_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("needs_leading_axis", "scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "always_causal"),
+        "rope": ("rope_wrong_freq", "rope_integer_positions"),
+        **{f: ("needs_leading_axis", "rope_wrong_freq", "rope_integer_positions") for f in DECODE},
+    }, callee={
+        "scaled_dot_product_attention": ("softmax",),
+        **decoding("scaled_dot_product_attention", "rope"),
+    }, notes="softmax.py: `def softmax(x, dim)` (no default, no temperature); scaled_attention.py: einsum "
+       "'batch_size ... seq_len_q d_k' (a batch axis is required), no scale argument; mhsa.py: `batch_size, "
+       "seq_len, d_model = x.shape`, `causal_mask = torch.tril(...)` ANDed with the constructor's mask (forward has "
+       "no mask); RoPe.py: `freqs = theta / (10000.0 ** (2 * k_indices / d_k))` (theta multiplies, base fixed), "
+       "`self.cos_vals[token_positions]` (integer indexing)."),
+    Port("tinyllm_ekzhang", {
+        "scaled_dot_product_attention": ("mask_bool_added",),
+        "multi_head_attention": ("mask_bool_added", "mha_mask_head_axis"),
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
+        **{f: ("rope_half_split",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
+        notes="attention.py: `attn_logits += mask` (the course's masks are additive); SimpleMultiHeadAttention passes "
+        "the mask to attention unchanged; positional_encoding.py: `offset: slice` (integer start), traditional=False "
+        "default pairs x[..., 0, :] with x[..., 1, :] of reshape(N, L, H, 2, D // 2) (halves)."),
+    Port("tinyllm_fuyufjh", {
+        "causal_mask": ("mask_additive",),
+        "scaled_dot_product_attention": ("mask_bool_added",),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added"),
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
+        **{f: ("rope_half_split",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
+        notes="attention.py: `scores = scores + mask`; causal_mask: `mx.triu(mx.full((L, S), -mx.inf), k)` (additive "
+        "float); SimpleMultiHeadAttention: `batch_size, seq_length, _ = query.shape`, head_dim = hidden_size // "
+        "num_heads; positional_encoding.py: `self.cos_freqs[offset]` (slice), non-traditional default splits halves."),
+    Port("tinyllm_kuangjux", {
+        "causal_mask": ("mask_additive",),
+        "scaled_dot_product_attention": ("mask_bool_added",),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added"),
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
+        **{f: ("rope_half_split",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
+        notes="attention.py: `scores = scores + mask`; causal_mask: `mx.where(mask, 0, -inf)` (additive float); "
+        "SimpleMultiHeadAttention: `batch_size = query.shape[0]`, reshape(batch_size, -1, H, hidden_size // H); "
+        "positional_encoding.py: `t = mx.arange(offset.start, offset.stop)`, non-traditional `x[..., :half_dims]`."),
+    Port("tinyllm_sunjnn", {
+        "scaled_dot_product_attention": ("mask_bool_added",),
+        "multi_head_attention": ("batch_first_only", "scale_other", "mha_value_width", "out_width_is_input",
+                                 "mask_bool_added"),
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
+        **{f: ("rope_half_split",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
+        notes="attention.py: `mx.add(result, mask)`; SimpleMultiHeadAttention: `N = query.shape[0]; L = "
+        "query.shape[1]; E = query.shape[2]`, `D = self.wq.shape[1] // self.H` also for values, `scale = "
+        "mx.rsqrt(self.E // self.H)`, `result.reshape(N, L, E)`; positional_encoding.py: `self.cos_freqs[offset, :]`, "
+        "non-traditional default splits halves."),
+    Port("tinyllm_yangchenye323", {
+        "scaled_dot_product_attention": ("mask_bool_added",),
+        "multi_head_attention": ("mha_head_width_model", "mha_value_width", "mask_bool_added", "mha_mask_head_axis"),
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
+        **{f: ("rope_half_split",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
+        notes="attention.py: `scores = scores + mask`; SimpleMultiHeadAttention: `self.head_dim = self.wq.shape[-1] // "
+        "self.num_heads` (wq is (H*D, E): the input width) for q, k, v, mask passed unchanged; "
+        "positional_encoding.py: `self.sin_freq[offset]` (slice), encode_non_traditional reshape(N, L, H, 2, D//2)."),
+    Port("cs336_jasonzou0", {
+        "softmax": ("softmax_axis_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
+        "rope": ("batch_first_only", "rope_integer_positions"),
+        **{f: ("batch_first_only", "rope_integer_positions") for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("softmax",), **decoding("rope")},
+        notes="model.py RoPE.forward: `batch, seq_len, d_k = x.shape`, `cos_full[token_positions]`; softmax(x, dim) "
+        "(no default, no temperature); scaled_dot_product_attention: no scale argument; multihead_self_attention: "
+        "`batch_size, seq_len, d_in = in_features.shape`, `d_head = d_model // num_heads`, causal_mask built inside "
+        "(no mask argument)."),
+    Port("cs231n_bert8799", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
+                                 "softmax_nan_fully_masked"),
+    }, notes="MultiHeadAttention.forward: `N, S, E = query.shape`, `self.head_dim = self.emd_dim // self.n_head` "
+       "(views of q, k, v), `attn_score.masked_fill(attn_mask == 0, float('-inf'))` on (N, H, S, T) scores, "
+       "torch.softmax, `view(N, S, E)`."),
+    Port("eecs498_a5_rleaf", {
+        "scaled_dot_product_attention": ("batch_first_only", "mask_inverted", "mask_finite_fill",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("needs_leading_axes", "mask_inverted", "mask_finite_fill"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="scaled_dot_product_no_loop_batch: `_, _, M = query.shape`, torch.bmm (3-D only), "
+        "`e.masked_fill_(mask, -1e9)` (True = masked) before dividing by M ** (1/2), no scale argument; the "
+        "reference's multi_head_attention and decoding call it."),
+    Port("idl_hw4_zk2275", {
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("mask_inverted", "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="scaled_dot_product_attention.py: `scaled_dot_product -= mask * self.eps` (True = ignore, eps = 1e10), "
+        "no scale argument; the reference's multi_head_attention calls it."),
+    Port("idl_hw4_wilpanson", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
+                                 "mask_inverted", "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="activation.py Softmax.forward: no temperature, max of an all -inf slice; "
+        "scaled_dot_product_attention.py: `scaled_dot_product += (mask * -self.eps)` (True = ignore), no scale "
+        "argument; multi_head_attention.py: batch_size, length = x.shape[0], x.shape[1], "
+        "head_dim = self.embed_dim // self.num_heads, "
+        "`attn_mask[None, None, :, :]`, reshape(batch_size, length, self.embed_dim)."),
+    Port("idl_hw4_hudsonliu", {
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("mask_inverted", "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="scaled_dot_product_attention.py: `np.where(mask, -self.eps, scaled_dot_product)` (True = ignore, eps = "
+        "1e10), no scale argument; the reference's multi_head_attention calls it."),
+    Port("dlsys_hw4_jchanke", {
+        "scaled_dot_product_attention": ("needs_leading_axes", "needs_equal_widths", "needs_square", "mask_ignored",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "needs_equal_widths", "mask_ignored"),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="nn_transformer.py MultiHeadAttention.forward: `batch_size, num_head, queries_len, q_dim = q.shape` "
+        "(4-D), `assert q_dim == k_dim == v_dim`, `assert queries_len == keys_values_len`, `if self.causal:` (default "
+        "False) the only masking (no mask argument), scaffold softmax over axis 3; the reference's "
+        "multi_head_attention and decoding call it."),
+    Port("dlsys_hw4_reblexis", {
+        "scaled_dot_product_attention": ("needs_leading_axes", "needs_equal_widths", "always_causal",
+                                         "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "needs_equal_widths", "always_causal", "mask_finite_fill"),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="nn_transformer.py MultiHeadAttention.forward: `batch_size, num_head, queries_len, q_dim = q.shape` "
+        "(4-D), `assert q_dim == k_dim == v_dim`, `mask = self.create_causal_mask(...)` added unconditionally (no "
+        "mask argument, self.causal ignored), scaffold softmax over axis 3; the reference's multi_head_attention and "
+        "decoding call it."),
+    Port("cs224n_gpt_gerwinmateo", {
+        "multi_head_attention": ("batch_first_only", "mask_ignored", "mask_bool_added"),
+    }, notes="modules/attention.py: transform rearranges 'b t (h d)' (3-D); attention: `mask = torch.triu(torch.ones("
+       "seqLen, seqLen), diagonal=1); attention = attention + mask` (a 0/1 causal pattern added: later keys +1), "
+       "the attention_mask argument is never used."),
+    Port("cs224n_gpt_aruntejch", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mask_finite_fill", "mask_bool_added",
+                                 "mha_mask_head_axis"),
+    }, notes="modules/attention.py: transform rearranges 'b t (h d)' (3-D); attention: `torch.triu(torch.ones(T, T), "
+       "diagonal=1) * -10000.0` added always (finite), `attention_scores + attention_mask` (the mask is added)."),
+    Port("cs224n_gpt_chocoo1", {
+        "multi_head_attention": ("batch_first_only", "mha_mask_head_axis", "mask_finite_fill"),
+    }, notes="modules/attention.py: transform rearranges 'b t (h d)' (3-D); attention: `scores.masked_fill("
+       "attention_mask == 0, -1e9)` on (b, h, t, t) scores (finite, no head axis inserted), no causal mask."),
+    Port("cs224n_gpt_3ricchen", {
+        "multi_head_attention": ("batch_first_only", "scale_other", "always_causal", "mask_bool_added",
+                                 "mha_mask_head_axis"),
+    }, notes="modules/attention.py: transform rearranges 'b t (h d)' (3-D); attention: `scores / "
+       "(self.attention_head_size ** 0.5)` with attention_head_size = hidden_size / num_heads, `torch.triu(torch.full("
+       "(seq_len, seq_len), float('-inf')), diagonal=1)` added always, `scores + attention_mask + mask`."),
+]
+
+SEED = 21
+# drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
+VALIDATION: tuple[str, ...] = ('cs231n_bert8799', 'cs336_jasonzou0', 'cs336_vyvy3n', 'eecs498_a5_xecades',
+                               'idl_hw4_hudsonliu', 'idl_hw4_zk2275', 'tinyllm_fuyufjh', 'tinyllm_sunjnn')
+
+
+def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
+    """A third of the ports (at least 6), drawn at random with SEED from the sorted names."""
+    names = sorted(names)
+    return tuple(sorted(random.Random(SEED).sample(names, k=max(6, len(names) // 3))))
+
+
+def split(port: Port) -> str:
+    return "validation" if port.name in VALIDATION else "development"

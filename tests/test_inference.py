@@ -1,0 +1,100 @@
+"""Inference from the output and the probe search (issue 21): each names a mistake only when a fit is exact or a
+rewritten case gives the contract's answer; low precision only when the errors look like rounding."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from autograder.suite.graded import inference, precision, support
+from reference import attention as ref
+from tests.test_evidence import LocalStudent
+
+
+def sdpa(scale_of=None, combine=None):
+    """A scaled_dot_product_attention with another default scale or another way of applying the mask."""
+
+    def attend(Q, K, V, mask=None, scale=None):
+        scores = Q @ np.swapaxes(K, -1, -2)
+        scores = scores * (scale if scale is not None else (scale_of or (lambda: 1 / np.sqrt(Q.shape[-1])))(Q, K, V)
+                           if scale_of else 1 / np.sqrt(Q.shape[-1]))
+        if mask is not None:
+            scores = combine(scores, mask) if combine else np.where(mask, scores, -np.inf)
+        weights = ref.softmax(scores)
+        return weights @ V, weights
+
+    return attend
+
+
+def infer(case_id: str, function) -> tuple | None:
+    stored = support.case(case_id)
+    actual = function(*(v for _, v in support.call_arguments(stored.inputs)))
+    return inference.infer(stored, actual)
+
+
+@pytest.mark.parametrize("scale_of, expected", [
+    (lambda Q, K, V: 1 / np.sqrt(V.shape[-1]), "scale_d_v"),
+    (lambda Q, K, V: 1.0, "no_scale"),
+    (lambda Q, K, V: 1 / Q.shape[-1], "sqrt_missing"),
+    (lambda Q, K, V: 0.123, "scale_other"),
+])
+def test_the_effective_scale_is_fitted_from_the_weights(scale_of, expected) -> None:
+    found = infer("sdpa-default-scale", sdpa(scale_of=scale_of))
+    assert found is not None and found[0] == expected and "times" in found[1]
+
+
+def test_a_boolean_mask_added_to_the_scores_is_named_and_a_right_output_names_nothing() -> None:
+    found = infer("sdpa-causal", sdpa(combine=lambda scores, mask: scores + mask))
+    assert found is not None and found[0] == "mask_bool_added"
+    assert infer("sdpa-causal", ref.scaled_dot_product_attention) is None
+
+
+def test_a_square_causal_mask_and_a_partial_rotation_are_read_off_the_output() -> None:
+    assert infer("mask-more-keys", lambda n_q, n_k=None: np.tril(np.ones((n_q, n_q), bool)))[0] == "causal_ignores_n_k"
+
+    def partial(x, positions, base=10000.0):
+        half = x.shape[-1] // 2 - (x.shape[-1] // 2) % 2
+        return np.concatenate([ref.rope(x[..., :half], positions, base ** (half / x.shape[-1])), x[..., half:]], -1)
+
+    found = infer("rope-d8", partial)
+    assert found is not None and found[0] == "rope_partial"
+
+
+@pytest.mark.parametrize("broken, expected", [
+    (lambda Q, K, V, mask=None, scale=None: (_ for _ in ()).throw(ValueError("4-D only")) if Q.ndim != 4
+     else ref.scaled_dot_product_attention(Q, K, V, mask, scale), "needs_leading_axes"),
+    (lambda Q, K, V, mask=None, scale=None: (_ for _ in ()).throw(AssertionError()) if V.shape[-1] != Q.shape[-1]
+     else ref.scaled_dot_product_attention(Q, K, V, mask, scale), "needs_equal_widths"),
+    (lambda Q, K, V, mask=None, scale=None: (_ for _ in ()).throw(ValueError("n_q != n_k")) if Q.shape[-2] !=
+     K.shape[-2] else ref.scaled_dot_product_attention(Q, K, V, mask, scale), "needs_square"),
+])
+def test_the_probe_search_names_the_property_the_code_needs(broken, expected) -> None:
+    def guarded(*args):
+        try:
+            return broken(*args)
+        except AssertionError as e:
+            raise ValueError("assert") from e
+
+    student = LocalStudent(scaled_dot_product_attention=guarded)
+    stored = support.case("sdpa-default-scale" if expected != "needs_square" else "sdpa-batch")
+    found = inference.search(student, stored, None)
+    assert found is not None and expected in (found[0] if isinstance(found[0], tuple) else (found[0],))
+
+
+def test_attention_that_always_applies_its_own_causal_mask_is_named() -> None:
+    def always_causal(Q, K, V, mask=None, scale=None):
+        return ref.scaled_dot_product_attention(Q, K, V, ref.causal_mask(Q.shape[-2], K.shape[-2]), scale)
+
+    stored = support.case("sdpa-default-scale")
+    original = always_causal(*(v for _, v in support.call_arguments(stored.inputs)))
+    found = inference.search(LocalStudent(scaled_dot_product_attention=always_causal), stored, original)
+    assert found is not None and found[0] == "always_causal"
+
+
+def test_low_precision_needs_rounding_like_errors_not_a_systematic_factor() -> None:
+    rng = np.random.default_rng(3)
+    expected = rng.normal(size=(6, 8))
+    rounded = expected.astype(np.float16).astype(float)
+    assert precision.low_precision(expected, rounded)
+    assert not precision.low_precision(expected, expected * (1 + 3e-4))  # a scale, not rounding
+    assert not precision.low_precision(expected, expected + 3e-4 * np.sign(expected))

@@ -1,0 +1,77 @@
+"""Served dependencies (issue 21): during one probe call the submission's module-level names stand for correct
+functions whose answers the grader computes; nothing served outlives that call, and the worker is discarded."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from autograder.sandbox.callbacks import Layer, Served
+from autograder.sandbox.student import Student, StudentError
+from autograder.suite.graded import oracle
+from tests.hostile import REFERENCE, program, sandbox_user
+
+BROKEN = '''
+KEPT = []
+
+def softmax(Z, axis=-1, temperature=1.0):
+    return np.zeros_like(Z)
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
+    KEPT.append(softmax)  # a stand-in kept for later
+    weights = softmax(Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1]))
+    return weights @ V, weights
+
+def use_kept(Z):
+    return KEPT[-1](Z)
+
+class KVCache:
+    def __init__(self):
+        self.k = None
+    def append(self, k, v):
+        self.k, self.v = np.atleast_2d(k), np.atleast_2d(v)  # overwrites: the cache keeps one token
+    @property
+    def keys(self):
+        return self.k
+    @property
+    def values(self):
+        return self.v
+    def __len__(self):
+        return len(self.k)
+'''
+
+
+@pytest.fixture()
+def student():
+    with sandbox_user() as user, Student(program(REFERENCE.read_text(), BROKEN), user=user) as s:
+        yield s
+
+
+def test_a_served_callee_answers_only_during_its_probe_call(student: Student) -> None:
+    rng = np.random.default_rng(0)
+    Q, K, V = rng.normal(size=(3, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 2))
+    expected = oracle.scaled_dot_product_attention(Q, K, V)
+    mine = student.call("scaled_dot_product_attention", Q, K, V)
+    assert not np.allclose(mine[0], expected[0])
+    served = Served({"softmax": oracle.softmax})
+    probed = student.call_served(served, "scaled_dot_product_attention", Q, K, V)
+    assert np.allclose(probed[0], expected[0]) and served.calls == 1
+    with pytest.raises(StudentError, match="no longer valid"):  # the kept stand-in gets no answer afterwards
+        student.call("use_kept", np.ones((2, 3)))
+    before = student.generation
+    student.discard()
+    assert np.allclose(student.call("scaled_dot_product_attention", Q, K, V)[0], mine[0])  # a fresh worker, own code
+    assert student.generation == before + 1
+    assert np.array_equal(student.call("use_kept", np.ones((2, 3))), np.zeros((2, 3)))  # only its own softmax kept
+
+
+def test_a_served_kv_cache_is_a_correct_cache_kept_by_the_grader(student: Student) -> None:
+    rng = np.random.default_rng(1)
+    W = rng.normal(size=(4, 3)), rng.normal(size=(4, 3)), rng.normal(size=(4, 2))
+    X = rng.normal(size=(5, 4))
+    expected = oracle.generate_cached(oracle.AttentionLayer(*W), X)
+    wrong = student.call("generate_cached", Layer(*W), X)
+    served = Served({"KVCache": None, "softmax": oracle.softmax})  # its softmax is broken too
+    right = student.call_served(served, "generate_cached", Layer(*W), X)
+    assert len(served.caches) == 1 and len(served.caches[0]) == 5  # one correct cache, every token in it
+    assert np.allclose(right, expected) and not np.allclose(wrong, expected)
