@@ -112,9 +112,13 @@ class Served:
         self.names = list(self.functions)
         self.caches: list[Cache] = []
         self.calls = 0
+        self.used: dict[str, int] = {}  # answers given, by served name (a cache's methods count for KVCache)
 
     def serve(self, method: str, args: tuple) -> Any:
         self.calls += 1
+        name = method.split(".", 1)[0]
+        if name in self.functions:
+            self.used[name] = self.used.get(name, 0) + 1
         if self.calls > MAX_SERVED:
             raise CallbackLimit(f"more than {MAX_SERVED:,} calls of the functions served in a probe")
         if len(args) != 2 or not isinstance(args[0], list) or not isinstance(args[1], list):

@@ -9,6 +9,7 @@ is discarded after it, so no stand-in outlives its probe.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from itertools import combinations
 from typing import Any
 
 from autograder.feedback import compare
@@ -26,35 +27,34 @@ def served_probe(student: Any, stored: Case, callees: Sequence[str],
     servable = [name for name in callees if name in SERVED]
     if not servable or stored.function == "KVCache":
         return []
-    tried: list[tuple[str, ...]] = [tuple(servable)]
-    if len(servable) > 1:
-        tried = [(name,) for name in servable] + tried
+    tried = [names for size in range(1, len(servable) + 1) for names in combinations(servable, size)][:MAX_TRIES]
     try:
-        for names in tried:
-            outcome = _passes_served(student, stored, names)
-            record({"sentence": "check_first", "probe": f"case {stored.id} with correct "
-                             f"{', '.join(names)} served", "served_calls": outcome[1],
-                             "passed": outcome[0]})
-            if outcome[0]:
+        for names in tried:  # the fewest first: only stand-ins the case needs are cited
+            passed, used = _passes_served(student, stored, names)
+            record({"sentence": "check_first", "probe": f"case {stored.id} with correct {', '.join(names)} served",
+                    "served_calls": sum(used.values()), "passed": passed})
+            if passed and all(used.get(name) for name in names):
                 return list(names)
         return []
     finally:
         student.discard()
 
 
-def _passes_served(student: Any, stored: Case, names: Sequence[str]) -> tuple[bool, int]:
-    """(whether the case passes with ``names`` served, how many served answers the call used)."""
+MAX_TRIES = 7  # served probes per failing test (every subset of three callees)
+
+
+def _passes_served(student: Any, stored: Case, names: Sequence[str]) -> tuple[bool, dict[str, int]]:
+    """(whether the case passes with ``names`` served, how many answers each stand-in gave)."""
     served = Served({name: SERVED[name] for name in names})
     try:
         if isinstance(stored.expected, Mapping):
             problem = stateful.run_with_layer(_Serving(student, served, stored.function), stored)[0]
-            return problem is None, served.calls
+            return problem is None, served.used
         named = call_arguments(stored.inputs)
         actual = student.call_served(served, stored.function, *(value for _, value in named))
     except StudentError:
-        return False, served.calls
-    problem = compare.compare("probe", stored.expected, actual)
-    return problem is None and served.calls > 0, served.calls
+        return False, served.used
+    return compare.compare("probe", stored.expected, actual) is None, served.used
 
 
 class _Serving:

@@ -2,51 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
 
 NOT_IMPLEMENTED = "is not implemented yet"
 TRACEBACK_LINES = 10  # the last lines of a traceback shown (the student's own frames are last)
-
-
-class Used:
-    """The contract functions the student's calls for one case entered (``names`` None: unknown)."""
-
-    def __init__(self) -> None:
-        self.names: set[str] | None = set()
-
-
-_using: contextvars.ContextVar[Used | None] = contextvars.ContextVar("contract_functions_used", default=None)
-
-
-@contextlib.contextmanager
-def using() -> Iterator[Used]:
-    """Collect, for the calls made inside, which contract functions the student's code entered."""
-    used = Used()
-    token = _using.set(used)
-    try:
-        yield used
-    finally:
-        _using.reset(token)
-
-
-def note_used(student: Any) -> None:
-    """Add what the student's last call entered (the worker's report: names and counts) to the case's record."""
-    used = _using.get()
-    if used is None or used.names is None:
-        return
-    entered = getattr(student, "entered", None)
-    used.names = None if entered is None else used.names | (set(entered) & set(contract.FUNCTIONS))
 
 
 def case_header(stored: Case, call: str) -> str:

@@ -21,7 +21,6 @@ from autograder.suite.graded.calls import (
     describe_call,
     error_mistake,
     error_text,
-    note_used,
     same,
     type_mistake,
 )
@@ -51,9 +50,7 @@ def run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
     try:
         out, layer, cache = call_with_layer(student, stored)
     except StudentError as error:
-        note_used(student)
         return f"{header}\n\n{error_text(stored.function, error)}", error_mistake(error)
-    note_used(student)
     expected = stored.expected
     observed: dict[str, Any] = {"out": out}
     if cache is not None:

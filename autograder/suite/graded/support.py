@@ -45,9 +45,7 @@ from autograder.suite.graded.calls import (
     describe_call,
     error_mistake,
     error_text,
-    note_used,
     type_mistake,
-    using,
 )
 from autograder.suite.graded.naming import Mistakes, diagnose, mistake_ids, resolve
 from autograder.suite.graded.shapes import probe_evidence, shape_evidence
@@ -125,14 +123,12 @@ def student_facing(error: BaseException) -> bool:
 ROPE_OPTIONAL = ("decode_step", "generate_cached", "generate_naive")  # RoPE only when rope_base is given
 
 
-def failing_callees(student: Any, function: str, *, used: Collection[str] | None = None,
-                    rope: bool = True) -> dict[str, list[str]]:
+def failing_callees(student: Any, function: str, *, rope: bool = True) -> dict[str, list[str]]:
     """The functions ``function`` usually calls that failed their own tests, with those tests' numbers.
 
-    Only failures the student may already see are cited (visible tests, or tests shown at
-    the same time as the current one), only of functions the failing cases used: ``used``
-    holds the contract functions (and KVCache, by its ``__init__`` or ``append``) the student's
-    calls entered (None: unknown), and RoPE is used only where ``rope_base`` is given (``rope``).
+    Only failures the student may already see are candidates (visible tests, or tests shown at the
+    same time as the current one), and RoPE only where ``rope_base`` is given (``rope``); whether a
+    candidate is cited is for the served probe to show (``callee_note``).
     """
     current = _current.get()
     shown_now = current[2] if current else contract.VISIBLE
@@ -141,8 +137,6 @@ def failing_callees(student: Any, function: str, *, used: Collection[str] | None
         if callee not in contract.callees(function) or shown not in (contract.VISIBLE, shown_now):
             continue
         if function in ROPE_OPTIONAL and not rope and callee in ("rope", "rotation_matrix"):
-            continue
-        if used is not None and callee not in used:
             continue
         failing.setdefault(callee, [])
         if test_number not in failing[callee]:
@@ -205,21 +199,20 @@ def check(
     when one shape property tells the passing cases from the failing ones, say so (``shapes.py``).
     """
     failures: list[tuple[Case, str, Mistakes]] = []
-    used: set[str] | None = set()
     for case_id in case_ids:
         stored = case(case_id)
-        with using() as entered:
-            problem, mistake = run_case(student, stored, batched=batched)
+        problem, mistake = run_case(student, stored, batched=batched)
         if problem is not None:
             failures.append((stored, problem, mistake))
-            used = None if used is None or entered.names is None else used | entered.names
     if set_score is not None:
         set_score(points * (len(case_ids) - len(failures)) / len(case_ids))
     if failures:
         function = failures[0][0].function
         attempted = student.has(function) and not all(NOT_IMPLEMENTED in text for _, text, _ in failures)
         rope = any(c.inputs.get("rope_base") is not None for c, _, _ in failures)
-        failing = failing_callees(student, function, used=used, rope=rope) if attempted else {}
+        # every callee that failed its own tests is a candidate, entered or not (a call that raised in one callee
+        # never reached the next): the served probe decides, and only the fewest that make the case pass are cited
+        failing = failing_callees(student, function, rope=rope) if attempted else {}
         note = callee_note(student, failures[0][0], failing) if failing else None
         evidence = None
         if shapes and attempted and not note:
@@ -311,7 +304,6 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
     try:
         actual = student.call(stored.function, *args)
     except StudentError as error:  # an exception alone is no evidence: only a probe that makes it right
-        note_used(student)
         unimplemented = error.kind == "exception" and "NotImplementedError" in str(error)
         mistake = error_mistake(error) or (None if unimplemented else _probed(student, stored, args, names, batched,
                                                                                None))
@@ -322,7 +314,6 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
         if mistake:
             record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how})
         return f"{header}\n\n{error_text(stored.function, error)}", mistake
-    note_used(student)
     text = compare.compare(
         f"{stored.function}(...)", stored.expected, actual,
         heatmap=HEATMAPS.get(stored.function, False), names=OUTPUT_NAMES.get(stored.function),
