@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from autograder import contract
-from autograder.commands import build
+from autograder.commands import build, template
 from autograder.sandbox import namespace
 from tests.hostile import explore
 from tests.submissions import REFERENCE, TEMPLATE, notebook_from_source
@@ -128,11 +128,17 @@ def test_every_module_in_the_zip_imports_only_modules_in_the_zip() -> None:
     assert "autograder.suite.regen" not in names and "autograder.runner" in names
 
 
-def test_zip_carries_no_solution_code(tmp_path: Path) -> None:
+ORACLE = "autograder/suite/graded/oracle.py"  # the grader's own correct functions (served to probes), root-only
+
+
+def test_zip_carries_no_solution_code_but_the_graders_oracle(tmp_path: Path) -> None:
     with zipfile.ZipFile(build.build_zip(tmp_path / "a.zip")) as zf:
-        text = "\n".join(zf.read(n).decode("utf-8", "replace") for n in zf.namelist() if n.endswith(".py"))
-    assert "BEGIN SOLUTION" not in text
-    assert "def scaled_dot_product_attention(" not in text
+        text = "\n".join(zf.read(n).decode("utf-8", "replace") for n in zf.namelist()
+                         if n.endswith(".py") and n != ORACLE)
+        oracle = zf.read(ORACLE).decode("utf-8")
+    assert "BEGIN SOLUTION" not in text + oracle
+    assert "def scaled_dot_product_attention(" not in text  # the solution lives in the oracle only
+    assert oracle.encode("utf-8") == template.oracle_source(template.REFERENCE.read_text(encoding="utf-8"))
     imports = re.findall(r"^\s*(?:from|import)\s+reference\b.*$", text, flags=re.MULTILINE)
     assert imports == []
 
