@@ -17,9 +17,10 @@ gradings, like the lock files, under ``<hierarchy>/autograder/<user>``.
 one whose parent ignored SIGCHLD (its time then reaches no one's ``cutime``, which ``cputime.tree_cpu``
 reads). **Memory**: the slot's total (v1 ``memory.limit_in_bytes``, and ``memory.memsw.limit_in_bytes``
 where swap is accounted; v2 ``memory.max``, ``memory.swap.max`` 0), memfd and tmpfs pages included, so
-an out-of-memory kill stays within the slot (never above the limit of the grader's own memory group, a
-host's). v1 groups other than ``cpu`` are joined by the worker once it has said it is ready
-(``Sandbox.start``), before any student code runs, so everything it starts is in them.
+an out-of-memory kill stays within the slot. These v1 groups are made below the grader's own (a host's
+limits on it hold for the slot too) when a grading starts, and removed when it ends (``remove``); the
+worker joins them once it has said it is ready (``Sandbox.start``), before any student code runs, so
+everything it starts is in them.
 """
 
 from __future__ import annotations
@@ -128,11 +129,10 @@ def slot(user: str, memory_mb: int, cpu_group: Path | None, v1_acct: Path = V1_A
     if unified is not None and (unified / "cpu.stat").exists():  # one group for every controller, joined already
         usage = unified / "cpu.stat"
     else:
-        acct = _made(v1_acct / GROUP / user)
+        acct = _made(_own(v1_acct, "cpuacct") / GROUP / user)
         usage = acct / "cpuacct.usage" if acct else None
         join += [acct] if acct else []
-    memory_mb = min(memory_mb, _own_limit_mb(v1_memory))
-    group = _made(v1_memory / GROUP / user)
+    group = _made(_own(v1_memory, "memory") / GROUP / user)
     if group is not None and _cap_v1(group, memory_mb):
         memory = group
         join.append(group)
@@ -141,15 +141,24 @@ def slot(user: str, memory_mb: int, cpu_group: Path | None, v1_acct: Path = V1_A
     return Slot(usage=usage, memory=memory, memory_mb=memory_mb if memory else 0, join=tuple(join))
 
 
-def _own_limit_mb(base: Path) -> int:
-    """The memory limit of this process's own v1 memory group, in MiB (a host's limit on the grader: the slot's
-    group, made at the top of the hierarchy like the others, never gets more)."""
+def _own(base: Path, controller: str) -> Path:
+    """This process's own group in the v1 hierarchy ``base`` of ``controller``: the slot's groups are made below
+    it, so that a host's limits on the grader hold for the slot too."""
     with contextlib.suppress(OSError, ValueError):
         for line in Path("/proc/self/cgroup").read_text().splitlines():
             _, controllers, path = line.split(":", 2)
-            if "memory" in controllers.split(","):
-                return int((base / path.lstrip("/") / "memory.limit_in_bytes").read_text()) // 2**20
-    return 2**40
+            if controller in controllers.split(","):
+                return base / path.lstrip("/")
+    return base
+
+
+def remove(slot: Slot) -> None:
+    """Remove the groups ``slot`` made below the grader's own (call once its processes are gone), and their
+    parent once no other slot uses it: the host's own group can then be removed as if we had never been there."""
+    for group in slot.join:
+        for folder in (group, group.parent):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
 
 
 def _made(group: Path) -> Path | None:

@@ -234,9 +234,7 @@ class Student:
         if self.generation:  # a reload after a restart: no note (its text could carry hidden inputs)
             return
         how = {WorkerTimeout: f"did not finish within {self.load_timeout:g} s",
-               WorkerDied: f"stopped the worker process ({error})"}.get(
-            type(error), "made the worker process send malformed data to the grader (does it write to the grader's "
-            "pipes?)")
+               WorkerDied: f"stopped the worker process ({error})"}.get(type(error), "sent malformed data")
         self._note(f"{self.chunks[chunk]['label']}, line {line}: this statement {how}; it was skipped and the rest "
                    "of the code was loaded.")
 

@@ -485,6 +485,7 @@ class Sandbox:
         self._out_fd = -1
         reaper.remove_tree(self._run_dir)
         reaper.remove_tree(self._private)
+        shares.remove(self.slot)
         _live.discard(self)
         self.remove_user_files()
         self._release(clean=self._left_nothing, mine=(self._run_dir, self._private))  # only now may another take it

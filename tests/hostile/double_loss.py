@@ -6,7 +6,7 @@ import os as _os
 import signal as _signal
 
 _served = []
-_softmax = softmax
+_softmax = softmax  # noqa: F821 - the reference's, defined above this snippet
 
 
 def softmax(*args, **kwargs):
@@ -14,7 +14,7 @@ def softmax(*args, **kwargs):
     return _softmax(*args, **kwargs)
 
 
-class KVCache(KVCache):
+class KVCache(KVCache):  # noqa: F821
     def __init__(self, *args, **kwargs):
         if _served:
             _os.kill(_os.getpid(), _signal.SIGKILL)

@@ -1,5 +1,6 @@
-"""Issue 22, finding 1: appended to the reference. Lines of attention.py that write a load-progress frame of their own to the grader's
-pipe (the worker's argv[2]), naming a chunk that does not exist, then end the worker with status 0."""
+"""Issue 22, finding 1: appended to the reference. Lines of attention.py that write a load-progress frame of their
+own to the grader's pipe (the worker's argv[2]), naming a chunk that does not exist, then end the worker with
+status 0."""
 
 import json as _json
 import os as _os
