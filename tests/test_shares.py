@@ -67,3 +67,68 @@ def test_a_slot_with_many_spinning_processes_does_not_starve_a_slot_with_one() -
             proc.kill()
             proc.wait()
     assert share >= 0.5, f"the lone process got {share:.2f} of a core"
+
+
+def test_a_worker_is_in_its_slots_cpu_time_and_memory_groups_and_they_go_with_the_grading(user) -> None:
+    """Issue 22: every process the worker starts is counted in the slot's CPU time and under its memory cap."""
+    with Sandbox(user=user) as box:
+        box.start()
+        slot, worker = box.slot, box.clock.pid
+        assert slot.usage is not None and slot.memory is not None and slot.memory_mb == 2 * box.limits.memory_mb
+        assert worker in shares.members(slot.usage.parent) and worker in shares.members(slot.memory)
+        cap = next(slot.memory / name for name in ("memory.limit_in_bytes", "memory.max")
+                   if (slot.memory / name).exists())
+        assert int(cap.read_text()) == slot.memory_mb * 2**20
+        assert {f"memory: {slot.memory_mb} MiB for the whole slot ({slot.memory})",
+                f"CPU time: the slot's cgroup ({slot.usage})"} <= set(box.layers)
+    assert all(not group.exists() for group in slot.join), "a grading's own groups are removed with it"
+
+
+HIDDEN_CHILDREN = """
+import os, signal, sys, time
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the kernel reaps each child: its CPU time reaches no cutime
+for _ in range(4):
+    if os.fork() == 0:
+        end = time.monotonic() + 0.25
+        while time.monotonic() < end:
+            pass
+        os._exit(0)
+    try:
+        os.wait()  # ECHILD once the child is gone
+    except ChildProcessError:
+        pass
+fields = open("/proc/self/stat").read().rsplit(")", 1)[1].split()
+print(sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK"))
+"""
+
+
+def test_the_slots_cpu_time_counts_children_the_kernel_reaped() -> None:
+    """Issue 22, finding 3: ``/proc`` loses the CPU time of a child whose parent ignores SIGCHLD; the slot's
+    cumulative usage does not."""
+    slot = shares.slot("agsharestest", 256, shares.slot_group("agsharestest"))
+    try:
+        assert slot.usage is not None
+        group = slot.usage.parent
+        before = shares.cpu_seconds(slot.usage)
+        done = subprocess.run([sys.executable, "-c", HIDDEN_CHILDREN], preexec_fn=lambda: shares.join_self(group),
+                              capture_output=True, text=True, timeout=60, check=True)
+        seen_in_proc = float(done.stdout)
+        counted = shares.cpu_seconds(slot.usage) - before
+        assert seen_in_proc < 0.3 < counted, (seen_in_proc, counted)
+    finally:
+        shares.remove(slot)
+
+
+def test_the_waits_of_a_worker_with_other_processes_are_the_students_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 22, finding 3: run-queue waits are discounted only while the worker is the student's only process."""
+    waits = iter([0.0, 2.0, 5.0, 9.0, 9.0])
+    monkeypatch.setattr(cputime, "run_queue_wait", lambda pid: next(waits))
+    clock = cputime.StudentClock()
+    clock.follow(1)
+    clock.now()  # 0 s of waits
+    clock.mark()
+    clock.charge(False)  # 2 s of waits alone: discounted
+    clock.charge(True)  # 3 s more with other processes: the student's
+    assert clock._charged == 3.0
+    clock.charge(True)  # 4 s more
+    assert clock._charged == 7.0 and clock.fast() >= clock.now() - 1e-3

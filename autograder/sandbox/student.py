@@ -13,6 +13,14 @@ crashed the worker is not run again (later calls fail fast), and once the global
 After a timeout, crash or protocol error the worker is killed and the next call starts
 a fresh one, re-running the Program (minus statements that stopped it).
 
+The student never chooses "a problem on our side" (issue 22). Whatever happens once the load request
+is sent is the student's: a malformed frame or one out of order, an early exit, a death. Only a worker
+that cannot be started (before that request: nothing of the student's has run) raises SandboxError,
+and a worker lost to a signal its code need not have sent is retried once per grading (WorkerLost),
+since a process can send itself any signal: after that, every loss is the student's crash. The one
+loss the student cannot cause, a machine too overloaded to run its worker alone, is detected by the
+sandbox (supervisor.py, cputime.py).
+
 Visibility by construction: notes (shown at the top of the results whatever the tests'
 visibility) come from the first load only, which happens before any test input is sent.
 A reload after a restart adds no note, and before it the sandbox user's files in the
