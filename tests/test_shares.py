@@ -132,3 +132,15 @@ def test_the_waits_of_a_worker_with_other_processes_are_the_students_time(monkey
     assert clock._charged == 3.0
     clock.charge(True)  # 4 s more
     assert clock._charged == 7.0 and clock.fast() >= clock.now() - 1e-3
+
+
+@pytest.mark.parametrize("lowered", ["", "os.nice(5)", "os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))"])
+def test_a_process_that_lowered_its_own_priority_is_seen_as_such(lowered: str) -> None:
+    proc = subprocess.Popen([sys.executable, "-c", f"import os, time\n{lowered}\nprint(flush=True)\ntime.sleep(30)"],
+                            stdout=subprocess.PIPE, start_new_session=True)
+    try:
+        proc.stdout.readline()
+        assert cputime.deprioritized(proc.pid) is bool(lowered)
+    finally:
+        proc.kill()
+        proc.wait()

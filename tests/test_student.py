@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -302,6 +304,42 @@ def test_a_worker_that_dies_after_the_load_request_before_any_statement_is_the_s
         message = raises("not_loaded", s.call, "fine", 1).message
         assert message.startswith("Your code could not be loaded: the worker process died (killed by signal 9")
         assert "not_loaded" == raises("not_loaded", s.call, "fine", 1).kind  # and fails fast from then on
+
+
+LOWERED = """
+import ctypes, os, signal
+def lone(x):
+    ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: its /proc files are its own again
+    try:
+        with open("/proc/self/autogroup", "w") as f:
+            f.write("19")  # its session's CPU weight, 1024 -> 15
+    except OSError:
+        pass
+    os.nice(19)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    while True:
+        pass
+"""
+
+
+@pytest.mark.skipif(not ROOT, reason="the sandbox user's autogroup: as root")
+def test_a_worker_that_yields_the_cpu_to_everyone_else_times_out_and_blames_no_machine(user, monkeypatch) -> None:
+    """Issue 22: a lone worker that lowers its own priority waits for a CPU on any busy machine, so its time hardly
+    advances: once the backstop said "the machine was overloaded" (45 s here). Its waits are its own time now."""
+    from autograder.sandbox import shares
+
+    monkeypatch.setattr(shares, "slot_group", lambda *args, **kwargs: None)  # a slot's cgroup keeps its weight
+    monkeypatch.setattr(shares, "slot", lambda *args, **kwargs: shares.Slot())
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
+    try:
+        with make(user, LOWERED, call_timeout=2.0) as s:
+            began = time.monotonic()
+            assert "lone did not return within 2 s" in raises("timeout", s.call, "lone", 1).message
+            assert time.monotonic() - began < 15
+    finally:
+        for proc in busy:
+            proc.kill()
+            proc.wait()
 
 
 @pytest.mark.parametrize(("frame", "last", "ok"), [

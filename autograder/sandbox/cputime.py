@@ -10,16 +10,17 @@ The worker's own alarm (worker.py) and the grader's deadlines (``Sandbox``) both
 
 Three guards keep the student from stretching its own limit. A wait is discounted only when the
 student could not have caused it: while any other process of the student is alive (of the sandbox
-user, or below the worker), the worker's waits count as the student's time (``StudentClock.charge``,
-checked every CPU_CHECK_EVERY s of waiting): honest code runs in one process, and a submission that
-starves its worker with its own children (at a low priority, say) gets no time for it. The CPU time of
+user, or below the worker), or the worker has lowered its own priority (``deprioritized``), the
+worker's waits count as the student's time (``StudentClock.charge``, checked every CPU_CHECK_EVERY s
+of waiting): honest code runs in one process at the priority it was given, and a submission that
+starves its worker with its own children, or yields the CPU to everyone else, gets no time for it. The CPU time of
 the worker's processes also counts: the slot's cgroup's cumulative usage where there is one
 (``shares.Slot.usage``: every process that ever ran in it), else utime + stime in ``/proc/PID/stat``
 of the worker's processes, reaped children included (a child reaped by the kernel, its parent ignoring
 SIGCHLD, is missed there, hence the first guard). Last, a generous wall-clock backstop (``backstop``)
 ends an operation that has not finished: while the student had other processes it is the student's
-timeout; with the worker alone, only the machine can have kept it from running, so the machine was
-overloaded (a grader error, "regrade", never the student's failure). Where /proc has no schedstat, the
+timeout; with the worker alone at its priority, only the machine can have kept it from running, so the
+machine was overloaded (a grader error, "regrade", never the student's failure). Where /proc has no schedstat, the
 student's time is the wall-clock time (as before).
 """
 
@@ -31,6 +32,7 @@ from collections.abc import Callable
 
 from autograder.sandbox import reaper
 
+LOW_POLICIES = {getattr(os, "SCHED_BATCH", 3), getattr(os, "SCHED_IDLE", 5)}
 BACKSTOP_FACTOR, BACKSTOP_EXTRA = 5.0, 30.0  # wall-clock limit of an operation allowed ``s`` student seconds
 CPU_CHECK_EVERY = 0.5  # seconds between scans of the worker's process tree
 _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -70,6 +72,22 @@ def others(table: dict[int, dict], worker: int | None, uid: int | None) -> bool:
     if uid is not None:
         return any(uid in info["uids"] and info["state"] not in "ZX" for pid, info in table.items() if pid != worker)
     return any(table[pid]["state"] not in "ZX" for pid in reaper.descendants(table, worker))
+
+
+def deprioritized(pid: int | None) -> bool:
+    """Whether process ``pid`` runs at a lower priority than this one: a higher nice value (of the process or of its
+    session's autogroup) or the batch or idle scheduling policy. Anyone may lower their own priority; then the
+    waits of a worker alone are its own doing too."""
+    if pid is None:
+        return False
+    try:
+        fields = reaper.read_proc(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()
+        nice, policy = int(fields[16]), int(fields[38])
+        group = reaper.read_proc(f"/proc/{pid}/autogroup").split(b"nice")[-1].split()
+        autogroup_nice = int(group[0]) if group else 0
+    except (OSError, ValueError, IndexError):
+        return False
+    return nice > os.getpriority(os.PRIO_PROCESS, 0) or autogroup_nice > 0 or policy in LOW_POLICIES
 
 
 def backstop(seconds: float) -> float:
@@ -143,7 +161,7 @@ class Budget:
             return ""
         self.next_scan = now + CPU_CHECK_EVERY
         table = reaper.process_table()
-        competing = others(table, worker, uid)
+        competing = others(table, worker, uid) or deprioritized(worker)
         self.competed |= competing
         clock.charge(competing)
         if now > self.backstop:
