@@ -11,8 +11,10 @@ from pathlib import Path
 import pytest
 
 from autograder.sandbox import cputime, namespace, shares
+from autograder.sandbox.confine import Limits
+from autograder.sandbox.student import Student, StudentError
 from autograder.sandbox.supervisor import Sandbox
-from tests.hostile import sandbox_user
+from tests.hostile import program, sandbox_user
 
 ROOT = os.geteuid() == 0
 WRITABLE = ROOT and shares.slot_group("agsharestest") is not None
@@ -144,3 +146,27 @@ def test_a_process_that_lowered_its_own_priority_is_seen_as_such(lowered: str) -
     finally:
         proc.kill()
         proc.wait()
+
+
+OVER_THE_SLOT = """
+import os
+import numpy as np
+def hog(x):
+    ballast = np.ones(150 * 2**20 // 8)  # the worker's own arrays, under its address-space limit
+    fds = [os.memfd_create("hog") for _ in range(24)]  # 384 MB more, in no address space
+    for fd in fds:
+        for _ in range(16):
+            os.write(fd, b"1" * 2**20)
+    return x
+"""
+
+
+def test_a_worker_the_oom_killer_took_within_its_slot_is_the_students_crash(user) -> None:
+    """Issue 22: the OOM killer acting under the slot's own cap is evidence: no free retry, and the student reads
+    that its processes together ran out of memory."""
+    with Student(program(OVER_THE_SLOT), user=user, limits=Limits(memory_mb=256)) as s:
+        if s.sandbox.slot.memory is None:
+            pytest.skip("no writable memory cgroup here")
+        with pytest.raises(StudentError) as info:
+            s.call("hog", 1)
+        assert "killed by signal 9: out of memory (its processes together may use 512 MB" in info.value.message

@@ -18,10 +18,14 @@ def lost_from_outside(returncode: int | None) -> bool:
     return returncode is not None and returncode < 0 and -returncode not in STUDENT_SIGNALS
 
 
-def describe_exit(returncode: int, memory_mb: int) -> str:
-    """Why a worker ended, for a student: 'killed by signal 9: probably out of memory ...'."""
+def describe_exit(returncode: int, memory_mb: int, slot_mb: int = 0) -> str:
+    """Why a worker ended, for a student: 'killed by signal 9: probably out of memory ...'. ``slot_mb``: the memory
+    cap of all its processes together when the OOM killer was seen acting under it (its slot's group)."""
     if returncode >= 0:
         return f"exited with status {returncode}: os._exit() or exit() in native code"
+    if returncode == -signal.SIGKILL and slot_mb:
+        return (f"killed by signal 9: out of memory (its processes together may use {slot_mb} MB, memfds and "
+                "files in /tmp included)")
     reasons = {
         signal.SIGKILL: f"probably out of memory, limit {memory_mb} MB, or the code killed its own process",
         signal.SIGSEGV: "a crash in native code (ctypes? very deep recursion?)",

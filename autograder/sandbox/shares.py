@@ -218,3 +218,28 @@ def cpu_seconds(usage: Path) -> float | None:
         return int(text.split("usage_usec", 1)[1].split()[0]) / 1e6
     except (OSError, ValueError, IndexError):
         return None
+
+
+def oom_events(group: Path | None) -> tuple[int, int]:
+    """How often memory group ``group`` reached its own cap, and how many of its processes the OOM killer took
+    (v1: 1 once its peak since ``reset_peak`` reached the cap, and ``memory.oom_control``; v2: ``memory.events``'
+    max and oom_kill; 0 when unknown). A kill with no hit of its own cap was forced by an ancestor's limit (a
+    host's: maybe a neighbour's doing)."""
+    if group is None:
+        return 0, 0
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        if (group / "memory.oom_control").exists():
+            peak, cap = (int((group / name).read_text()) for name in ("memory.max_usage_in_bytes",
+                                                                       "memory.limit_in_bytes"))
+            hits = int(peak >= cap)  # its peak since ``reset_peak``: failcnt stays 0 under a memsw cap
+            return hits, int((group / "memory.oom_control").read_text().split("oom_kill ")[1].split()[0])
+        events = dict(line.split() for line in (group / "memory.events").read_text().splitlines())
+        return int(events.get("max", 0)), int(events.get("oom_kill", 0))
+    return 0, 0
+
+
+def reset_peak(group: Path | None) -> None:
+    """v1: start ``group``'s peak memory (``oom_events``) afresh, from what it holds now."""
+    if group is not None:
+        with contextlib.suppress(OSError):
+            (group / "memory.max_usage_in_bytes").write_text("0")

@@ -229,9 +229,12 @@ class Student:
     def _lost_once(self, error: Exception) -> bool:
         """Whether to try once more after losing the worker to ``error``: only the first time in this grading
         that it dies by a signal its code need not have sent (``exits.lost_from_outside``: an administrator,
-        the OOM killer). No evidence (a process can send itself any signal), so the grading's one free retry:
-        any later loss is the student's, whatever the signal."""
+        the OOM killer), unless the OOM killer acted within the slot's own memory cap. No evidence (a process
+        can send itself any signal), so the grading's one free retry: any later loss is the student's,
+        whatever the signal."""
         if not self._free_retry or not isinstance(error, WorkerDied) or not lost_from_outside(self.sandbox.exit_code):
+            return False
+        if self.sandbox.out_of_memory:  # evidence: the OOM killer acted within the slot's own memory cap
             return False
         self._free_retry = False
         return True

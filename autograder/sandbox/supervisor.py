@@ -127,6 +127,7 @@ class Sandbox:
         self._inbox = bytearray()  # bytes read from the worker past the frame asked for (the next frame's)
         self._pollers: dict[tuple[int, int], select.poll] = {}
         self.exit_code: int | None = None  # how the last worker ended: status, or -signal (None: not seen)
+        self.out_of_memory = False  # the OOM killer acted within the slot's memory cap while the last worker ran
         self.clock = cputime.StudentClock()  # the student's time: deadlines are in it (see cputime.py)
         self._budget: cputime.Budget | None = None  # the operation of the latest ``deadline``: its limits
         _live.add(self)
@@ -214,6 +215,9 @@ class Sandbox:
             raise SandboxError("this sandbox is closed")
         self.kill()
         self.exit_code = None
+        self.out_of_memory = False
+        shares.reset_peak(self.slot.memory)
+        self._oom_events = shares.oom_events(self.slot.memory)  # the slot's so far: see ``_death``
         # Not directly under /tmp: close() of another grader sharing the sandbox user removes its files there.
         self._work_dir = Path(tempfile.mkdtemp(prefix="home-", dir=self._run_dir))
         if self.account:
@@ -362,7 +366,9 @@ class Sandbox:
             if code is not None:
                 code = code if self.world_missing else namespace.exit_code(code)
                 self.exit_code = code
-                return describe_exit(code, self.limits.memory_mb)
+                hits, kills = shares.oom_events(self.slot.memory)  # both up: the slot's own cap, the student's
+                self.out_of_memory = hits > self._oom_events[0] and kills > self._oom_events[1]
+                return describe_exit(code, self.limits.memory_mb, self.slot.memory_mb if self.out_of_memory else 0)
             if time.monotonic() >= end:
                 return ""
             time.sleep(0.01)
