@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from autograder.sandbox import cputime, namespace, shares
-from autograder.sandbox.confine import Limits
 from autograder.sandbox.student import Student, StudentError
 from autograder.sandbox.supervisor import Sandbox
 from tests.hostile import program, sandbox_user
@@ -149,14 +148,23 @@ def test_a_process_that_lowered_its_own_priority_is_seen_as_such(lowered: str) -
 
 
 OVER_THE_SLOT = """
-import os
+import os, time
 import numpy as np
-def hog(x):
-    ballast = np.ones(150 * 2**20 // 8)  # the worker's own arrays, under its address-space limit
-    fds = [os.memfd_create("hog") for _ in range(24)]  # 384 MB more, in no address space
+def _hold(megabytes):
+    ballast = np.ones(megabytes * 2**20 // 8)  # resident: what the OOM killer weighs
+    fds = [os.memfd_create("hog") for _ in range(24)]  # 384 MB more, in no address space and no one's RSS
     for fd in fds:
         for _ in range(16):
             os.write(fd, b"1" * 2**20)
+    return ballast, fds
+def hog(x):
+    read, write = os.pipe()
+    if os.fork() == 0:
+        held = _hold(150)
+        os.write(write, b"1")
+        time.sleep(60)  # until it is killed
+    os.read(read, 1)
+    held = _hold(300)  # the biggest process: 300 + 384 MB, and the child's 150 + 384 MB: past 1024 MB
     return x
 """
 
@@ -164,9 +172,9 @@ def hog(x):
 def test_a_worker_the_oom_killer_took_within_its_slot_is_the_students_crash(user) -> None:
     """Issue 22: the OOM killer acting under the slot's own cap is evidence: no free retry, and the student reads
     that its processes together ran out of memory."""
-    with Student(program(OVER_THE_SLOT), user=user, limits=Limits(memory_mb=256)) as s:
+    with Student(program(OVER_THE_SLOT), user=user) as s:
         if s.sandbox.slot.memory is None:
             pytest.skip("no writable memory cgroup here")
         with pytest.raises(StudentError) as info:
             s.call("hog", 1)
-        assert "killed by signal 9: out of memory (its processes together may use 512 MB" in info.value.message
+        assert "killed by signal 9: out of memory (its processes together may use 1024 MB" in info.value.message
