@@ -1,6 +1,7 @@
-"""A grader error is never the student's (issue 11): retried once when the worker was lost from outside,
-otherwise the whole submission is a grader error (Gradescope: resubmit; batch: not graded, retried on rerun),
-and ``grade`` prints the engine's log whenever a test hit an internal error."""
+"""A grader error is never the student's (issue 11), and the student never chooses one (issue 22): the first
+worker lost to a signal in a grading is retried once (it may have come from outside), a later loss is the
+student's crash; a real internal error makes the whole submission a grader error (Gradescope: resubmit; batch:
+not graded, retried on rerun), and ``grade`` prints the engine's log whenever a test hit an internal error."""
 
 from __future__ import annotations
 

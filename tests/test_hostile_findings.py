@@ -1,7 +1,8 @@
-"""Our hostile corpus for issue 12: one case per finding of the security review, each graded end to end with its
-expected outcome. Every case ends with a valid results.json of at most 1 MB within the normal grading time; the
-reference's score where the code is correct; a student-facing message where something was refused; nothing of
-a hidden test in the visible output; no control character on the TA's terminal."""
+"""Our hostile corpus for issues 12 and 22: one case per finding of the security reviews, each graded end to end
+with its expected outcome. Every case ends with a valid results.json of at most 1 MB within the normal grading time;
+the reference's score where the code is correct; a student-facing message where something was refused; nothing of
+a hidden test in the visible output; no control character on the TA's terminal. Issue 22's: whatever the student's
+code does, the verdict is the student's (never "a problem on our side"), in `grade` and in `batch`."""
 
 from __future__ import annotations
 
@@ -14,11 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from autograder import runner
-from autograder.batch import table
+from autograder import batch, runner
+from autograder.batch import state, table
 from autograder.commands import grade
 from autograder.results import document
 from autograder.results.plugin import INTERNAL
+from autograder.sandbox import shares
+from tests import fixtures_export as fx
+from tests.hostile import snippet
 from tests.test_intake_bounds import nested
 
 REFERENCE = Path(__file__).resolve().parents[1] / "reference" / "attention.py"
@@ -265,3 +269,129 @@ def test_finding_22_hangup_a_batch_hung_up_leaves_none_of_its_processes(tmp_path
     stdout, _ = proc.communicate(timeout=30)
     assert survivors(processes) == [], stdout
     assert proc.returncode == 130 and "rerun the same command to resume" in stdout
+
+
+# ----------------------------------------------------------------------------- issue 22: the verdict is the student's
+
+
+def hostile(name: str, **replace: str) -> str:
+    """The reference followed by ``tests/hostile/<name>.py`` (with ``replace``'s substitutions)."""
+    source = snippet(name)
+    for old, new in replace.items():
+        assert old in source
+        source = source.replace(old, new)
+    return REFERENCE.read_text() + "\n" + source
+
+
+def graded_source(tmp_path: Path, source: str) -> tuple[dict, float]:
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / "attention.py").write_text(source)
+    return graded(folder)
+
+
+def by_tag(data: dict, tag: str) -> list[dict]:
+    return [t for t in data["tests"] if tag in t["tags"]]
+
+
+def same_as_reference(data: dict, reference: dict, *but: str) -> bool:
+    """Every test of a function not in ``but`` has the reference's status."""
+    return all((t["name"], t["status"]) == (r["name"], r["status"]) for t, r in zip(data["tests"], reference["tests"])
+               if not set(t["tags"]) & set(but))
+
+
+FORGED = {"a chunk that does not exist": '"chunk": 99, "stmt": 0',
+          "a statement the worker never announces": '"chunk": 0, "stmt": 1000000'}
+
+
+@pytest.mark.parametrize("position", FORGED.values(), ids=FORGED.keys())
+def test_finding_22_1_frames_forged_while_loading_are_the_students(
+    tmp_path: Path, reference_results: dict, position: str
+) -> None:
+    """A statement writes a progress frame of its own and ends the worker: the grader skips the statement it was
+    told about. Told the truth about the chunk, that is the culprit, and the rest loads; told of a statement that
+    is never run, the culprit runs again at every load, and the code is not loaded. Never a grader error."""
+    data, seconds = graded_source(tmp_path, hostile("forged_progress", **{'"chunk": 99, "stmt": 0': position}))
+    assert "grader_error" not in data["extra_data"] and seconds < NORMAL_SECONDS
+    if position == FORGED["a chunk that does not exist"]:
+        assert data["score"] == reference_results["score"] and statuses(data) == statuses(reference_results)
+        assert any("this statement sent malformed data; it was skipped" in n for n in data["extra_data"]["notes"])
+    else:
+        assert data["score"] == 0
+        assert all("could not be loaded: it stopped the grader's worker process" in t["output"]
+                   for t in data["tests"])
+
+
+def test_finding_22_2_a_worker_lost_again_in_the_retried_test_is_the_students_crash(
+    tmp_path: Path, reference_results: dict
+) -> None:
+    """KVCache() SIGKILLs the worker of the earlier tests; append SIGKILLs the fresh worker of the retry."""
+    data, seconds = graded_source(tmp_path, hostile("double_loss"))
+    assert "grader_error" not in data["extra_data"] and seconds < NORMAL_SECONDS
+    first = by_tag(data, "KVCache")[0]
+    assert first["status"] == "failed" and "died (killed by signal 9" in first["output"]
+    assert "KVCache.append" in first["output"]  # the retry ran: the second loss is the one reported
+    assert same_as_reference(data, reference_results, "KVCache", "generate_cached")
+
+
+def no_slot_cgroups(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Grading as on Gradescope: no cgroup, no private world."""
+    monkeypatch.setattr(shares, "slot_group", lambda *args, **kwargs: None)
+    monkeypatch.setattr(shares, "slot", lambda *args, **kwargs: shares.Slot())
+    monkeypatch.setenv("AUTOGRADER_NAMESPACES", "0")
+
+
+@pytest.mark.parametrize("setting", ["this machine", "no cgroup, no namespaces"])
+def test_finding_22_3_a_worker_starved_by_its_own_hidden_children_times_out(
+    tmp_path: Path, reference_results: dict, monkeypatch: pytest.MonkeyPatch, setting: str
+) -> None:
+    """causal_mask hides its children's CPU time (SIGCHLD ignored) and starves its own worker (nice 19): once
+    the backstop said "the machine was overloaded" after 85 s, twice. Now its waits are its own time."""
+    if setting != "this machine":
+        no_slot_cgroups(monkeypatch)
+    data, seconds = graded_source(tmp_path, hostile("stalled_clock"))
+    assert "grader_error" not in data["extra_data"]
+    assert seconds < 60, f"{seconds:.0f} s"  # the call's 10 s, not the backstop's 80 s
+    stalled = by_tag(data, "causal_mask")
+    assert all(t["status"] == "failed" for t in stalled)
+    assert "causal_mask did not return within 10 s" in stalled[0]["output"]
+    assert same_as_reference(data, reference_results, "causal_mask")
+
+
+def memory_cgroup_writable() -> bool:
+    slot = shares.slot("agsharestest", 64, shares.slot_group("agsharestest"))
+    shares.remove(slot)
+    return slot.memory is not None
+
+
+@pytest.mark.skipif(not memory_cgroup_writable(), reason="no writable memory cgroup here (not root, or a container)")
+def test_finding_22_memory_five_processes_cannot_hold_more_than_the_slot(
+    tmp_path: Path, reference_results: dict
+) -> None:
+    """2 GB of arrays and memfd pages from five processes: the slot's cap (twice a worker's address space) stops
+    it within the slot; the grader and the other tests are untouched."""
+    data, seconds = graded_source(tmp_path, hostile("slot_memory"))
+    assert "grader_error" not in data["extra_data"] and seconds < NORMAL_SECONDS
+    first = by_tag(data, "softmax")[0]
+    assert first["status"] == "failed", "2 GB were held at once"
+    assert any(why in first["output"] for why in ("MemoryError", "killed by signal 9", "did not return within"))
+    assert any(layer.startswith("memory: 1024 MiB for the whole slot") for layer in data["extra_data"][
+        "isolation_layers"])
+    assert same_as_reference(data, reference_results, "softmax", "scaled_dot_product_attention",
+                             "multi_head_attention", "decode_step", "generate_cached", "generate_naive")
+
+
+def test_issue_22_batch_grades_each_hostile_submission_once(tmp_path: Path) -> None:
+    """In a batch each of issue 22's submissions is graded (its results are the student's) and a rerun grades
+    nothing again: no "not graded", no retry."""
+    sources = [hostile("forged_progress"), hostile("double_loss"), hostile("stalled_clock")]
+    sources += [hostile("slot_memory")] if memory_cgroup_writable() else []
+    export, ids = fx.write_export(tmp_path / "in", sources)
+    out = tmp_path / "out"
+    assert batch.run(export, out, jobs=2, plain=True) == 0, [r.error for r in state.load_records(out).values()]
+    records = state.load_records(out)
+    assert sorted(records) == sorted(ids) and all(r.graded for r in records.values())
+    for sid in ids:
+        assert "grader_error" not in json.loads(state.results_path(out, sid).read_text())["extra_data"]
+    assert batch.run(export, out, jobs=2, plain=True) == 0
+    assert len((out / "state.jsonl").read_text().splitlines()) == len(ids)  # nothing graded twice

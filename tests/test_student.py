@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -269,6 +272,94 @@ def test_a_crash_is_reported_and_grading_continues(user, name, says) -> None:
         error = raises("crash", s.call, name, 1)
         assert error.message.startswith("the worker process died") and says in error.message
         np.testing.assert_array_equal(s.call("fine", np.ones(2)), [2, 2])
+
+
+def test_the_free_retry_of_a_lost_worker_is_one_per_grading_whatever_the_signal(user) -> None:
+    """Issue 22: the first worker lost to SIGKILL is retried (it may have come from outside); another function's
+    SIGTERM, or SIGKILL again, is the student's crash: a process can send itself any signal."""
+    source = "import os, signal\n" + "".join(f"def {name}(x):\n    os.kill(os.getpid(), signal.{sig})\n"
+                                              for name, sig in (("a", "SIGKILL"), ("b", "SIGTERM"), ("c", "SIGKILL")))
+    with make(user, source + "def fine(x):\n    return x + 1\n") as s:
+        with pytest.raises(WorkerLost, match="maybe not because of the student's code"):
+            s.call("a", 1)
+        assert "killed by signal 15" in raises("crash", s.call, "b", 1).message
+        assert "killed by signal 9" in raises("crash", s.call, "c", 1).message
+        np.testing.assert_array_equal(s.call("fine", np.ones(2)), [2, 2])
+
+
+def test_a_worker_that_dies_after_the_load_request_before_any_statement_is_the_students(user, monkeypatch) -> None:
+    """Issue 22: once the load request is sent, nothing is "a problem on our side": a worker that never announces
+    its first statement (here killed each time, just after the request) leaves the code not loaded."""
+    send = student_module.Sandbox.send
+
+    def killed_after_load(self, header, *args, **kwargs):
+        if header.get("op") == "load":
+            os.kill(self.clock.pid, signal.SIGSTOP)  # it never reads the request
+        send(self, header, *args, **kwargs)
+        if header.get("op") == "load":
+            os.kill(self.clock.pid, signal.SIGKILL)
+
+    monkeypatch.setattr(student_module.Sandbox, "send", killed_after_load)
+    with make(user, "def fine(x):\n    return x + 1\n") as s:
+        message = raises("not_loaded", s.call, "fine", 1).message
+        assert message.startswith("Your code could not be loaded: the worker process died (killed by signal 9")
+        assert "not_loaded" == raises("not_loaded", s.call, "fine", 1).kind  # and fails fast from then on
+
+
+LOWERED = """
+import ctypes, os, signal
+def lone(x):
+    ctypes.CDLL(None).prctl(4, 1, 0, 0, 0)  # PR_SET_DUMPABLE: its /proc files are its own again
+    try:
+        with open("/proc/self/autogroup", "w") as f:
+            f.write("19")  # its session's CPU weight, 1024 -> 15
+    except OSError:
+        pass
+    os.nice(19)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    while True:
+        pass
+"""
+
+
+@pytest.mark.skipif(not ROOT, reason="the sandbox user's autogroup: as root")
+def test_a_worker_that_yields_the_cpu_to_everyone_else_times_out_and_blames_no_machine(user, monkeypatch) -> None:
+    """Issue 22: a lone worker that lowers its own priority waits for a CPU on any busy machine, so its time hardly
+    advances: once the backstop said "the machine was overloaded" (45 s here). Its waits are its own time now."""
+    from autograder.sandbox import shares
+
+    monkeypatch.setattr(shares, "slot_group", lambda *args, **kwargs: None)  # a slot's cgroup keeps its weight
+    monkeypatch.setattr(shares, "slot", lambda *args, **kwargs: shares.Slot())
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2 * (os.cpu_count() or 1))]
+    try:
+        with make(user, LOWERED, call_timeout=2.0) as s:
+            began = time.monotonic()
+            assert "lone did not return within 2 s" in raises("timeout", s.call, "lone", 1).message
+            assert time.monotonic() - began < 15
+    finally:
+        for proc in busy:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.parametrize(("frame", "last", "ok"), [
+    ({"chunk": 0, "stmt": -1, "line": 1}, None, True),
+    ({"chunk": 0, "stmt": 3, "line": 9}, (0, 2, 7), True),
+    ({"chunk": 1, "stmt": -1, "line": 1}, (0, 5, 20), True),
+    ({"chunk": 2, "stmt": 0, "line": 1}, (0, 5, 20), False),  # no such chunk
+    ({"chunk": -1, "stmt": 0, "line": 1}, None, False),
+    ({"chunk": 0, "stmt": 2, "line": 7}, (0, 2, 7), False),  # the same statement twice
+    ({"chunk": 0, "stmt": 1, "line": 3}, (0, 2, 7), False),  # backwards
+    ({"chunk": 0, "stmt": -2, "line": 1}, None, False),
+    ({"chunk": "0", "stmt": 0, "line": 1}, None, False),
+])
+def test_a_progress_frame_must_announce_the_next_statement_of_a_chunk_that_exists(frame, last, ok) -> None:
+    owner = type("Loading", (), {"chunks": [{}, {}]})()
+    if ok:
+        assert Student._progress(owner, frame, last) == (frame["chunk"], frame["stmt"], frame["line"])
+    else:
+        with pytest.raises(protocol.ProtocolError):
+            Student._progress(owner, frame, last)
 
 
 def test_a_memory_bomb_fails_and_the_grader_survives(user) -> None:

@@ -13,6 +13,14 @@ crashed the worker is not run again (later calls fail fast), and once the global
 After a timeout, crash or protocol error the worker is killed and the next call starts
 a fresh one, re-running the Program (minus statements that stopped it).
 
+The student never chooses "a problem on our side" (issue 22). Whatever happens once the load request
+is sent is the student's: a malformed frame or one out of order, an early exit, a death. Only a worker
+that cannot be started (before that request: nothing of the student's has run) raises SandboxError,
+and a worker lost to a signal its code need not have sent is retried once per grading (WorkerLost),
+since a process can send itself any signal: after that, every loss is the student's crash. The one
+loss the student cannot cause, a machine too overloaded to run its worker alone, is detected by the
+sandbox (supervisor.py, cputime.py).
+
 Visibility by construction: notes (shown at the top of the results whatever the tests'
 visibility) come from the first load only, which happens before any test input is sent.
 A reload after a restart adds no note, and before it the sandbox user's files in the
@@ -115,7 +123,7 @@ class Student:
         self._skip: set[tuple[int, int]] = set()
         self._timed_out: dict[str, float] = {}
         self._crashes: Counter[str] = Counter()
-        self._lost: set[object] = set()  # calls and load positions that lost the worker from outside once
+        self._free_retry = True  # the grading's one retry of a worker lost to a signal (see ``_lost_once``)
         self._not_loaded: StudentError | None = None
 
     @classmethod
@@ -175,8 +183,10 @@ class Student:
 
     def start(self) -> None:
         """Start the worker and load the Program unless running; a statement that stops the worker
-        is skipped on the next try. SandboxError when the worker fails before any student code ran."""
-        for _ in range(MAX_LOADS + 1):  # + 1: a worker lost from outside once is not the statement's fault
+        is skipped on the next try. SandboxError only when the worker could not be started (before the load
+        request: nothing of the student's has run); whatever happens once the load request is sent is the
+        student's (bad frames, a position that is not the next statement's, an early exit)."""
+        for _ in range(MAX_LOADS + 1):  # + 1: the grading's free retry (``_lost_once``)
             if self.sandbox.running or self._not_loaded is not None:
                 return
             if self.spent >= self.budget:
@@ -198,7 +208,7 @@ class Student:
                     self._not_loaded = StudentError("not_loaded", "Your code is too large to be loaded.")
                     return
                 while (reply := self.sandbox.receive(deadline)[0]).get("op") == "progress":
-                    position = (_int(reply.get("chunk")), _int(reply.get("stmt")), _int(reply.get("line")))
+                    position = self._progress(reply, position)
                 if reply.get("op") != "loaded":
                     raise protocol.ProtocolError("unexpected reply to load")
                 self._loaded(reply, first=self.generation == 0)
@@ -208,10 +218,12 @@ class Student:
                 if isinstance(e, WorkerTimeout) and limited:
                     self.spent = self.budget  # reported as "budget" by the next check
                     continue
-                if position is None or not 0 <= position[0] < len(self.chunks):
-                    raise SandboxError(f"the worker failed before running any student code: {e}") from None
-                if self._lost_once(position, e):
+                if self._lost_once(e):
                     continue  # load again, skipping nothing
+                if position is None:  # no statement started (the worker sends one frame before each)
+                    self._not_loaded = StudentError("not_loaded", f"Your code could not be loaded: the worker "
+                                                    f"process {_how(e, self.load_timeout)} while loading it.")
+                    return
                 self._stopped_while_loading(position, e)
             finally:
                 self.spent += self.sandbox.clock.now() - began
@@ -220,12 +232,25 @@ class Student:
             self._not_loaded = StudentError("not_loaded", "Your code could not be loaded: it stopped the grader's "
                                             f"worker process {MAX_LOADS} times while loading.")
 
-    def _lost_once(self, key: object, error: Exception) -> bool:
-        """The first time ``key`` (a call, a load position) lost the worker to a signal its code need not have
-        sent: it is tried once more (a second loss is the student's)."""
-        if not isinstance(error, WorkerDied) or not lost_from_outside(self.sandbox.exit_code) or key in self._lost:
+    def _progress(self, reply: dict, last: tuple[int, int, int] | None) -> tuple[int, int, int]:
+        """The position a progress frame announces: ProtocolError unless it comes after ``last`` (the worker
+        announces each statement once, in order) in a chunk that exists."""
+        position = (_int(reply.get("chunk")), _int(reply.get("stmt")), _int(reply.get("line")))
+        if not 0 <= position[0] < len(self.chunks) or position[1] < -1 or (last and position[:2] <= last[:2]):
+            raise protocol.ProtocolError("a progress frame out of order")
+        return position
+
+    def _lost_once(self, error: Exception) -> bool:
+        """Whether to try once more after losing the worker to ``error``: only the first time in this grading
+        that it dies by a signal its code need not have sent (``exits.lost_from_outside``: an administrator,
+        the OOM killer), unless the OOM killer acted within the slot's own memory cap. No evidence (a process
+        can send itself any signal), so the grading's one free retry: any later loss is the student's,
+        whatever the signal."""
+        if not self._free_retry or not isinstance(error, WorkerDied) or not lost_from_outside(self.sandbox.exit_code):
             return False
-        self._lost.add(key)
+        if self.sandbox.out_of_memory:  # evidence: the OOM killer acted within the slot's own memory cap
+            return False
+        self._free_retry = False
         return True
 
     def _stopped_while_loading(self, position: tuple[int, int, int], error: Exception) -> None:
@@ -312,12 +337,11 @@ class Student:
             raise StudentError("timeout", f"{what} did not return within {timeout:g} s (infinite loop?)") from None
         except (WorkerDied, protocol.ProtocolError) as e:
             self.sandbox.kill()
-            if self._lost_once(what, e):
+            if self._lost_once(e):
                 raise WorkerLost(f"the worker process {e} while running {what}, maybe not because of the student's "
                                  "code: the test is run once more") from None
             self._crashes[what] += 1
-            how = f"died ({e})" if isinstance(e, WorkerDied) else "sent malformed data to the grader"
-            raise StudentError("crash", f"the worker process {how} while running {what}") from None
+            raise StudentError("crash", f"the worker process {_how(e, timeout)} while running {what}") from None
         finally:
             self.spent += self.sandbox.clock.now() - began
             if timeout < self.call_timeout and what in self._timed_out:  # stopped by the budget: it is spent
@@ -401,6 +425,15 @@ class Student:
             return StudentError(kind, f"{what} modified its input {name} in place; work on a copy{where}", traceback)
         hint = _hint(text["type"], text["message"], self.sandbox.limits)
         return StudentError("exception", f"{what} raised {text['type']}: {text['message']}{where}{hint}", traceback)
+
+
+def _how(error: Exception, timeout: float) -> str:
+    """What happened to the worker, after "the worker process": "died (killed by signal 9: ...)"."""
+    if isinstance(error, WorkerDied):
+        return f"died ({error})"
+    if isinstance(error, WorkerTimeout):
+        return f"did not answer within {timeout:g} s"
+    return "sent malformed data to the grader (does your code write to the grader's pipes?)"
 
 
 def _plain(value: Any) -> str:

@@ -70,9 +70,10 @@ class SandboxError(RuntimeError):
 
 
 class WorkerLost(SandboxError):  # noqa: N818 - the same family as WorkerDied
-    """The worker was lost for a reason outside the student's code (a signal the student's code need not have
-    sent, an overloaded machine). ``retry_test``: the results plugin runs the test once more on a fresh worker;
-    lost again, the submission is a grader error, never a failed test."""
+    """The worker was lost maybe not because of the student's code: the grading's one free retry of a death by a
+    signal (``Student``), or a machine so overloaded that the worker alone was not run (``cputime.Budget``).
+    ``retry_test``: the results plugin runs the test once more on a fresh worker. Only the overloaded machine,
+    seen again in that test, makes the submission a grader error: a second death is the student's."""
 
     retry_test = True
 
@@ -105,8 +106,12 @@ class Sandbox:
         self.world_missing = namespace.unavailable()  # '' when the worker gets a private world (namespace.py)
         self._shared = reaper.world_writable_dirs() if self.world_missing and self.account else SHARED_DIRS
         self.cgroup = shares.slot_group(self.account.pw_name) if self.account else None  # per-slot CPU shares
+        # the slot's CPU time and total memory (shares.py): a slot holds twice what one process may address
+        self.slot = shares.slot(self.account.pw_name, 2 * self.limits.memory_mb, self.cgroup) if self.account \
+            else shares.Slot()
+        self._usage: Path | None = None  # the slot's CPU time, once the running worker is in its group
         self.layers = namespace.layers(self.account.pw_name if self.account else None, self.world_missing)
-        self.layers += [shares.describe(self.cgroup)] if self.cgroup else []
+        self.layers += ([shares.describe(self.cgroup)] if self.cgroup else []) + self.slot.describe()
         self._private = Path(tempfile.mkdtemp(prefix=PRIVATE_PREFIX))  # 0700, the grader's own
         self._out_path = self._private / "output.txt"
         self._out_fd = os.open(self._out_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -122,6 +127,7 @@ class Sandbox:
         self._inbox = bytearray()  # bytes read from the worker past the frame asked for (the next frame's)
         self._pollers: dict[tuple[int, int], select.poll] = {}
         self.exit_code: int | None = None  # how the last worker ended: status, or -signal (None: not seen)
+        self.out_of_memory = False  # the OOM killer acted within the slot's memory cap while the last worker ran
         self.clock = cputime.StudentClock()  # the student's time: deadlines are in it (see cputime.py)
         self._budget: cputime.Budget | None = None  # the operation of the latest ``deadline``: its limits
         _live.add(self)
@@ -200,6 +206,8 @@ class Sandbox:
             raise SandboxError("the worker did not start: unexpected first frame")
         if not self.world_missing:  # the launcher is unshare: count the waits of the worker itself
             self.clock.follow(namespace.worker_pid(self._proc.pid))
+        worker = self.clock.pid  # not running student code yet: what it starts is in the slot's groups
+        self._usage = self.slot.usage if worker is not None and self.slot.enter(worker) else None
         return header
 
     def _spawn(self) -> None:
@@ -207,6 +215,9 @@ class Sandbox:
             raise SandboxError("this sandbox is closed")
         self.kill()
         self.exit_code = None
+        self.out_of_memory = False
+        shares.reset_peak(self.slot.memory)
+        self._oom_events = shares.oom_events(self.slot.memory)  # the slot's so far: see ``_death``
         # Not directly under /tmp: close() of another grader sharing the sandbox user removes its files there.
         self._work_dir = Path(tempfile.mkdtemp(prefix="home-", dir=self._run_dir))
         if self.account:
@@ -263,14 +274,18 @@ class Sandbox:
         Waiting for it also ends with WorkerTimeout when the worker's processes used more CPU time than that,
         and with WorkerLost ("overloaded") past a generous wall-clock backstop."""
         self._budget = cputime.Budget((self.clock.now() if now is None else now) + seconds, seconds)
+        self.clock.mark()
         return self._budget.deadline
 
     def _check_budget(self, deadline: float) -> None:
-        """While waiting for ``deadline``: the CPU of the worker's processes and the wall-clock backstop."""
+        """While waiting for ``deadline``: the student's other processes, the CPU of the worker's processes and
+        the wall-clock backstop (cputime.Budget)."""
         if self._budget is None or self._budget.deadline != deadline or self._proc is None:
             return
-        problem = self._budget.check(self._proc.pid, self.account.pw_uid if self.account else None)
-        if problem == "overloaded":
+        usage = self._usage
+        problem = self._budget.check(self._proc.pid, self.clock.pid, self.account.pw_uid if self.account else None,
+                                     self.clock, (lambda: shares.cpu_seconds(usage)) if usage else None)
+        if problem == "overloaded":  # the worker alone, not run: evidence the student cannot produce
             raise WorkerLost(f"the machine was overloaded: {self._budget.describe()}; regrade")
         if problem:
             raise WorkerTimeout("its processes used up the time limit in CPU time")
@@ -351,7 +366,9 @@ class Sandbox:
             if code is not None:
                 code = code if self.world_missing else namespace.exit_code(code)
                 self.exit_code = code
-                return describe_exit(code, self.limits.memory_mb)
+                hits, kills = shares.oom_events(self.slot.memory)  # both up: the slot's own cap, the student's
+                self.out_of_memory = hits > self._oom_events[0] and kills > self._oom_events[1]
+                return describe_exit(code, self.limits.memory_mb, self.slot.memory_mb if self.out_of_memory else 0)
             if time.monotonic() >= end:
                 return ""
             time.sleep(0.01)
@@ -474,6 +491,7 @@ class Sandbox:
         self._out_fd = -1
         reaper.remove_tree(self._run_dir)
         reaper.remove_tree(self._private)
+        shares.remove(self.slot)
         _live.discard(self)
         self.remove_user_files()
         self._release(clean=self._left_nothing, mine=(self._run_dir, self._private))  # only now may another take it
