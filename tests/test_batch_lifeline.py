@@ -106,8 +106,13 @@ def test_a_stopped_or_killed_batch_is_resumed_by_the_next_run_which_removes_its_
     stdout, _ = proc.communicate(timeout=30)
     assert proc.returncode == (130 if stop == signal.SIGHUP else -signal.SIGKILL), stdout
     assert survivors(processes) == []
-    left = sorted(p.name.split("-")[0] for p in scratch.iterdir())
-    assert left == ([] if stop == signal.SIGHUP else ["autograder", "pymp"])  # the killed one's
+    expected = [] if stop == signal.SIGHUP else ["autograder", "pymp"]  # the killed one's
+
+    def left() -> list[str]:
+        return sorted(p.name.split("-")[0] for p in scratch.iterdir())
+
+    wait_for(lambda: left() == expected, 10)  # a stopped batch's zygote removes its folder as it ends: under load, late
+    assert left() == expected
     monkeypatch.setattr(tempfile, "tempdir", str(scratch))
     killed = set(scratch.iterdir())
     assert run_fake(path, out, timeout=3.0) == 1  # the hanging ones are grader errors this time
@@ -168,8 +173,13 @@ def test_a_hung_up_or_killed_batch_leaves_none_of_its_processes(tmp_path: Path, 
     proc.send_signal(stop)
     stdout, _ = proc.communicate(timeout=30)
     assert survivors(processes) == [], stdout
+    if stop == signal.SIGHUP:  # a stopped batch's zygote removes its folder as it ends: under load, late
+        wait_for(lambda: not owned_by(Path(tempfile.gettempdir()), set(processes)), 10)
     left = owned_by(Path(tempfile.gettempdir()), set(processes))
-    assert len(left) == (0 if stop == signal.SIGHUP else 1)  # a killed batch's scratch (its zygote removed its own)
+    # a killed batch leaves its scratch (its zygote removed its own), unless another batch on this machine started
+    # since and removed it already, as it should: the next run's removal is checked here and, in a private TMPDIR,
+    # by test_a_stopped_or_killed_batch_is_resumed_by_the_next_run_which_removes_its_scratch
+    assert len(left) == 0 if stop == signal.SIGHUP else len(left) <= 1
     lifeline.remove_stale()
     assert not [p for p in left if p.exists()]
 
