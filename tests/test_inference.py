@@ -98,3 +98,33 @@ def test_low_precision_needs_rounding_like_errors_not_a_systematic_factor() -> N
     assert precision.low_precision(expected, rounded)
     assert not precision.low_precision(expected, expected * (1 + 3e-4))  # a scale, not rounding
     assert not precision.low_precision(expected, expected + 3e-4 * np.sign(expected))
+
+
+def _rope_variant(pairs: str = "interleaved", sign: float = 1.0, at=None, theta=None):
+    """A RoPE with another pairing, direction, position rule or frequency rule (one kind of student code)."""
+
+    def rope(x, positions, base=10000.0):
+        d = x.shape[-1]
+        where = np.asarray(positions, float) if at is None else at(np.asarray(positions, float))
+        freq = base ** (-np.arange(d // 2) * 2 / d) if theta is None else theta(base, d)
+        angle = sign * where[:, None] * freq[None, :]
+        first, second = (np.arange(0, d, 2), np.arange(1, d, 2)) if pairs == "interleaved" else (
+            np.arange(d // 2), np.arange(d // 2, d))
+        out = np.array(x, dtype=float)
+        a, b = x[..., first], x[..., second]
+        out[..., first], out[..., second] = a * np.cos(angle) - b * np.sin(angle), a * np.sin(angle) + b * np.cos(angle)
+        return out
+
+    return rope
+
+
+@pytest.mark.parametrize("rope, expected", [
+    (_rope_variant(), None),
+    (_rope_variant(pairs="half", at=lambda p: np.arange(len(p), dtype=float)),
+     ("rope_half_split", "rope_ignores_positions")),
+    (_rope_variant(sign=-1.0, theta=lambda base, d: base ** (-np.arange(d // 2) / d)),
+     ("rope_wrong_direction", "rope_wrong_freq")),
+])
+def test_the_rotation_of_every_pair_is_read_off_the_output_and_fitted(rope, expected) -> None:
+    found = infer("rope-real-positions", rope)
+    assert (found and found[0]) == expected or (expected is None and found is None), found

@@ -101,4 +101,4 @@ def test_the_real_cause_is_named_in_90_percent_of_development_failures(judged) -
     halves, _ = judged
     development, validation = halves["development"], halves["validation"]
     assert development.named >= 0.9 * development.failing, development.missed
-    assert validation.named >= 0.85 * validation.failing, validation.missed  # reported (89%), never tuned on
+    assert validation.named >= 0.9 * validation.failing, validation.missed  # never tuned on

@@ -24,7 +24,7 @@ import numpy as np
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded import oracle
+from autograder.suite.graded import oracle, rotations
 
 Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
 
@@ -47,7 +47,7 @@ def infer(stored: Case, actual: Any) -> Found:
             if stored.function == "causal_mask":
                 return _square_mask(stored, actual)
             if stored.function == "rope":
-                return _rope_parts(stored, actual)
+                return rotations.read(stored, actual)
         except (ValueError, TypeError, IndexError, np.linalg.LinAlgError):
             return None
     return None
@@ -133,29 +133,6 @@ def _square_mask(stored: Case, actual: Any) -> Found:
         return None
     if np.array_equal(np.asarray(actual) != 0, oracle.causal_mask(n_q)):
         return "causal_ignores_n_k", f"the output is causal_mask({n_q}, {n_q}), of shape ({n_q}, {n_q})"
-    return None
-
-
-def _rope_parts(stored: Case, actual: Any) -> Found:
-    x = np.asarray(stored.inputs["x"], float)
-    positions = np.asarray(stored.inputs["positions"], float)
-    base = float(stored.inputs.get("base", 10000.0))
-    if not isinstance(actual, np.ndarray) or actual.shape != x.shape:
-        return None
-    d = x.shape[-1]
-    same = [np.allclose(actual[..., j], x[..., j], rtol=compare.RTOL, atol=compare.ATOL) for j in range(d)]
-    width = max((j + 1 for j in range(d) if not same[j]), default=0)  # columns after the last changed one are kept
-    if 0 < width < d and width % 2 == 0:
-        for frequencies_over in (width, d):  # theta_i = base**(-2i/width) over the rotated part, or over all of d
-            part = oracle.rope(x[..., :width], positions, base ** (width / frequencies_over))
-            if _close(actual[..., :width], part):
-                return "rope_partial", (f"the output rotates the first {width} of {d} dimensions and leaves the "
-                                        "others as they were")
-    n = len(positions)
-    for offset in sorted({float(positions[0]), float(np.floor(positions[0])), 0.0}):
-        steps = offset + np.arange(n, dtype=float)
-        if not np.allclose(steps, positions) and _close(actual, oracle.rope(x, steps, base)):
-            return "rope_integer_offset", f"the output is RoPE at positions {offset:g} + 0..{n - 1}, not the ones given"
     return None
 
 

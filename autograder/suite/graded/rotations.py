@@ -1,0 +1,118 @@
+"""What a student's RoPE did, read off its output: which pairs it rotated, by which angles, and what those
+angles are made of.
+
+Each pair of coordinates that the output keeps at the same length was rotated; the angle of
+each pair of each row follows from the input and the output (``atan2``). RoPE's angles are
+``position[n] * theta[i]``: the angles are fitted, modulo 2 pi, to each pairing (interleaved
+(2i, 2i+1) or split halves (i, i + d/2)), direction, position rule (the given positions, 0..N-1,
+an offset then 0..N-1, whole positions, one more) and frequency rule (base**(-2i/d) and its
+usual slips). A name is given only for a fit that explains every angle; a part of the width left
+as it was is partial rotary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from autograder.feedback import compare
+from autograder.suite.cases import Case
+from autograder.suite.graded import oracle
+
+Found = tuple[Any, str] | None
+ANGLE_TOLERANCE = 1e-6  # radians: a fit explains an angle when it is this close, modulo 2 pi
+
+
+def read(stored: Case, actual: Any) -> Found:
+    """The RoPE mistakes the output's rotations show (partial rotary, pairing, direction, positions, frequencies)."""
+    x = np.asarray(stored.inputs["x"], float)
+    positions = np.asarray(stored.inputs["positions"], float)
+    base = float(stored.inputs.get("base", 10000.0))
+    if not isinstance(actual, np.ndarray) or actual.shape != x.shape or x.shape[-1] % 2:
+        return None
+    with np.errstate(all="ignore"):
+        return _partial(x, actual, positions, base) or _angles(x, np.asarray(actual, float), positions, base)
+
+
+def _partial(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: float) -> Found:
+    d = x.shape[-1]
+    same = [np.allclose(actual[..., j], x[..., j], rtol=compare.RTOL, atol=compare.ATOL) for j in range(d)]
+    width = max((j + 1 for j in range(d) if not same[j]), default=0)  # columns after the last changed one are kept
+    if 0 < width < d and width % 2 == 0:
+        for frequencies_over in (width, d):  # theta_i = base**(-2i/width) over the rotated part, or over all of d
+            part = oracle.rope(x[..., :width], positions, base ** (width / frequencies_over))
+            if compare.diagnose(actual[..., :width], {"it": part}) == "it":
+                return "rope_partial", (f"the output rotates the first {width} of {d} dimensions and leaves the "
+                                        "others as they were")
+    return None
+
+
+PAIRINGS: dict[str, Callable[[int], tuple[np.ndarray, np.ndarray]]] = {
+    "": lambda d: (np.arange(0, d, 2), np.arange(1, d, 2)),  # the contract's (2i, 2i+1)
+    "rope_half_split": lambda d: (np.arange(d // 2), np.arange(d // 2, d)),  # GPT-NeoX's (i, i + d/2)
+}
+
+
+def _angles(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: float) -> Found:
+    d, n = x.shape[-1], x.shape[-2]
+    for pairing, pairs in PAIRINGS.items():
+        first, second = pairs(d)
+        a, b, a2, b2 = x[..., first], x[..., second], actual[..., first], actual[..., second]
+        length, kept = a * a + b * b, a2 * a2 + b2 * b2
+        if not np.allclose(length, kept, rtol=1e-6, atol=1e-9):
+            continue  # not a rotation of these pairs
+        angle = np.arctan2(a * b2 - b * a2, a * a2 + b * b2).reshape(-1, n, d // 2)  # (slices, N, d/2)
+        known = (length > 1e-6).reshape(-1, n, d // 2)
+        for named, model in _models(positions, base, d):
+            if _fits(angle, known, model):
+                mistakes = tuple(m for m in (pairing, *named) if m)
+                if not mistakes:
+                    return None  # the contract's rotation: something else is wrong (not a rotation's business)
+                return (mistakes[0] if len(mistakes) == 1 else mistakes), (
+                    "the output rotates each pair by angles that are exactly " + _describe(pairing, named))
+    return None
+
+
+def _models(positions: np.ndarray, base: float, d: int) -> Iterator[tuple[tuple[str, ...], np.ndarray]]:
+    """(mistakes, angles (N, d/2)) for every combination of direction, position rule and frequency rule, the
+    contract's first and then the fewest changes."""
+    n, i = len(positions), np.arange(d // 2)
+    wanted = base ** (-2 * i / d)
+    frequencies = {(): wanted, ("rope_wrong_freq",): base ** (-i / d),
+                   ("rope_freq_off_by_one",): base ** (-2 * (i + 1) / d), ("rope_freq_sign",): base ** (2 * i / d),
+                   ("rope_single_freq",): np.ones_like(wanted)}
+    steps = {(): positions, ("rope_ignores_positions",): np.arange(n, dtype=float),
+             ("rope_integer_offset",): np.floor(positions[0]) + np.arange(n, dtype=float),
+             ("rope_integer_positions",): np.trunc(positions), ("rope_position_off_by_one",): positions + 1}
+    combos: list[tuple[tuple[str, ...], np.ndarray]] = []
+    for direction, sign in (((), 1.0), (("rope_wrong_direction",), -1.0)):
+        for rule, at in steps.items():
+            for slip, theta in frequencies.items():
+                combos.append(((*direction, *rule, *slip), sign * np.outer(at, theta)))
+    combos.sort(key=lambda c: len(c[0]))
+    seen: list[np.ndarray] = []
+    for named, model in combos:
+        if any(np.allclose(model, other) for other in seen) and named:
+            continue  # the same angles as a simpler explanation (e.g. whole positions already given)
+        seen.append(model)
+        yield named, model
+
+
+def _fits(angle: np.ndarray, known: np.ndarray, model: np.ndarray) -> bool:
+    off = np.angle(np.exp(1j * (angle - model[None])))  # the difference, wrapped to (-pi, pi]
+    return bool(known.any() and np.all(np.abs(off[known]) < ANGLE_TOLERANCE))
+
+
+WORDS = {"rope_half_split": "for pairs (i, i + d/2)", "rope_wrong_direction": "turned clockwise",
+         "rope_ignores_positions": "at positions 0..N-1", "rope_integer_offset": "at a whole start position + 0..N-1",
+         "rope_integer_positions": "at the whole parts of the positions", "rope_position_off_by_one":
+         "at positions + 1", "rope_wrong_freq": "with theta_i = base**(-i/d)", "rope_freq_off_by_one":
+         "with theta_i = base**(-2(i+1)/d)", "rope_freq_sign": "with theta_i = base**(2i/d)",
+         "rope_single_freq": "with one frequency for every pair"}
+
+
+def _describe(pairing: str, named: tuple[str, ...]) -> str:
+    said = [WORDS[m] for m in (pairing, *named) if m]
+    return "RoPE's " + ", ".join(said) if said else "RoPE's"
