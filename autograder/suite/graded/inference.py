@@ -2,12 +2,14 @@
 
 * ``infer`` recovers from the student's own output what it computed, in the case's terms: the
   effective scale and the mask's effect, fitted from the log of the attention weights against the
-  scores (``log w_ij = c * s_ij + b * mask_ij + r_i``); a causal mask of shape (n_q, n_q); which
-  dimensions RoPE rotated and at which positions. A name is given only when the fit is exact.
-* ``search`` re-runs a failing case on inputs rewritten so that one property holds (no leading
+  scores (``log w_ij = c * s_ij + b * mask_ij + r_i``); a causal mask of shape (n_q, n_q); what
+  RoPE did (``rotations.py``). A name is given only when the fit is exact.
+* ``search`` re-runs a failing case on inputs rewritten so that properties hold (no leading
   axes, one, two; as many queries as keys; d_v = d_k; a mask of 0/1 numbers; integer positions),
-  with the contract's answer for the rewritten input computed by the grader's oracle. The first
-  property whose rewriting makes the case pass is named: "works only when ...".
+  with the contract's answer for the rewritten input computed by the grader's oracle. The fewest
+  properties (up to three) whose rewriting makes the case pass are named: "works only when ...";
+  the answer may also be the contract's for the code's own causal mask, or without the mask or
+  the given scale (``answer_for``).
 
 Each returns ``(mistake id, how it was shown)`` or None; ``how`` goes to results.json's evidence.
 """
@@ -25,12 +27,9 @@ from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
 from autograder.suite.graded import oracle, rotations
+from autograder.suite.graded.masks import matches
 
 Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
-
-
-def _close(a: Any, b: Any) -> bool:
-    return compare.diagnose(a, {"it": b}) == "it"
 
 
 # ----------------------------------------------------------------------------
@@ -177,7 +176,7 @@ def search(student: Any, stored: Case, original: Any) -> Found:
                 actual = student.call(stored.function, *inputs.values())
             except StudentError:
                 continue
-            if original is not None and _close(actual, original):
+            if original is not None and matches(actual, original):
                 continue
             found = answer_for(stored.function, inputs, actual)
             if found is not None:
@@ -204,8 +203,8 @@ def leading_axes_optional(student: Any, stored: Case) -> bool:
         actual = student.call(stored.function, *inputs.values())
     except (StudentError, ValueError, IndexError):
         return False
-    return (_close(actual, expected) or answer_for(stored.function, inputs, actual) is not None
-            or _close_where_finite(actual, expected))
+    # the contract's answer is answer_for's first candidate
+    return answer_for(stored.function, inputs, actual) is not None or _close_where_finite(actual, expected)
 
 
 def _close_where_finite(actual: Any, expected: Any) -> bool:
@@ -243,7 +242,7 @@ def answer_for(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tupl
                 expected = getattr(oracle, function)(**candidate)
         except Exception:
             continue
-        if _close(actual, expected):
+        if matches(actual, expected):
             return mistakes, how
     return None
 

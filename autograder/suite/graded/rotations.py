@@ -20,6 +20,7 @@ import numpy as np
 from autograder.feedback import compare
 from autograder.suite.cases import Case
 from autograder.suite.graded import oracle
+from autograder.suite.graded.masks import matches
 
 Found = tuple[Any, str] | None
 ANGLE_TOLERANCE = 1e-6  # radians: a fit explains an angle when it is this close, modulo 2 pi
@@ -43,7 +44,7 @@ def _partial(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: flo
     if 0 < width < d and width % 2 == 0:
         for frequencies_over in (width, d):  # theta_i = base**(-2i/width) over the rotated part, or over all of d
             part = oracle.rope(x[..., :width], positions, base ** (width / frequencies_over))
-            if compare.diagnose(actual[..., :width], {"it": part}) == "it":
+            if matches(actual[..., :width], part):
                 return "rope_partial", (f"the output rotates the first {width} of {d} dimensions and leaves the "
                                         "others as they were")
     return None
