@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 
-from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
 
@@ -41,11 +40,6 @@ def type_mistake(expected: Any, actual: Any) -> str | None:
     if isinstance(expected, tuple) and isinstance(actual, (tuple, list)):
         return next((m for e, a in zip(expected, actual) if (m := type_mistake(e, a))), None)
     return "returned_list" if isinstance(expected, np.ndarray) and isinstance(actual, list) else None
-
-
-def same(a: Any, b: Any) -> bool:
-    """Equal within feedback's tolerance (NaN equals NaN)."""
-    return compare.diagnose(a, {"it": b}) == "it"
 
 
 # ----------------------------------------------------------------------------

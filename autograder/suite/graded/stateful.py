@@ -21,9 +21,9 @@ from autograder.suite.graded.calls import (
     describe_call,
     error_mistake,
     error_text,
-    same,
     type_mistake,
 )
+from autograder.suite.graded.masks import matches
 
 COUNT_WORDS = {"query": "layer.query", "key": "layer.key", "value": "layer.value"}
 
@@ -88,7 +88,7 @@ def _state_mistake(student: Any, stored: Case, first: Any) -> str | None:
         again, _, _ = call_with_layer(student, stored)
     except StudentError:
         return None
-    return None if same(again, first) else "shared_state"
+    return None if matches(again, first) else "shared_state"
 
 
 def count_text(function: str, counts: Mapping[str, int], wanted: Mapping[str, int]) -> str:
@@ -178,9 +178,9 @@ def diagnose_named(observed: Mapping[str, Any], expected: Mapping[str, Any], mis
         for mistake_id, output in mistakes.items():
             if not isinstance(output, Mapping) or not all(k in output and k in observed for k in keys):
                 continue
-            if keys == ["out"] and same(output["out"], expected["out"]):
+            if keys == ["out"] and matches(output["out"], expected["out"]):
                 continue
-            if all(same(observed[k], output[k]) for k in keys):
+            if all(matches(observed[k], output[k]) for k in keys):
                 return mistake_id
     return None
 
@@ -231,10 +231,10 @@ def _kv_mistake(stored: Case, cache: Any, lengths: list[int]) -> str | None:
     if precision.low_precision((stored.expected["keys"][:n], stored.expected["values"][:n]), (keys, values)):
         return "low_precision"
     for mistake_id, output in stored.mistakes.items():
-        if same(keys, output["keys"]) and same(values, output["values"]):
+        if matches(keys, output["keys"]) and matches(values, output["values"]):
             return mistake_id
     last = np.atleast_2d(stored.inputs["k"][-1])
-    return "cache_overwrites" if len(stored.inputs["k"]) > 1 and same(keys, last) else None
+    return "cache_overwrites" if len(stored.inputs["k"]) > 1 and matches(keys, last) else None
 
 
 # ----------------------------------------------------------------------------
