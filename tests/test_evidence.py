@@ -125,6 +125,20 @@ def test_a_per_sequence_mask_without_its_head_axis_is_named() -> None:
     assert named(text) == ["mha_mask_head_axis"]
 
 
+def test_a_probe_that_only_the_suspected_code_reads_as_the_case_is_answered_for_the_case() -> None:
+    """The head-axis probe hands the code a mask the contract would read otherwise: what the output then shows (a
+    mask added as 0/1) is judged against the contract's answers for the case's own mask."""
+
+    def adds_mask(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+        Q, K, V = (_split(X @ W, num_heads, W.shape[-1] // num_heads) for W in (W_Q, W_K, W_V))
+        scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1]) + mask  # (B, H, N, N) + (B, N, N): no head axis
+        heads = np.swapaxes(ref.softmax(scores) @ V, -2, -3)
+        return heads.reshape(*heads.shape[:-2], -1) @ W_O
+
+    text = failure(LocalStudent(multi_head_attention=adds_mask), "mha-batch-masks")
+    assert named(text) == ["mha_mask_head_axis", "mask_bool_added"]
+
+
 # ---- masks: polarity and fill, judged on the rows each determines -------------------------------------
 
 

@@ -87,8 +87,58 @@ def test_attention_that_always_applies_its_own_causal_mask_is_named() -> None:
 
     stored = support.case("sdpa-default-scale")
     original = always_causal(*(v for _, v in support.call_arguments(stored.inputs)))
-    found = inference.search(LocalStudent(scaled_dot_product_attention=always_causal), stored, original)
+    found = inference.answered(stored, original)
     assert found is not None and found[0] == "always_causal"
+
+
+def mha(scale_of=None, added=False, causal=False):
+    """A multi_head_attention scaling each head by scale_of(D, H, d_k), adding the mask to the scores as 0/1 instead
+    of hiding keys (``added``), or always applying a causal mask of its own (``causal``)."""
+
+    def attend(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+        H, D = num_heads, X.shape[-1]
+
+        def split(M):
+            return np.swapaxes(M.reshape(*M.shape[:-1], H, -1), -2, -3)
+
+        Q, K, V = split(X @ W_Q), split(X @ W_K), split(X @ W_V)
+        scores = Q @ np.swapaxes(K, -1, -2) * (scale_of(D, H, Q.shape[-1]) if scale_of else 1 / np.sqrt(Q.shape[-1]))
+        n = X.shape[-2]
+        if mask is not None:
+            mask = np.broadcast_to(mask, (*np.shape(mask)[:-2], n, n))[..., None, :, :]
+            scores = scores + mask if added else np.where(mask, scores, -np.inf)
+        if causal:
+            scores = np.where(np.tril(np.ones((n, n), bool)), scores, -np.inf)
+        heads = ref.softmax(scores) @ V
+        heads = np.swapaxes(heads, -2, -3)
+        return heads.reshape(*heads.shape[:-2], -1) @ W_O
+
+    return attend
+
+
+@pytest.mark.parametrize("case_id, function, expected", [
+    # the model width over the heads, D / H: a reading of its own (no sentence), fitted through the whole layer
+    ("mha-batch", mha(lambda D, H, d_k: 1 / np.sqrt(D / H)), ("scale_other",)),
+    ("mha-batch", mha(lambda D, H, d_k: 1.0), ("no_scale",)),
+    ("mha-batch", mha(lambda D, H, d_k: 1 / np.sqrt(D)), ("scale_d_model",)),
+    ("mha-batch", mha(lambda D, H, d_k: 1 / np.sqrt(D / H), causal=True), ("scale_other", "always_causal")),
+    ("mha-batch-masks", mha(added=True), ("mask_bool_added",)),
+    ("mha-causal", mha(added=True), ("mask_bool_added",)),
+])
+def test_what_multi_head_attention_computed_is_named_from_its_output_alone(case_id, function, expected) -> None:
+    stored = support.case(case_id)
+    found = inference.answered(stored, function(*(v for _, v in support.call_arguments(stored.inputs))))
+    assert found is not None, case_id
+    assert (found[0] if isinstance(found[0], tuple) else (found[0],)) == expected
+    assert inference.answered(stored, mha()(*(v for _, v in support.call_arguments(stored.inputs)))) is None
+
+
+def test_one_head_scaled_by_the_model_width_names_no_reading_of_it() -> None:
+    """With one head, 1/sqrt(D) is both the model width and the model width over the heads: neither is shown."""
+    stored = support.case("mha-one-head")
+    found = inference.answered(stored, mha(lambda D, H, d_k: 1 / np.sqrt(D))(
+        *(v for _, v in support.call_arguments(stored.inputs))))
+    assert found is not None and found[0] == "scale_other"
 
 
 def test_low_precision_needs_rounding_like_errors_not_a_systematic_factor() -> None:

@@ -227,9 +227,9 @@ MISTAKES: dict[str, str] = {
     "needs_leading_axis": "Your function fails without leading axes: a 2-D input (N, d) is valid too (the `...` "
     "may be empty), so index from the end (`Q.shape[-1]`, `np.swapaxes(K, -1, -2)`, `'...id,...jd->...ij'` in "
     "einsum) instead of naming a batch axis.",
-    "mask_full_shape": "Your function works only with a mask of the scores' full shape (e.g. `scores[~mask] = ...`): "
-    "a mask need only be broadcastable to (..., N_q, N_k), so use np.where(mask, scores, -np.inf), which "
-    "broadcasts it.",
+    "mask_full_shape": "Your function works only with a mask written out in full (e.g. `scores[~mask] = ...` or "
+    "`mask.reshape(N_q, N_k)`): a mask need only broadcast to (..., N_q, N_k), so let numpy broadcast it "
+    "(np.where, np.broadcast_to).",
     "always_causal": "Your attention always applies a causal mask of its own, whatever `mask` is passed (or with "
     "none): use only the mask given, and no mask at all when it is None.",
     "needs_square": "Your function works only when there are as many queries as keys (n_q = n_k): Q has N_q rows, K "

@@ -174,9 +174,9 @@ def _masked_heads(rng: np.random.Generator) -> Inputs:
 
 def _padding_masks(rng: np.random.Generator) -> Inputs:
     causal = np.tril(np.ones((5, 5), dtype=bool))
-    padded = causal.copy()
-    padded[:, 3:] = False  # the second sequence's last two tokens are padding
-    padded[3:, 3:] = causal[3:, 3:]  # (padding tokens still see themselves: no empty rows)
+    padded = np.ones((5, 5), dtype=bool)  # the second sequence attends both ways ...
+    padded[:, 3:] = False  # ... and its last two tokens are padding
+    padded[3:, 3:] = np.eye(2, dtype=bool)  # (padding tokens still see themselves: no empty rows)
     return {"X": _n(rng, 2, 5, 6), "W_Q": _n(rng, 6, 6), "W_K": _n(rng, 6, 6), "W_V": _n(rng, 6, 9),
             "W_O": _n(rng, 9, 4), "num_heads": 3, "mask": np.stack([causal, padded])}
 

@@ -114,12 +114,14 @@ PORTS = [
         "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "mask_full_shape",
                                          "scale_argument_ignored"),
-        "multi_head_attention": ("batch_first_only", "mha_mask_head_axis", "mask_inverted", "mask_finite_fill"),
+        "multi_head_attention": ("batch_first_only", "mha_mask_head_axis", "mask_full_shape", "mask_inverted",
+                                 "mask_finite_fill"),
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
         notes="activation.py Softmax.forward: moveaxis + reshape(-1, C), row max (NaN on an all -inf row), no "
         "temperature; scaled_dot_product_attention.py: `scaled_dot_product[mask] = -self.eps` (True = ignore, "
         "boolean indexing needs the full shape), no scale argument; multi_head_attention.py: query (N, L, E), "
-        "`attn_mask.reshape(1, 1, L, S)` in _merge_masks (a per-sequence mask cannot be reshaped)."),
+        "`attn_mask.reshape(1, 1, L, S)` in _merge_masks (a per-sequence mask cannot be reshaped, and a mask "
+        "smaller than (L, S), e.g. (1, S), neither: it must be written out in full)."),
     Port("eecs498_a5_xecades", {
         "causal_mask": ("mask_inverted", "causal_ignores_n_k"),
         "scaled_dot_product_attention": ("batch_first_only", "mask_inverted", "mask_finite_fill",
@@ -174,12 +176,14 @@ PORTS = [
     Port("tinyllm_kuangjux", {
         "causal_mask": ("mask_additive",),
         "scaled_dot_product_attention": ("mask_bool_added",),
-        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added",
+                                 "mha_mask_head_axis"),
         "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
         **{f: ("rope_half_split",) for f in DECODE},
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
         notes="attention.py: `scores = scores + mask`; causal_mask: `mx.where(mask, 0, -inf)` (additive float); "
-        "SimpleMultiHeadAttention: `batch_size = query.shape[0]`, reshape(batch_size, -1, H, hidden_size // H); "
+        "SimpleMultiHeadAttention: `batch_size = query.shape[0]`, reshape(batch_size, -1, H, hidden_size // H), "
+        "mask passed to attention unchanged (a per-sequence mask meets the (B, H, N, N) scores without a head axis); "
         "positional_encoding.py: `t = mx.arange(offset.start, offset.stop)`, non-traditional `x[..., :half_dims]`."),
     Port("tinyllm_sunjnn", {
         "scaled_dot_product_attention": ("mask_bool_added",),

@@ -65,7 +65,7 @@ def probe(student: Any, stored: Case, args: list[Any], names: list[str], origina
             actual = variant.unwrap(raw)
             if original is not None and matches(actual, original):
                 continue
-            rest = _explained(stored, actual, functools.partial(answered, stored.function, variant.named, raw))
+            rest = _explained(stored, actual, functools.partial(answered, stored.function, variant.contract, raw))
             if rest is not None:
                 return tuple(dict.fromkeys((*(name for name, _, _ in combo), *rest)))
     return ()
@@ -94,10 +94,14 @@ def answered(function: str, named: Mapping[str, Any], raw: Any) -> tuple[str, ..
 
 
 class Variant:
-    """Named arguments for a probe call, and how to map its output back onto the case's expected output."""
+    """Named arguments for a probe call, how to map its output back onto the case's expected output, and the
+    contract's inputs it stands for (``contract``: the arguments themselves, except for a probe that only the
+    suspected code reads as the case, e.g. a mask with an inserted head axis or inverted)."""
 
-    def __init__(self, named: dict[str, Any], unwrap: Callable[[Any], Any] = lambda out: out) -> None:
+    def __init__(self, named: dict[str, Any], unwrap: Callable[[Any], Any] = lambda out: out,
+                 contract: dict[str, Any] | None = None) -> None:
         self.named, self.unwrap = named, unwrap
+        self.contract = named if contract is None else contract
 
 
 def _mha_widths(named: Mapping[str, Any]) -> tuple[int, int, int, int]:
@@ -162,11 +166,11 @@ def _model_width_applies(stored: Case, named: Mapping[str, Any]) -> bool:
 
 
 def _head_axis(stored: Case, v: Variant) -> Variant:
-    return Variant(dict(v.named, mask=np.expand_dims(v.named["mask"], -3)), v.unwrap)
+    return Variant(dict(v.named, mask=np.expand_dims(v.named["mask"], -3)), v.unwrap, v.contract)
 
 
 def _inverted(stored: Case, v: Variant) -> Variant:
-    return Variant(dict(v.named, mask=~np.asarray(v.named["mask"])), v.unwrap)
+    return Variant(dict(v.named, mask=~np.asarray(v.named["mask"])), v.unwrap, v.contract)
 
 
 def _has_bool_mask(stored: Case, named: Mapping[str, Any]) -> bool:

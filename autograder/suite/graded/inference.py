@@ -26,7 +26,7 @@ import numpy as np
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded import oracle, rotations
+from autograder.suite.graded import added, oracle, rotations, scales
 from autograder.suite.graded.masks import matches
 
 Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
@@ -53,7 +53,6 @@ def infer(stored: Case, actual: Any) -> Found:
 
 
 FIT_TOLERANCE = 1e-6  # largest residual of log-weights left by an exact fit
-SCALE_RTOL = 1e-4  # a fitted scale is this close to a named one (they differ by far more; a -1e9 fill costs digits)
 
 
 def _attention_fit(stored: Case, actual: Any) -> Found:
@@ -96,7 +95,7 @@ def _attention_fit(stored: Case, actual: Any) -> Found:
         return "mask_bool_added", how + f", plus {b:.6g} times the boolean mask"
     kept = weights > 1e-300
     inverted = mask is not None and not np.array_equal(kept, allowed) and _inverted_pattern(kept, allowed)
-    scale = _scale_mistake(c, wanted, given, Q, K, d_k, d_v)
+    scale = scales.mistake(c, wanted, given, d_k, d_v, {Q.shape[-2], K.shape[-2], *Q.shape[:-2]})
     found = tuple(m for m in ("mask_inverted" if inverted else None, scale) if m)
     if not found:
         return None  # the scale is right and the mask hides what it should: something else is wrong
@@ -109,20 +108,6 @@ def _inverted_pattern(kept: np.ndarray, allowed: np.ndarray) -> bool:
     """The weights are nonzero exactly where the mask is False, on every row that the inverted mask leaves a key."""
     rows = (~allowed).any(axis=-1)
     return bool(rows.any()) and bool(np.array_equal(kept[rows], ~allowed[rows]))
-
-
-def _scale_mistake(c: float, wanted: float, given: Any, Q: np.ndarray, K: np.ndarray, d_k: int,
-                   d_v: int) -> str | None:
-    """The mistake a fitted effective scale ``c`` shows, or None when it is the one asked for."""
-    if np.isclose(c, wanted, rtol=SCALE_RTOL):
-        return None
-    if given is not None and np.isclose(c, 1 / np.sqrt(d_k), rtol=SCALE_RTOL):
-        return "scale_argument_ignored"
-    named = [("no_scale", 1.0), ("sqrt_missing", 1 / d_k), ("scale_inverted", np.sqrt(d_k))]
-    if d_v != d_k:
-        named.insert(0, ("scale_d_v", 1 / np.sqrt(d_v)))
-    named += [("scale_wrong_dim", 1 / np.sqrt(n)) for n in {Q.shape[-2], K.shape[-2], *Q.shape[:-2]} if n != d_k]
-    return next((mistake for mistake, value in named if np.isclose(c, value, rtol=SCALE_RTOL)), "scale_other")
 
 
 def _square_mask(stored: Case, actual: Any) -> Found:
@@ -150,13 +135,12 @@ Rewriting = tuple[str, str, Callable[[dict[str, Any]], dict[str, Any]]]
 
 def search(student: Any, stored: Case, original: Any) -> Found:
     """The fewest properties whose rewriting makes the case pass ("works only when ..."), with what the output
-    then shows instead of the contract's answer (its own causal mask, the mask or the scale ignored), or None.
-    The original output (``original``, None when the call raised) is tried against those answers first."""
+    then shows instead of the contract's answer (its own causal mask, the mask or the scale ignored, another
+    scale), or None. A probe whose output equals the original one (``original``, None when the call raised) flipped
+    nothing."""
     named = dict(call_arguments(stored.inputs))
     if any(not isinstance(v, (np.ndarray, int, float, type(None))) for v in named.values()):
         return None
-    if original is not None and (found := answer_for(stored.function, named, original)) and found[0]:
-        return (found[0][0] if len(found[0]) == 1 else found[0]), f"the output equals the contract's answer {found[1]}"
     rewritings = list(_rewritings(stored.function, named))
     calls = 0
     for size in range(1, min(MAX_COMBINED, len(rewritings)) + 1):
@@ -186,6 +170,16 @@ def search(student: Any, stored: Case, original: Any) -> Found:
                 hows = " and ".join(how for _, how, _ in combo)
                 return (mistakes[0] if len(mistakes) == 1 else mistakes), (
                     f"a probe: the same case {hows} gives the contract's answer {found[1]}".rstrip())
+    return None
+
+
+def answered(stored: Case, actual: Any) -> Found:
+    """The output is the contract's answer for another mask or scale than the case's (``answer_for``), or None."""
+    named = dict(call_arguments(stored.inputs))
+    if any(not isinstance(v, (np.ndarray, int, float, type(None))) for v in named.values()):
+        return None
+    if (found := answer_for(stored.function, named, actual)) and found[0]:
+        return (found[0][0] if len(found[0]) == 1 else found[0]), f"the output equals the contract's answer {found[1]}"
     return None
 
 
@@ -225,7 +219,9 @@ def _close_where_finite(actual: Any, expected: Any) -> bool:
 
 def answer_for(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tuple[str, ...], str] | None:
     """Which answer ``actual`` is: the contract's (()), or the contract's for the mask or scale this code uses
-    instead of the given one (always_causal, mask_ignored, scale_argument_ignored); None when none."""
+    instead of the given one (always_causal, mask_ignored, scale_argument_ignored), or with a 0/1 pattern added to
+    the scores (``added.py``: mask_bool_added), or any of the first at a scale fitted to the output (``scales.fit``:
+    the scale's mistake is named with it); None when none."""
     answers: list[tuple[tuple[str, ...], str, dict[str, Any]]] = [((), "", inputs)]
     if function in ATTENTION:
         n_q, n_k = _lengths(function, inputs)
@@ -244,6 +240,16 @@ def answer_for(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tupl
             continue
         if matches(actual, expected):
             return mistakes, how
+    if function in ATTENTION:
+        for mistakes, how, expected in added.answers(function, inputs, *_lengths(function, inputs)):
+            if matches(actual, expected):
+                return mistakes, how
+    for mistakes, how, candidate in answers if function in ATTENTION else ():
+        if "scale_argument_ignored" in mistakes or (c := scales.fit(function, candidate, actual)) is None:
+            continue
+        if scale := scales.named_for(function, candidate, c):
+            wanted = scales.asked(function, candidate)
+            return (scale, *mistakes), f"{how} with its scores scaled by {c:.6g} instead of {wanted:.6g}".lstrip()
     return None
 
 

@@ -235,8 +235,7 @@ def failure_message(
     results.json."""
     named = mistake_ids(failures[0][2]) or next((mistake_ids(m) for _, _, m in failures if m), [])
     if note:  # the case passes with correct callees standing in: only a mistake its output equals stays named
-        matched = {m for e in (_evidence.get() or []) if str(e.get("by", "")).startswith(MATCHED)
-                   for m in str(e.get("sentence")).split(",")}
+        matched = {m for e in (_evidence.get() or []) if e.get("exact") for m in str(e.get("sentence")).split(",")}
         named = [m for m in named if m in matched and m != "low_precision"]
     parts = [f"{LIKELY} {sentence(m)}" for m in named]
     if evidence and not set(getattr(evidence, "same_as", ())) & set(named):  # one sentence per cause
@@ -292,7 +291,7 @@ def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str 
     else:
         return _run_plain(student, stored, batched=batched)
     if mistake:
-        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id,
+        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "exact": True,
                          "by": "the outputs, the cache afterwards and the grader's counts of the layer's calls"})
     return problem, mistake
 
@@ -312,7 +311,7 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
         if not mistake and not unimplemented and (found := inference.search(student, stored, None)):
             mistake, how = found
         if mistake:
-            record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how})
+            record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": False})
         return f"{header}\n\n{error_text(stored.function, error)}", mistake
     text = compare.compare(
         f"{stored.function}(...)", stored.expected, actual,
@@ -320,9 +319,9 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
     )
     if text is None:
         return None, None
-    mistake, how = _explain(student, stored, args, names, batched, actual)
+    mistake, how, exact = _explain(student, stored, args, names, batched, actual)
     if mistake:
-        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how})
+        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": exact})
     return f"{header}\n\n{text}", mistake
 
 
@@ -338,33 +337,35 @@ def _refined(student: Any, stored: Case, mistake: Mistakes) -> Mistakes:
     return tuple("needs_leading_axis" if m == "batch_first_only" else m for m in ids)
 
 
-MATCHED = ("the output equals", "the outputs, the cache")  # evidence by an output equal to the mistake's
-
-
 def _explain(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
-             actual: Any) -> tuple[Mistakes, str]:
-    """The mistakes a wrong output evidences, and how (for extra_data.evidence); (None, "") when none."""
+             actual: Any) -> tuple[Mistakes, str, bool]:
+    """The mistakes a wrong output evidences, how (for extra_data.evidence), and whether the output itself equals
+    the mistake's (``exact``: only those stay named when correct callees make the case pass); (None, "", False)
+    when none."""
     if mistake := type_mistake(stored.expected, actual):
-        return mistake, "the output's type"
+        return mistake, "the output's type", False
     if mistake := diagnose(actual, stored.mistakes, stored.expected):
-        return mistake, "the output equals this mistake's output on the case"
+        return mistake, "the output equals this mistake's output on the case", True
     if mistake := masks.masked_rows(stored, actual):
-        return mistake, "the output equals it on the rows the mask determines; the fully masked rows show the fill"
+        how = "the output equals it on the rows the mask determines; the fully masked rows show the fill"
+        return mistake, how, True
     if mistake := masks.causal_form(stored, actual):
-        return mistake, "the mask's pattern, written as numbers"
+        return mistake, "the mask's pattern, written as numbers", False
     if stored.function == "softmax" and (mistake := evidence.softmax_mistake(actual, stored)):
-        return mistake, "what the output sums to, along which axis"
+        return mistake, "what the output sums to, along which axis", False
     if found := inference.infer(stored, actual):
-        return found
+        return (*found, False)
+    if found := inference.answered(stored, actual):
+        return (*found, True)
     if mistake := _probed(student, stored, args, names, batched, actual):
-        return _refined(student, stored, mistake), PROBED
+        return _refined(student, stored, mistake), PROBED, False
     if found := inference.search(student, stored, actual):
-        return found
+        return (*found, False)
     if precision.low_precision(stored.expected, actual):
-        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change"
+        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
     if masks.extra_axes(stored.expected, actual):
-        return "extra_leading_axes", "the output, its leading axes of length 1 removed, equals the expected one"
-    return None, ""
+        return "extra_leading_axes", "the output, its leading axes of length 1 removed, equals the expected one", True
+    return None, "", False
 
 
 def _probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,

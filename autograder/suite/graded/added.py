@@ -1,0 +1,72 @@
+"""The contract's attention with a 0/1 pattern added to the scores: what code that adds a mask computes.
+
+Real code often adds a mask to the scores instead of hiding keys: the boolean mask it was given (True counts
+as 1), or a causal pattern of its own written as 0/1 (``triu(ones, 1)``), added after the scaling or before it.
+``answers`` lists those attentions for a case's inputs, each with the mistakes it shows, so that a probe can tell
+whether a wrong output is one of them (``inference.answer_for``). The attention itself is the oracle's pieces
+(qkv_project, attention_scores, softmax) put together as the reference's multi-head attention does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from autograder.suite.graded import oracle, scales
+
+Answer = tuple[tuple[str, ...], str, Any]  # (mistakes, how, the contract's output for them)
+
+
+def answers(function: str, inputs: dict[str, Any], n_q: int, n_k: int) -> Iterator[Answer]:
+    """Attention with the given boolean mask added as 0/1 numbers instead of applied; or with the causal pattern
+    (or its complement) added, the given mask then applied as well, or not (ignored)."""
+    mask = inputs.get("mask")
+    causal = oracle.causal_mask(n_q, n_k)
+    patterns: list[tuple[str, np.ndarray]] = []
+    if isinstance(mask, np.ndarray) and mask.dtype.kind == "b":
+        patterns.append(("the boolean mask", mask))
+    patterns += [("a causal pattern", causal), ("the complement of a causal pattern", ~causal)]
+    scale = scales.asked(function, inputs)
+    for what, pattern in patterns:
+        for applied in ((None,) if pattern is mask or mask is None else (mask, None)):  # the mask added, not applied
+            ignored = ("mask_ignored",) if mask is not None and applied is None and pattern is not mask else ()
+            for factor, when in ((1.0, "after"), (scale, "before")):
+                how = f"with {what} added to the scores as 0/1 ({when} the scaling)" + (
+                    ", the mask given otherwise ignored" if ignored else "")
+                try:
+                    with np.errstate(all="ignore"):
+                        output = attend(function, inputs, pattern.astype(float) * factor, applied, scale)
+                except (ValueError, TypeError, IndexError):
+                    continue
+                yield ("mask_bool_added", *ignored), how, output
+
+
+def attend(function: str, inputs: dict[str, Any], bias: np.ndarray, mask: Any, scale: float) -> Any:
+    """The contract's attention (``function``) with ``bias`` added to the scaled scores and ``mask`` applied."""
+    if function == "scaled_dot_product_attention":
+        return _attention(inputs["Q"], inputs["K"], inputs["V"], bias, mask, scale)
+    H = int(inputs["num_heads"])
+
+    def split_heads(M: np.ndarray) -> np.ndarray:  # (..., N, H*d) -> (..., H, N, d)
+        return np.swapaxes(M.reshape(*M.shape[:-1], H, -1), -2, -3)
+
+    Q, K, V = (split_heads(M) for M in oracle.qkv_project(inputs["X"], inputs["W_Q"], inputs["W_K"], inputs["W_V"]))
+    n = np.shape(inputs["X"])[-2]
+    if mask is not None:
+        mask = np.asarray(mask)
+        mask = np.broadcast_to(mask, (*mask.shape[:-2], n, n))[..., None, :, :]
+    bias = np.broadcast_to(bias, (*bias.shape[:-2], n, n))[..., None, :, :]
+    heads, _ = _attention(Q, K, V, bias, mask, scale)
+    concat = np.swapaxes(heads, -2, -3)
+    return concat.reshape(*concat.shape[:-2], -1) @ inputs["W_O"]
+
+
+def _attention(Q: Any, K: Any, V: Any, bias: np.ndarray, mask: Any, scale: float) -> tuple[np.ndarray, np.ndarray]:
+    scores = oracle.attention_scores(Q, K) * scale + bias
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    weights = oracle.softmax(scores, axis=-1)
+    return weights @ V, weights
+
