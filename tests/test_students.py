@@ -14,7 +14,19 @@ import pytest
 
 from autograder.feedback import compare
 from tests.realworld.ground_truth import deviations, load
-from tests.students import HERE, NEW_IDS, PORTS, PROPOSED_IDS, SEED, VALIDATION, Port, draw_validation, evaluate, split
+from tests.students import (
+    FRESH,
+    HERE,
+    NEW_IDS,
+    PORTS,
+    PROPOSED_IDS,
+    SEED,
+    VALIDATION,
+    Port,
+    draw_validation,
+    evaluate,
+    split,
+)
 from tests.students.verdicts import VERDICTS
 
 CITATION = re.compile(r"\b[\w.-]+/[\w.-]+, [\w./-]+\.(py|ipynb)\b")  # repository, path
@@ -47,10 +59,13 @@ def test_every_declared_cause_has_an_id_and_a_description() -> None:
 
 
 def test_the_validation_third_is_the_recorded_draw() -> None:
-    names = [p.name for p in PORTS]
+    names = [p.name for p in PORTS if p.name not in FRESH]  # the draw was over the original 24 ports
+    assert len(names) == 24
     assert VALIDATION == draw_validation(names), f"seed {SEED} draws {draw_validation(names)}"
     assert len(VALIDATION) == max(6, len(names) // 3) and set(VALIDATION) <= set(names)
-    assert sum(split(p) == "development" for p in PORTS) == len(PORTS) - len(VALIDATION)
+    assert set(FRESH) <= {p.name for p in PORTS} and len(FRESH) == len(set(FRESH))
+    assert all(split(p) == "validation" for p in PORTS if p.name in FRESH)  # the fresh ports join validation
+    assert sum(split(p) == "development" for p in PORTS) == len(PORTS) - len(VALIDATION) - len(FRESH)
 
 
 # ---- the grader's verdicts on the corpus (graded once: about 20 s) ---------------------------------------

@@ -16,6 +16,9 @@ defines only the functions the student wrote. For each port we declare, by readi
 ``VALIDATION`` is a third of the ports drawn at random with ``SEED`` before any grader output was looked at
 (``draw_validation`` redraws it; tests/test_students.py checks that it is the recorded one): develop the
 diagnosis on the DEVELOPMENT ports only, and report both halves (``python -m tests.students.evaluate``).
+``FRESH`` holds 6 more ports (other students and courses), ported after the diagnosis was developed, graded once
+for the report; never tuned on. They count in the validation half (``split``) but not in the recorded draw, and
+the evaluation also reports them alone.
 """
 
 from __future__ import annotations
@@ -52,6 +55,8 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "softmax_axis_required": "softmax has no default axis (the contract's is -1): softmax(Z) raises TypeError",
     "out_width_is_input": "multi_head_attention reshapes its output to the input width D (works only when W_O maps "
     "back to D)",
+    "rope_table_first_n": "RoPE cuts its cos/sin table to the first N rows (N = the input's length) before indexing "
+    "it with the positions: a position >= N raises IndexError (a negative one wraps around)",
 }
 
 
@@ -297,12 +302,85 @@ PORTS = [
     }, notes="modules/attention.py: transform rearranges 'b t (h d)' (3-D); attention: `scores / "
        "(self.attention_head_size ** 0.5)` with attention_head_size = hidden_size / num_heads, `torch.triu(torch.full("
        "(seq_len, seq_len), float('-inf')), diagonal=1)` added always, `scores + attention_mask + mask`."),
+    # the FRESH ports (see FRESH below)
+    Port("cs336_yyindev", {
+        "softmax": ("softmax_axis_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("always_causal", "mha_head_width_model", "mha_value_width"),
+    }, callee={"scaled_dot_product_attention": ("softmax",)},
+        notes="src/softmax.py: `def softmax(x: torch.Tensor, dim: int)` (no default, no temperature, torch.max of an "
+        "all -inf slice); src/attention.py scaled_dot_product_attention: no scale argument, `QK_scaled.masked_fill("
+        "~mask, -torch.inf)` then softmax(QK_scaled, dim=-1); MultiHeadSelfAttention.forward: `d = self.d_model // "
+        "self.num_heads` in rearrange '... seq_len (num_heads d)' for Q, K and V, `mask = torch.tril(torch.ones(("
+        "seq_len, seq_len)))` built in forward (no mask argument); src/rope.py matches (real positions work)."),
+    Port("idl_hw4_bojunli03", {
+        "softmax": ("softmax_unstable", "softmax_nan_fully_masked", "temperature_ignored"),
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored",
+                                         "softmax_unstable"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
+                                 "mask_inverted", "mask_finite_fill"),
+    }, callee={"scaled_dot_product_attention": ("softmax",), "multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="activation.py Softmax.forward: `self.A = np.exp(Z); self.A /= np.sum(self.A, axis=self.dim, "
+        "keepdims=True)` (no max subtracted: overflow, and 0/0 on an all -inf slice), no temperature; "
+        "scaled_dot_product_attention.py: `np.where(mask, scaled_dot_product - self.eps, scaled_dot_product)` (True "
+        "= ignore, eps = 1e10), no scale argument, the student's Softmax(dim=-1); multi_head_attention.py: `self.N = "
+        "query.shape[0]; self.L = query.shape[1]`, _split_heads reshape(self.N, self.L, self.num_heads, "
+        "self.embed_dim // self.num_heads), _merge_masks `np.expand_dims(attn_mask, axis=0)` twice (a (B, N, N) mask "
+        "becomes (1, 1, B, N, N)), _concat_heads reshape(self.N, self.L, self.embed_dim)."),
+    Port("tinyllm_aeft", {
+        "causal_mask": ("mask_additive",),
+        "scaled_dot_product_attention": ("mask_bool_added",),
+        "multi_head_attention": ("mha_head_width_model", "mha_value_width", "mask_bool_added", "mha_mask_head_axis"),
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
+        **{f: ("rope_half_split",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
+        notes="attention.py: `scores = scores + mask`; causal_mask: `mx.where(mask, mx.array(-mx.inf), mx.array(0))` "
+        "(additive float); SimpleMultiHeadAttention: `assert mh_q.shape[-1] == self.hidden_size`, reshape(..., "
+        "self.num_heads, width // self.num_heads), the mask passed on unchanged, `mh_o.reshape(*mh_o.shape[:-2], "
+        "self.hidden_size)`; positional_encoding.py: `self.cos_freqs[offset, :]` (slice), traditional=False default "
+        "takes `x[..., 0 : self.half_dims]` and `x[..., self.half_dims : self.dims]` (halves)."),
+    Port("cse599o_andyub", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("always_causal", "mha_head_width_model", "mha_value_width"),
+        "rope": ("rope_integer_positions", "rope_table_first_n"),
+        **{f: ("rope_integer_positions", "rope_table_first_n") for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("softmax",), **decoding("rope")},
+        notes="transformer.py softmax: `torch.max(x, dim=dim, keepdim=True)` subtracted (NaN on an all -inf slice), "
+        "no temperature; scaled_dot_product_attention: no scale argument, `masked_fill_(mask == 0, float('-inf'))` "
+        "then the student's softmax; MultiHeadSelfAttention: `self.d_head = d_model // num_heads` for q, k and v, "
+        "`mask = torch.tril(torch.ones((seq_len, seq_len)))` built in forward (no mask argument), "
+        "`view(*batch_dims, seq_len, d_model)`; RoPE.forward: `cos = self.cos[:seq_len]` then `cos = "
+        "cos[token_positions]` (integer indexing of a table cut to seq_len rows)."),
+    Port("eecs498_a5_jerryfishy", {
+        "causal_mask": ("mask_inverted", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("batch_first_only", "mask_inverted", "mask_finite_fill", "mask_full_shape",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mask_inverted", "mask_finite_fill", "mask_full_shape"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="get_subsequent_mask: `mask[:, i, j] = True` for i < j in two loops (True = masked, K x K); "
+        "scaled_dot_product_no_loop_batch: `_, _, M = query.shape`, torch.bmm (3-D only), `attention[mask] = -1e9` "
+        "(boolean indexing: the mask must have the scores' shape), F.softmax(dim=2), no scale argument; "
+        "MultiHeadAttention: heads SelfAttention(dim_in, dim_out, dim_out) on the same mask, torch.cat(hidden, "
+        "dim=2)."),
+    Port("cs231n_tomer0013", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
+                                 "softmax_nan_fully_masked"),
+    }, notes="MultiHeadAttention.forward: `N, S, D = query.shape`, `d_h = int(D / H)` in reshape(N, T, H, d_h) for k, "
+       "v and q, `alignment.masked_fill(attn_mask == 0, -float('inf'))` on (N, H, S, T) scores, nn.Softmax(dim=-1), "
+       "`output_split.reshape(N, -1, D)`."),
 ]
 
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
 VALIDATION: tuple[str, ...] = ('cs231n_bert8799', 'cs336_jasonzou0', 'cs336_vyvy3n', 'eecs498_a5_xecades',
                                'idl_hw4_hudsonliu', 'idl_hw4_zk2275', 'tinyllm_fuyufjh', 'tinyllm_sunjnn')
+# ported after the diagnosis was developed, graded once for the report; never tuned on. They join the validation
+# half (split) but are not part of the recorded draw, which stays over the original 24 ports.
+FRESH: tuple[str, ...] = ('cs336_yyindev', 'idl_hw4_bojunli03', 'tinyllm_aeft', 'cse599o_andyub',
+                          'eecs498_a5_jerryfishy', 'cs231n_tomer0013')
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
@@ -312,4 +390,4 @@ def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def split(port: Port) -> str:
-    return "validation" if port.name in VALIDATION else "development"
+    return "validation" if port.name in VALIDATION or port.name in FRESH else "development"

@@ -12,8 +12,9 @@ failing test is judged against the port's declared causes (tests/students/__init
 * an unfair loss is a test of a function that does not deviate losing points;
 * a grader error is a submission the engine could not grade (``extra_data.grader_error``).
 
-The summary of both halves is printed, then every miss and wrong sentence; with ``--out`` each failing test's
-full output is written to DIR/<half>/<port>/<test>.md for review.
+The summary of both halves is printed, then the FRESH ports' figure alone (a part of the validation half:
+ports added after the diagnosis was developed), then every miss and wrong sentence; with ``--out`` each failing
+test's full output is written to DIR/<half>/<port>/<test>.md for review.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from pathlib import Path
 
 from autograder import runner
 from autograder.feedback import compare
-from tests.students import PORTS, Port, split
+from tests.students import FRESH, PORTS, Port, split
 
 CITED = re.compile(r"your `(\w+)` fails its own test")
 HALVES = ("development", "validation")
@@ -183,18 +184,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     ports = [p for p in PORTS if not args.port or p.name in args.port]
     verdicts = {half: Verdicts() for half in HALVES}
+    fresh = Verdicts()  # the FRESH ports alone (they are also counted in the validation half)
     named: dict[str, dict[str, tuple[str, ...]]] = {}
     with tempfile.TemporaryDirectory(prefix="students-") as tmp:
         for port in ports:
             print(f"grading {port.name} ({split(port)})", file=sys.stderr, flush=True)
             data = grade(port, Path(tmp))
             failing = judge(port, data, verdicts[split(port)])
+            if port.name in FRESH:
+                judge(port, data, fresh)
             named[port.name] = {t["number"]: tuple(t["extra_data"]["mistakes"]) for t in failing}
             if args.out:
                 write_outputs(args.out, port, failing)
     if args.write_verdicts:
         write_verdicts(named)
     lines = [line for half in HALVES for line in report(half, verdicts[half])]
+    if fresh.ports:
+        lines += report("fresh (part of validation)", fresh)
     lines += [""] + [line for half in HALVES for line in details(half, verdicts[half])]
     print("\n".join(lines))
     return 0
