@@ -58,6 +58,7 @@ BY_INFERENCE: dict[str, str] = {
     "needs_float_mask": "the case rewritten with a 0/1 mask passes",
     "rope_partial": "only the first dimensions are rotated, the rest kept",
     "rope_integer_offset": "the output is RoPE at positions offset + 0..N-1",
+    "default_required": "the case called again with the contract's default arguments given explicitly passes",
 }
 
 

@@ -217,8 +217,8 @@ MISTAKES: dict[str, str] = {
     "width of the queries and keys, Q.shape[-1] (Dis 10 Q2c).",
     "scale_other": "Your weights are the softmax of the scores times another constant than the scale asked for "
     "(1/sqrt(d_k) = 1/np.sqrt(Q.shape[-1]), or `scale` when it is given): check how you compute the scale.",
-    "mask_bool_added": "You added the boolean mask to the scores (True counts as 1, False as 0), which shifts them "
-    "instead of hiding keys: replace the disallowed scores, np.where(mask, scores, -np.inf).",
+    "mask_bool_added": "You added a boolean mask to the scores (True counts as 1, False as 0; the mask given, or a "
+    "causal one of your own), which shifts them instead of hiding keys: use np.where(mask, scores, -np.inf).",
     "causal_ignores_n_k": "Your causal mask has shape (n_q, n_q): it ignores n_k. It must be (n_q, n_k), with query i "
     "seeing key j iff j <= i + (n_k - n_q), e.g. np.tril(np.ones((n_q, n_k), bool), k=n_k - n_q).",
     "needs_leading_axes": "Your function works only with one fixed number of leading axes (e.g. 4-D input, `B, H, "
@@ -227,6 +227,9 @@ MISTAKES: dict[str, str] = {
     "needs_leading_axis": "Your function fails without leading axes: a 2-D input (N, d) is valid too (the `...` "
     "may be empty), so index from the end (`Q.shape[-1]`, `np.swapaxes(K, -1, -2)`, `'...id,...jd->...ij'` in "
     "einsum) instead of naming a batch axis.",
+    "default_required": "Your function requires an argument that the contract gives a default (e.g. `def "
+    "softmax(Z, axis)`): give it the contract's default (see the docstring, e.g. `axis=-1`) so that calls without it "
+    "work.",
     "mask_full_shape": "Your function works only with a mask written out in full (e.g. `scores[~mask] = ...` or "
     "`mask.reshape(N_q, N_k)`): a mask need only broadcast to (..., N_q, N_k), so let numpy broadcast it "
     "(np.where, np.broadcast_to).",

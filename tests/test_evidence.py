@@ -300,3 +300,13 @@ def test_a_case_that_matches_two_stored_mistakes_is_resolved_by_the_tests_other_
     numbers = [("c1", "", ("mask_inverted", ambiguous, "mask_float")), ("c2", "", "causal_top_left")]
     assert resolve(numbers)[0][2] == ("mask_inverted", "causal_top_left", "mask_float")
     assert resolve([("c1", "", ambiguous)])[0][2] == "causal_off_by_one"  # nothing else to go by: stored order
+
+
+def test_a_required_argument_that_the_contract_defaults_is_named_by_giving_it() -> None:
+    """`def rope(x, positions, base)` raises on rope(x, positions): called again with base=10000.0 it is right."""
+    def rope(x, positions, base):  # no default base
+        return ref.rope(x, positions, base)
+
+    student = LocalStudent(rope=rope)
+    text = failure(student, "rope-d2")
+    assert named(text) == ["default_required"] and "TypeError" in text

@@ -81,6 +81,31 @@ def test_the_probe_search_names_the_property_the_code_needs(broken, expected) ->
     assert found is not None and expected in (found[0] if isinstance(found[0], tuple) else (found[0],))
 
 
+def rope_requiring_base(x, positions, base):
+    return ref.rope(x, positions, base)
+
+
+def mask_requiring_n_k(n_q, n_k):
+    return ref.causal_mask(n_q, n_k)
+
+
+def attention_requiring_all(Q, K, V, mask, scale):
+    return ref.scaled_dot_product_attention(Q, K, V, mask, scale)
+
+
+@pytest.mark.parametrize("function, case_id, student", [
+    ("rope", "rope-d2", rope_requiring_base),
+    ("causal_mask", "mask-square", mask_requiring_n_k),
+    ("scaled_dot_product_attention", "sdpa-default-scale", attention_requiring_all),
+])
+def test_an_argument_the_contract_gives_a_default_but_the_code_requires_is_named(function, case_id, student) -> None:
+    stored = support.case(case_id)
+    assert len(support.call_arguments(stored.inputs)) < student.__code__.co_argcount  # the case leaves it out
+    found = inference.search(LocalStudent(**{function: student}), stored, None, type_error=True)
+    assert found is not None and found[0] == "default_required", found
+    assert "given" in found[1]
+
+
 def test_attention_that_always_applies_its_own_causal_mask_is_named() -> None:
     def always_causal(Q, K, V, mask=None, scale=None):
         return ref.scaled_dot_product_attention(Q, K, V, ref.causal_mask(Q.shape[-2], K.shape[-2]), scale)

@@ -52,7 +52,6 @@ PROPOSED_IDS: dict[str, str] = {
 
 # Causes that fit neither feedback.MISTAKES nor PROPOSED_IDS.
 NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names yet
-    "softmax_axis_required": "softmax has no default axis (the contract's is -1): softmax(Z) raises TypeError",
     "out_width_is_input": "multi_head_attention reshapes its output to the input width D (works only when W_O maps "
     "back to D)",
     "rope_table_first_n": "RoPE cuts its cos/sin table to the first N rows (N = the input's length) before indexing "
@@ -94,7 +93,7 @@ PORTS = [
        "d_model // num_heads (`self.d_k = self.d_v = self.d_model // "
        "self.num_heads`); RoPE.py: `self.cos_table[token_positions]` (integer indexing)."),
     Port("cs336_udit4code", {
-        "softmax": ("softmax_axis_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "softmax": ("default_required", "temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
         "rope": ("rope_integer_positions",),
@@ -146,7 +145,7 @@ PORTS = [
     }, notes="MultiHeadAttention.forward: `N, S, D = query.shape`, reshape(N, S, self.H, D//self.H) for q, k, v, "
        "`e.masked_fill(attn_mask == 0, -float('inf'))` on (N, H, S, T) scores, F.softmax(e, -1)."),
     Port("cs336_vyvy3n", {
-        "softmax": ("softmax_axis_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "softmax": ("default_required", "temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("needs_leading_axis", "scale_argument_ignored", "softmax_nan_fully_masked"),
         "multi_head_attention": ("batch_first_only", "always_causal"),
         "rope": ("rope_wrong_freq", "rope_integer_positions"),
@@ -211,7 +210,7 @@ PORTS = [
         "self.num_heads` (wq is (H*D, E): the input width) for q, k, v, mask passed unchanged; "
         "positional_encoding.py: `self.sin_freq[offset]` (slice), encode_non_traditional reshape(N, L, H, 2, D//2)."),
     Port("cs336_jasonzou0", {
-        "softmax": ("softmax_axis_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "softmax": ("default_required", "temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
         "rope": ("batch_first_only", "rope_integer_positions"),
@@ -304,7 +303,7 @@ PORTS = [
        "(seq_len, seq_len), float('-inf')), diagonal=1)` added always, `scores + attention_mask + mask`."),
     # the FRESH ports (see FRESH below)
     Port("cs336_yyindev", {
-        "softmax": ("softmax_axis_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "softmax": ("default_required", "temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
         "multi_head_attention": ("always_causal", "mha_head_width_model", "mha_value_width"),
     }, callee={"scaled_dot_product_attention": ("softmax",)},

@@ -5,7 +5,8 @@
   scores (``log w_ij = c * s_ij + b * mask_ij + r_i``); a causal mask of shape (n_q, n_q); what
   RoPE did (``rotations.py``). A name is given only when the fit is exact.
 * ``search`` re-runs a failing case on inputs rewritten so that properties hold (no leading
-  axes, one, two; as many queries as keys; d_v = d_k; a mask of 0/1 numbers; integer positions),
+  axes, one, two; as many queries as keys; d_v = d_k; a mask of 0/1 numbers; integer positions;
+  the contract's default arguments given explicitly),
   with the contract's answer for the rewritten input computed by the grader's oracle. The fewest
   properties (up to three) whose rewriting makes the case pass are named: "works only when ...";
   the answer may also be the contract's for the code's own causal mask, or without the mask or
@@ -17,6 +18,7 @@ Each returns ``(mistake id, how it was shown)`` or None; ``how`` goes to results
 from __future__ import annotations
 
 import functools
+import inspect
 from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import Any
@@ -133,15 +135,16 @@ MAX_COMBINED = 3  # properties made to hold at once
 Rewriting = tuple[str, str, Callable[[dict[str, Any]], dict[str, Any]]]
 
 
-def search(student: Any, stored: Case, original: Any) -> Found:
+def search(student: Any, stored: Case, original: Any, *, type_error: bool = False) -> Found:
     """The fewest properties whose rewriting makes the case pass ("works only when ..."), with what the output
     then shows instead of the contract's answer (its own causal mask, the mask or the scale ignored, another
     scale), or None. A probe whose output equals the original one (``original``, None when the call raised) flipped
-    nothing."""
+    nothing. ``type_error``: the call raised a TypeError, so the contract's default arguments given explicitly are
+    a property too (code that requires one of them)."""
     named = dict(call_arguments(stored.inputs))
     if any(not isinstance(v, (np.ndarray, int, float, type(None))) for v in named.values()):
         return None
-    rewritings = list(_rewritings(stored.function, named))
+    rewritings = list(_rewritings(stored.function, named, defaults=type_error))
     calls = 0
     for size in range(1, min(MAX_COMBINED, len(rewritings)) + 1):
         for combo in combinations(rewritings, size):
@@ -260,7 +263,7 @@ def _lengths(function: str, inputs: dict[str, Any]) -> tuple[int, int]:
     return np.shape(inputs["Q"])[-2], np.shape(inputs["K"])[-2]
 
 
-def _rewritings(function: str, named: dict[str, Any]) -> Iterator[Rewriting]:
+def _rewritings(function: str, named: dict[str, Any], *, defaults: bool = False) -> Iterator[Rewriting]:
     tokens = [n for n in TOKENS.get(function, ()) if isinstance(named.get(n), np.ndarray)]
     if tokens:
         lead = np.shape(named[tokens[0]])[:-2]
@@ -278,9 +281,34 @@ def _rewritings(function: str, named: dict[str, Any]) -> Iterator[Rewriting]:
         yield "needs_float_mask", "with the mask as 0/1 numbers", lambda n: dict(n, mask=n["mask"].astype(float))
     if function == "rope":
         positions = np.asarray(named["positions"])
-        if positions.dtype.kind == "f":
-            yield ("rope_integer_positions", "with whole-number positions as integers",
-                   lambda n: dict(n, positions=np.round(np.asarray(n["positions"])).astype(int)))
+        if positions.dtype.kind == "f":  # whole and not negative: what indexing a table of angles needs
+            yield ("rope_integer_positions", "with whole, non-negative positions as integers",
+                   lambda n: dict(n, positions=np.abs(np.round(np.asarray(n["positions"]))).astype(int)))
+    missing = _defaults_after(function, named) if defaults else []  # a required argument left out raises TypeError
+    for k in range(1, len(missing) + 1):
+        given = dict(missing[:k])
+        yield ("default_required", "with " + ", ".join(f"`{n}={v!r}`" for n, v in given.items()) + " given",
+               functools.partial(_given, given=given))
+
+
+def _defaults_after(function: str, named: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The contract's parameters after the arguments of the call, with their defaults (while each has one)."""
+    contract = getattr(oracle, function, None)
+    if not callable(contract):
+        return []
+    parameters = list(inspect.signature(contract).parameters.values())
+    if [p.name for p in parameters[:len(named)]] != list(named):
+        return []
+    missing = []
+    for parameter in parameters[len(named):]:
+        if parameter.default is inspect.Parameter.empty:
+            break
+        missing.append((parameter.name, parameter.default))
+    return missing
+
+
+def _given(named: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    return {**named, **given}
 
 
 def _lead_to(named: dict[str, Any], tokens: list[str], k: int) -> dict[str, Any]:

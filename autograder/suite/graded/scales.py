@@ -37,9 +37,9 @@ def mistake(c: float, wanted: float, given: Any, d_k: int, d_v: int, dims: set[i
     named = [("no_scale", 1.0), ("sqrt_missing", 1 / d_k), ("scale_inverted", np.sqrt(d_k))]
     if d_v != d_k:
         named.insert(0, ("scale_d_v", 1 / np.sqrt(d_v)))
-    named += [("scale_d_model", 1 / np.sqrt(n)) for n in model if n != d_k]
-    named += [("scale_other", 1 / np.sqrt(n)) for n in per_head if n != d_k]
-    named += [("scale_wrong_dim", 1 / np.sqrt(n)) for n in dims if n != d_k]
+    named += [("scale_d_model", 1 / np.sqrt(n)) for n in model if n not in (0, d_k)]
+    named += [("scale_other", 1 / np.sqrt(n)) for n in per_head if n not in (0, d_k)]
+    named += [("scale_wrong_dim", 1 / np.sqrt(n)) for n in dims if n not in (0, d_k)]
     found = {m for m, value in named if np.isclose(c, value, rtol=SCALE_RTOL)}
     return found.pop() if len(found) == 1 else "scale_other"  # two readings of one value: neither is shown
 

@@ -308,7 +308,9 @@ def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None
                                                                                None))
         how = "the error" if error_mistake(error) else PROBED
         mistake = _refined(student, stored, mistake) if mistake and how == PROBED else mistake
-        if not mistake and not unimplemented and (found := inference.search(student, stored, None)):
+        type_error = error.kind == "exception" and f"{stored.function} raised TypeError" in error.message
+        if not mistake and not unimplemented and (found := inference.search(student, stored, None,
+                                                                            type_error=type_error)):
             mistake, how = found
         if mistake:
             record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": False})
