@@ -28,7 +28,7 @@ import numpy as np
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded import added, oracle, rotations, scales
+from autograder.suite.graded import oracle, rotations, scales, variants
 from autograder.suite.graded.masks import matches
 
 Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
@@ -223,8 +223,8 @@ def _close_where_finite(actual: Any, expected: Any) -> bool:
 def answer_for(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tuple[str, ...], str] | None:
     """Which answer ``actual`` is: the contract's (()), or the contract's for the mask or scale this code uses
     instead of the given one (always_causal, mask_ignored, scale_argument_ignored), or with a 0/1 pattern added to
-    the scores (``added.py``: mask_bool_added), or any of the first at a scale fitted to the output (``scales.fit``:
-    the scale's mistake is named with it); None when none."""
+    the scores (``variants.added``: mask_bool_added), or any of the first at a scale fitted to the output
+    (``scales.fit``: the scale's mistake is named with it); None when none."""
     answers: list[tuple[tuple[str, ...], str, dict[str, Any]]] = [((), "", inputs)]
     if function in ATTENTION:
         n_q, n_k = _lengths(function, inputs)
@@ -244,14 +244,14 @@ def answer_for(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tupl
         if matches(actual, expected):
             return mistakes, how
     if function in ATTENTION:
-        for mistakes, how, expected in added.answers(function, inputs, *_lengths(function, inputs)):
+        for mistakes, how, expected in variants.added(function, inputs, *_lengths(function, inputs)):
             if matches(actual, expected):
                 return mistakes, how
     for mistakes, how, candidate in answers if function in ATTENTION else ():
         if "scale_argument_ignored" in mistakes or (c := scales.fit(function, candidate, actual)) is None:
             continue
         if scale := scales.named_for(function, candidate, c):
-            wanted = scales.asked(function, candidate)
+            wanted = variants.asked(function, candidate)
             return (scale, *mistakes), f"{how} with its scores scaled by {c:.6g} instead of {wanted:.6g}".lstrip()
     return None
 

@@ -4,8 +4,9 @@
   softmax) in the case's terms: 1/sqrt(d_v), none, 1/d_k, sqrt(d_k), 1/sqrt of another dimension, the model
   width, the default scale instead of the given one; else ``scale_other``.
 * ``fit`` finds, for an attention function whose weights the output does not show (multi-head attention, or a
-  rewritten probe call), the scale at which the contract's answer (computed by the oracle) equals the output:
-  a 1-D search on log scale, then an exact comparison. A scale is named only when the contract's answer at
+  rewritten probe call), the scale at which the contract's answer equals the output: grids of scales, each finer
+  around the best of the last, evaluated at once (``variants.attend``), then an exact comparison with the
+  oracle's answer at that scale. A scale is named only when the contract's answer at
   that scale matches the output within the tolerance and the asked-for scale does not.
 """
 
@@ -15,12 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from autograder.suite.graded import oracle
+from autograder.feedback import compare
+from autograder.suite.graded import oracle, variants
 from autograder.suite.graded.masks import matches
 
 SCALE_RTOL = 1e-4  # a fitted scale is this close to a named one (they differ by far more; a -1e9 fill costs digits)
-RATIOS = np.geomspace(1e-3, 1e3, 31)  # fitted scale / asked-for scale: the coarse grid
-REFINE = 36  # golden-section steps between grid neighbours: a relative precision of about 1e-8
+RATIOS = np.geomspace(1e-3, 1e3, 31)  # fitted scale / asked-for scale: the first grid
+CONVERGING = 0.5  # two grids finer, the best error is at least halved (an output at some scale: about 200x), or none
+ROUNDS = 7  # grids, each 15 times finer around the best point of the last: a relative precision of about 1e-7
 
 
 def mistake(c: float, wanted: float, given: Any, d_k: int, d_v: int, dims: set[int], model: set[int] = frozenset(),
@@ -44,23 +47,15 @@ def mistake(c: float, wanted: float, given: Any, d_k: int, d_v: int, dims: set[i
     return found.pop() if len(found) == 1 else "scale_other"  # two readings of one value: neither is shown
 
 
-def asked(function: str, inputs: dict[str, Any]) -> float:
-    """The scale the contract applies on these inputs."""
-    if function == "multi_head_attention":
-        return 1 / np.sqrt(np.shape(inputs["W_Q"])[-1] // int(inputs["num_heads"]))
-    given = inputs.get("scale")
-    return float(given) if given is not None else 1 / np.sqrt(np.shape(inputs["Q"])[-1])
-
-
 def named_for(function: str, inputs: dict[str, Any], c: float) -> str | None:
     """``mistake`` for a scale fitted on these inputs."""
     if function == "multi_head_attention":
         X, H = np.shape(inputs["X"]), int(inputs["num_heads"])
         d_k, d_v = np.shape(inputs["W_Q"])[-1] // H, np.shape(inputs["W_V"])[-1] // H
-        return mistake(c, asked(function, inputs), None, d_k, d_v, {X[-2], *X[:-2]}, {X[-1], H * d_k},
+        return mistake(c, variants.asked(function, inputs), None, d_k, d_v, {X[-2], *X[:-2]}, {X[-1], H * d_k},
                        {X[-1] / H, X[-1] // H})
     Q, K = np.shape(inputs["Q"]), np.shape(inputs["K"])
-    return mistake(c, asked(function, inputs), inputs.get("scale"), Q[-1], np.shape(inputs["V"])[-1],
+    return mistake(c, variants.asked(function, inputs), inputs.get("scale"), Q[-1], np.shape(inputs["V"])[-1],
                    {Q[-2], K[-2], *Q[:-2]})
 
 
@@ -68,7 +63,7 @@ def with_scale(function: str, inputs: dict[str, Any], c: float) -> dict[str, Any
     """Inputs whose contract answer is attention with scores scaled by ``c``: the scale argument, or for multi-head
     attention the query weights multiplied by c * sqrt(d_k)."""
     if function == "multi_head_attention":
-        return dict(inputs, W_Q=np.asarray(inputs["W_Q"]) * (c / asked(function, inputs)))
+        return dict(inputs, W_Q=np.asarray(inputs["W_Q"]) * (c / variants.asked(function, inputs)))
     return dict(inputs, scale=c)
 
 
@@ -77,39 +72,43 @@ def fit(function: str, inputs: dict[str, Any], actual: Any) -> float | None:
     flat = _flat(actual)
     if flat is None or not np.isfinite(flat).all():
         return None
-    base = asked(function, inputs)
-
-    def error(ratio: float) -> float:
+    base, lo, hi = variants.asked(function, inputs), np.log(RATIOS[0]), np.log(RATIOS[-1])
+    best_errors: list[float] = []
+    for _ in range(ROUNDS):  # a grid of scales, then a finer one around the best, ...
+        ratios = np.exp(np.linspace(lo, hi, len(RATIOS)))
         try:
             with np.errstate(all="ignore"):
-                expected = _flat(getattr(oracle, function)(**with_scale(function, inputs, base * ratio)))
+                outputs = variants.attend(function, inputs, base * ratios, mask=inputs.get("mask"))
         except (ValueError, TypeError, IndexError):  # no answer on these inputs (e.g. shapes that do not broadcast)
-            return np.inf
-        if expected is None or expected.shape != flat.shape or not np.isfinite(expected).all():
-            return np.inf
-        return float(np.abs(expected - flat).max())
-
-    errors = [error(r) for r in RATIOS]
-    best = int(np.argmin(errors))
-    if not np.isfinite(errors[best]):
+            return None
+        stacked = _stacked(outputs, len(ratios))
+        if stacked is None or stacked.shape[1] != flat.size:
+            return None
+        errors = np.where(np.isfinite(stacked).all(axis=1), np.abs(stacked - flat).max(axis=1), np.inf)
+        best = int(np.argmin(errors))
+        if not np.isfinite(errors[best]):
+            return None
+        if np.all(np.abs(stacked[best] - flat) <= compare.ATOL + compare.RTOL * np.abs(stacked[best])):
+            break  # within the tolerance: confirmed by the oracle below
+        if len(best_errors) >= 2 and errors[best] > CONVERGING * best_errors[-2]:
+            return None  # two finer grids came no closer: what is left is no scale's doing
+        best_errors.append(float(errors[best]))
+        lo, hi = np.log(ratios[max(best - 1, 0)]), np.log(ratios[min(best + 1, len(ratios) - 1)])
+    c = base * float(ratios[best])
+    try:
+        with np.errstate(all="ignore"):
+            answer = getattr(oracle, function)(**with_scale(function, inputs, c))
+    except (ValueError, TypeError, IndexError):
         return None
-    lo, hi = np.log(RATIOS[max(best - 1, 0)]), np.log(RATIOS[min(best + 1, len(RATIOS) - 1)])
-    golden = (np.sqrt(5) - 1) / 2
-    a, b = hi - golden * (hi - lo), lo + golden * (hi - lo)
-    fa, fb = error(np.exp(a)), error(np.exp(b))
-    for _ in range(REFINE):
-        if fa <= fb:
-            hi, b, fb = b, a, fa
-            a = hi - golden * (hi - lo)
-            fa = error(np.exp(a))
-        else:
-            lo, a, fa = a, b, fb
-            b = lo + golden * (hi - lo)
-            fb = error(np.exp(b))
-    c = base * float(np.exp((lo + hi) / 2))
-    with np.errstate(all="ignore"):
-        answer = getattr(oracle, function)(**with_scale(function, inputs, c))
     return c if matches(actual, answer) else None
+
+
+def _stacked(outputs: Any, n: int) -> np.ndarray | None:
+    """One row per scale: every output of the attention at that scale, flattened."""
+    parts = outputs if isinstance(outputs, tuple) else (outputs,)
+    if any(np.shape(p)[:1] != (n,) for p in parts):
+        return None
+    return np.concatenate([np.asarray(p, dtype=float).reshape(n, -1) for p in parts], axis=1)
 
 
 def _flat(output: Any) -> np.ndarray | None:
