@@ -70,8 +70,8 @@ MISTAKES: dict[str, str] = {
     "exponentiating, which leaves the softmax unchanged (Dis 10 Q1c).",
     "softmax_global_max": "You subtracted one max over the whole array, so slices far below it underflow to 0/0 = NaN: "
     "subtract each slice's own max (keepdims=True) (Dis 10 Q1c).",
-    "softmax_nan_fully_masked": "A slice whose entries are all -inf gave NaN (-inf - (-inf), then 0/0): such a slice "
-    "must become all zeros (Dis 11 Q2).",
+    "softmax_nan_fully_masked": "A slice with nothing to attend to (all -inf, or every key masked) gave NaN (0/0, "
+    "e.g. after -inf - (-inf), or exp underflowing to 0): such a slice must become all zeros (Dis 11 Q2).",
     "softmax_neginf_finite": "You replaced -inf by a large finite number, so a slice whose entries are all -inf "
     "became uniform: keep -inf (weight exp(-inf) = 0) and make an all -inf slice all zeros (Dis 11 Q2).",
     "temperature_multiplied": "You multiplied the logits by the temperature: divide them, softmax(z / T), so that "

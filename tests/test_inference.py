@@ -203,3 +203,13 @@ def _rope_variant(pairs: str = "interleaved", sign: float = 1.0, at=None, theta=
 def test_the_rotation_of_every_pair_is_read_off_the_output_and_fitted(rope, expected) -> None:
     found = infer("rope-real-positions", rope)
     assert (found and found[0]) == expected or (expected is None and found is None), found
+
+
+@pytest.mark.parametrize("mask, expected", [
+    (lambda n_q, n_k=None: ~np.tril(np.ones((n_q, n_q), bool)), ("causal_ignores_n_k", "mask_inverted")),
+    (lambda n_q, n_k=None: np.tril(np.ones((n_q, n_q), bool)), "causal_ignores_n_k"),
+    (lambda n_q, n_k=None: np.where(np.tril(np.ones((n_q, n_q), bool)), 0.0, -np.inf), None),  # numbers: not bool
+])
+def test_a_square_causal_mask_is_named_with_its_polarity_only_when_boolean(mask, expected) -> None:
+    found = infer("mask-more-keys", mask)
+    assert (found[0] if found else None) == expected

@@ -170,12 +170,14 @@ PORTS = [
     Port("tinyllm_fuyufjh", {
         "causal_mask": ("mask_additive",),
         "scaled_dot_product_attention": ("mask_bool_added",),
-        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added",
+                                 "mha_mask_head_axis"),
         "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
         **{f: ("rope_half_split",) for f in DECODE},
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
         notes="attention.py: `scores = scores + mask`; causal_mask: `mx.triu(mx.full((L, S), -mx.inf), k)` (additive "
-        "float); SimpleMultiHeadAttention: `batch_size, seq_length, _ = query.shape`, head_dim = hidden_size // "
+        "float); SimpleMultiHeadAttention: mask passed to attention unchanged (a per-sequence mask meets the (B, H, N, "
+        "N) scores without a head axis), `batch_size, seq_length, _ = query.shape`, head_dim = hidden_size // "
         "num_heads; positional_encoding.py: `self.cos_freqs[offset]` (slice), non-traditional default splits halves."),
     Port("tinyllm_kuangjux", {
         "causal_mask": ("mask_additive",),
@@ -315,12 +317,13 @@ PORTS = [
     Port("idl_hw4_bojunli03", {
         "softmax": ("softmax_unstable", "softmax_nan_fully_masked", "temperature_ignored"),
         "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored",
-                                         "softmax_unstable"),
+                                         "softmax_unstable", "softmax_nan_fully_masked"),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
-                                 "mask_inverted", "mask_finite_fill"),
+                                 "mask_inverted", "mask_finite_fill", "softmax_nan_fully_masked"),
     }, callee={"scaled_dot_product_attention": ("softmax",), "multi_head_attention": ("scaled_dot_product_attention",)},
         notes="activation.py Softmax.forward: `self.A = np.exp(Z); self.A /= np.sum(self.A, axis=self.dim, "
-        "keepdims=True)` (no max subtracted: overflow, and 0/0 on an all -inf slice), no temperature; "
+        "keepdims=True)` (no max subtracted: overflow, and 0/0 on an all -inf slice; in attention a fully masked row, "
+        "all -1e10, underflows to 0/0 too: NaN), no temperature; "
         "scaled_dot_product_attention.py: `np.where(mask, scaled_dot_product - self.eps, scaled_dot_product)` (True "
         "= ignore, eps = 1e10), no scale argument, the student's Softmax(dim=-1); multi_head_attention.py: `self.N = "
         "query.shape[0]; self.L = query.shape[1]`, _split_heads reshape(self.N, self.L, self.num_heads, "

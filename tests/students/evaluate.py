@@ -54,6 +54,7 @@ class Verdicts:
     wrong: list[str] = field(default_factory=list)  # "port test: sentence" for every wrong sentence
     missed: list[str] = field(default_factory=list)  # "port test (function): what was said" for every miss
     unfair: list[str] = field(default_factory=list)
+    unevidenced: list[str] = field(default_factory=list)  # "port test: mistake" named without extra_data.evidence
     grader_errors: list[str] = field(default_factory=list)
     unnamed_causes: Counter = field(default_factory=Counter)  # cause without a feedback id -> failing tests
 
@@ -71,6 +72,8 @@ def judge(port: Port, data: dict, into: Verdicts) -> list[dict]:
         causes, callees = set(port.causes.get(function, ())), set(port.callee.get(function, ()))
         checks = cited(t["output"])
         into.wrong += [f"{where}: names `{m}`" for m in named if m not in causes]
+        backed = {m for e in t.get("extra_data", {}).get("evidence", []) for m in str(e.get("sentence")).split(",")}
+        into.unevidenced += [f"{where}: names `{m}`" for m in named if m not in backed]
         into.wrong += [f"{where}: Check first `{c}`" for c in sorted(checks - callees)]
         if function not in port.causes:
             into.unfair.append(f"{where}: {t['score']}/{t['max_score']}")
@@ -158,6 +161,7 @@ def report(half: str, v: Verdicts) -> list[str]:
         f"  real cause named: {v.named}/{v.failing} ({percent(v.named, v.failing)})",
         f"  wrong sentences: {len(v.wrong)}",
         f"  unfair losses: {len(v.unfair)}",
+        f"  sentences without their evidence in extra_data: {len(v.unevidenced)}",
         f"  grader errors: {len(v.grader_errors)}",
     ]
     if v.unnamed_causes:
@@ -169,7 +173,7 @@ def report(half: str, v: Verdicts) -> list[str]:
 def details(half: str, v: Verdicts) -> list[str]:
     lines = []
     for title, items in (("misses", v.missed), ("wrong sentences", v.wrong), ("unfair losses", v.unfair),
-                         ("grader errors", v.grader_errors)):
+                         ("sentences without evidence", v.unevidenced), ("grader errors", v.grader_errors)):
         if items:
             lines += [f"{half} {title}:", *(f"  {item}" for item in items)]
     return lines
