@@ -58,6 +58,7 @@ BY_INFERENCE: dict[str, str] = {
     "needs_float_mask": "the case rewritten with a 0/1 mask passes",
     "rope_partial": "only the first dimensions are rotated, the rest kept",
     "rope_integer_offset": "the output is RoPE at positions offset + 0..N-1",
+    "out_width_is_input": "the case with X padded to H*d_v zero-weighted features (and d_k != d_v) passes",
     "default_required": "the case called again with the contract's default arguments given explicitly passes",
 }
 

@@ -137,6 +137,9 @@ MISTAKES: dict[str, str] = {
     "mha_head_width_model": "You split the heads with width D // num_heads (the model width X.shape[-1]): the "
     "head width is d_k = W_Q.shape[-1] // num_heads (and d_v = W_V.shape[-1] // num_heads), which differs from D // H "
     "when the projections change the width (PS4 Q2c).",
+    "out_width_is_input": "You merged the heads back into the input's width D = X.shape[-1] (e.g. reshape(B, N, D)): "
+    "the heads concatenate to H*d_v = W_V.shape[-1] columns, which need not be D: reshape to (..., N, H*d_v) before "
+    "W_O (PS4 Q2c).",
     "mha_mask_head_axis": "Your code gives a per-sequence mask of shape (B, N, N) no head axis, so it broadcasts "
     "against the heads instead of the batch: insert it, mask[..., None, :, :], before attending per head (PS4 Q2c).",
     "batch_first_only": "Your function works only with exactly one leading batch axis (`B, T, C = X.shape`): "

@@ -120,6 +120,33 @@ def test_heads_of_width_d_over_h_are_named_when_padding_d_to_h_d_k_makes_them_ri
     assert named(text) == ["mha_value_width", "mha_head_width_model"]  # D // H for V too: both are true
 
 
+def mha_merging_into(width_of_out):
+    """The reference's multi-head attention, its heads merged back into ``width_of_out(X, W_V, H)`` columns."""
+
+    def mha(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+        H = num_heads
+        Q, K, V = (_split(X @ W, H, W.shape[-1] // H) for W in (W_Q, W_K, W_V))
+        if mask is not None:
+            mask = mask[..., None, :, :] if mask.ndim >= 3 else mask
+        heads, _ = ref.scaled_dot_product_attention(Q, K, V, mask=mask)
+        concat = np.swapaxes(heads, -2, -3)
+        return concat.reshape(*concat.shape[:-2], width_of_out(X, W_V, H)) @ W_O
+
+    return mha
+
+
+@pytest.mark.parametrize("case_id", ["mha-two-heads", "mha-one-head"])  # D != H*d_v (mha-batch has D = H*d_v)
+def test_heads_merged_into_the_input_width_are_named_and_not_taken_for_a_head_width(case_id) -> None:
+    """`reshape(B, N, D)` with D = X.shape[-1]: only the probe that makes D = H*d_v while d_k != d_v tells it from
+    heads split by D // H (which it does not make right)."""
+    stored = support.case(case_id)
+    merged = LocalStudent(multi_head_attention=mha_merging_into(lambda X, W_V, H: X.shape[-1]))
+    split_by_d = LocalStudent(multi_head_attention=mha_with(MODEL_WIDTH, MODEL_WIDTH))
+    assert support.run_case(merged, stored)[0] is not None
+    assert named(failure(merged, case_id)) == ["out_width_is_input"]
+    assert "out_width_is_input" not in named(failure(split_by_d, case_id))
+
+
 def test_a_per_sequence_mask_without_its_head_axis_is_named() -> None:
     text = failure(LocalStudent(multi_head_attention=mha_with(RIGHT_Q, RIGHT_V, head_axis=False)), "mha-batch-masks")
     assert named(text) == ["mha_mask_head_axis"]

@@ -52,8 +52,6 @@ PROPOSED_IDS: dict[str, str] = {
 
 # Causes that fit neither feedback.MISTAKES nor PROPOSED_IDS.
 NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names yet
-    "out_width_is_input": "multi_head_attention reshapes its output to the input width D (works only when W_O maps "
-    "back to D)",
     "rope_table_first_n": "RoPE cuts its cos/sin table to the first N rows (N = the input's length) before indexing "
     "it with the positions: a position >= N raises IndexError (a negative one wraps around)",
 }
@@ -80,7 +78,8 @@ PORTS = [
     Port("cs336_sms915", {
         "softmax": ("softmax_wrong_axis", "temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("needs_leading_axis", "scale_argument_ignored", "softmax_nan_fully_masked"),
-        "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input"),
         "rope": ("rope_integer_positions",),
         **{f: ("needs_leading_axis", "rope_integer_positions") for f in DECODE},
     }, callee={
@@ -91,7 +90,8 @@ PORTS = [
        "calls Softmax(scores, -1); MultiHeadSelfAttention.py: rearrange 'b s (h d)' (3-D), "
        "`torch.tril(...)` causal mask built inside forward (no mask argument), merge with d=self.d_v = "
        "d_model // num_heads (`self.d_k = self.d_v = self.d_model // "
-       "self.num_heads`); RoPE.py: `self.cos_table[token_positions]` (integer indexing)."),
+       "self.num_heads`: the heads merged back into H * (D // H), the input's width); RoPE.py: "
+       "`self.cos_table[token_positions]` (integer indexing)."),
     Port("cs336_udit4code", {
         "softmax": ("default_required", "temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),

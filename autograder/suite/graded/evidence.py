@@ -32,7 +32,8 @@ TOKEN_ARRAYS = {"X", "Q", "K", "V", "Z", "x"}  # inputs whose leading axes are b
 # ----------------------------------------------------------------------------
 
 MAX_COMBINED = 3  # suspected causes removed at once
-MAX_PROBES = 24  # probe calls per case
+WIDTHS = {"mha_value_width", "mha_head_width_model"}  # probes that change the heads' widths
+MAX_PROBES = 36  # probe calls per case
 
 
 @quiet(())
@@ -43,32 +44,81 @@ def probe(student: Any, stored: Case, args: list[Any], names: list[str], origina
     expected output, except the mask inversion, which tests the polarity hypothesis) and calls
     the student's function again. The smallest set of removed causes after which the output is
     right, or is a stored mistake's, or is right on the rows the mask determines, is named with
-    what remains. A probe whose output equals the original output flipped nothing: no evidence.
+    what remains; when several sets of that size flip it, only what they all show. A probe whose output
+    equals the original output flipped nothing: no evidence.
     """
     named = dict(zip(names, args))
     causes = [c for c in CAUSES if c[1](stored, named)]
+    outcomes = [(frozenset(), _ruled_out(stored, named, set()), False)]  # (removed, ruled out, flipped or not)
     calls = 0
     for size in range(1, min(MAX_COMBINED, len(causes)) + 1):
+        shown: list[tuple[tuple[str, ...], tuple[str, ...]]] = []  # each probe of this size that flipped it
+        tried: list[frozenset[str]] = []
         for combo in combinations(causes, size):
-            if len({name for name, _, _ in combo}) < size:
-                continue
+            removed = frozenset(name for name, _, _ in combo)
+            if len(removed) < size or ("out_width_is_input" in removed and removed & WIDTHS):
+                continue  # another width probe would make d_k = d_v, which the output-width probe must keep apart
             variant = Variant(dict(named))
             for _, _, apply in combo:
                 variant = apply(stored, variant)
             if calls >= MAX_PROBES:
-                return ()
+                return _consistent(shown, tried, outcomes)
             calls += 1
+            tried.append(removed)
             try:
                 raw = student.call(stored.function, *(variant.named[n] for n in names))
             except StudentError:
+                outcomes.append((removed, _ruled_out(stored, variant.named, removed), False))
                 continue
             actual = variant.unwrap(raw)
             if original is not None and matches(actual, original):
                 continue
             rest = _explained(stored, actual, functools.partial(answered, stored.function, variant.contract, raw))
+            outcomes.append((removed, _ruled_out(stored, variant.named, removed), rest is not None))
             if rest is not None:
-                return tuple(dict.fromkeys((*(name for name, _, _ in combo), *rest)))
+                shown.append((tuple(dict.fromkeys(name for name, _, _ in combo)), rest))
+        if shown:
+            return _consistent(shown, tried, outcomes)
     return ()
+
+
+WIDTH_CAUSES = {"out_width_is_input", "mha_value_width", "mha_head_width_model"}
+
+
+def _ruled_out(stored: Case, named: Mapping[str, Any], removed: frozenset[str] | set[str]) -> frozenset[str]:
+    """The suspected causes an input rules out: those its probe removed, and for the heads' widths whatever its
+    widths rule out (a probe that widens the values to d_k may also make D = H*d_v, ruling out that cause too)."""
+    if not _is_mha(stored, named):
+        return frozenset(removed)
+    H, d_k, d_v, D = _mha_widths(named)
+    widths = {name for name, holds in (("out_width_is_input", D == H * d_v), ("mha_value_width", d_k == d_v),
+                                       ("mha_head_width_model", D == H * d_k)) if holds}
+    return frozenset((set(removed) - WIDTH_CAUSES) | widths)
+
+
+def _consistent(shown: list[tuple[tuple[str, ...], tuple[str, ...]]], tried: list[frozenset[str]],
+                outcomes: list[tuple[frozenset[str], frozenset[str], bool]]) -> tuple[str, ...]:
+    """What the probes show: the causes of every set of causes (among those tried) that explains every outcome (an
+    input flips the outcome exactly when it rules out the whole set), with the mistakes every flipped output
+    shows; when no set explains them all, only what every flipped probe shows. One form of a removal that
+    flipped it suffices: another form of the same removal that did not (e.g. the mask left as it was) is no
+    counter-evidence."""
+    if not shown:
+        return ()
+    sufficed = {frozenset(removed) for removed, _ in shown}  # (another form of the same removal may have failed)
+    consistent = [t for t in dict.fromkeys(tried) if all(
+        (t <= out) == flipped for removed, out, flipped in outcomes if flipped or removed not in sufficed)]
+    if not consistent:
+        return _common([(*removed, *rest) for removed, rest in shown])
+    first = next(((*removed, *rest) for removed, rest in shown if frozenset(removed) in consistent), shown[0][0])
+    rests = [set(rest) for _, rest in shown]
+    return tuple(m for m in dict.fromkeys(first) if all(m in t for t in consistent) or all(m in r for r in rests))
+
+
+def _common(shown: list[tuple[str, ...]]) -> tuple[str, ...]:
+    """The mistakes every one of these probes shows: two probes that remove different causes and both flip the
+    outcome do not tell those causes apart (e.g. when the answer they reach does not depend on what they changed)."""
+    return tuple(m for m in shown[0] if all(m in other for other in shown[1:])) if shown else ()
 
 
 def _explained(stored: Case, actual: Any, other: Callable[[], tuple[str, ...] | None] = lambda: None
@@ -150,12 +200,27 @@ def _model_width(stored: Case, v: Variant) -> Variant:
     extra = H * d_k - D
     if extra <= 0:
         return v  # nothing to change: the probe repeats the call, which flips nothing
+    return _pad_input(v, extra)
+
+
+def _pad_input(v: Variant, extra: int) -> Variant:
+    """X with ``extra`` zero features (and zero rows of W_Q, W_K, W_V), the output unchanged."""
+    named = dict(v.named)
     X = np.asarray(named["X"])
     named["X"] = np.concatenate([X, np.zeros((*X.shape[:-1], extra))], axis=-1)
     for name in ("W_Q", "W_K", "W_V"):
         W = np.asarray(named[name])
         named[name] = np.concatenate([W, np.zeros((extra, W.shape[-1]))])
     return Variant(named, v.unwrap)
+
+
+def _output_width(stored: Case, v: Variant) -> Variant:
+    """The input as wide as the heads' concatenation (D = H * d_v), with d_k != d_v, the output unchanged: only code
+    that merges the heads back into D columns needs it (code that splits by D // H still fails on the queries)."""
+    H, d_k, d_v, D = _mha_widths(v.named)
+    to_v = max(d_v, -(-D // H))
+    v = _widen(v, d_k + 1 if d_k == to_v else d_k, to_v)
+    return _pad_input(v, H * to_v - D) if H * to_v > D else v
 
 
 def _model_width_applies(stored: Case, named: Mapping[str, Any]) -> bool:
@@ -234,6 +299,8 @@ def _full_mask(stored: Case, v: Variant) -> Variant:
 
 # (mistake named when removing this cause confirms it, applies to (case, arguments), remove it); applied in this order
 CAUSES: list[tuple[str, Callable[[Case, Mapping[str, Any]], bool], Callable[[Case, Variant], Variant]]] = [
+    ("out_width_is_input", lambda c, n: _is_mha(c, n) and _mha_widths(n)[3] != _mha_widths(n)[0] * _mha_widths(n)[2],
+     _output_width),
     ("mha_value_width", lambda c, n: _is_mha(c, n) and _mha_widths(n)[1] != _mha_widths(n)[2], _value_width),
     ("mha_head_width_model", _model_width_applies, _model_width),
     ("mask_full_shape", lambda c, n: _has_bool_mask(c, n) and np.ndim(n["mask"]) >= 2 and _mask_broadcasts(c, n),

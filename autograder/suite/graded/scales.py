@@ -12,6 +12,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -23,6 +26,7 @@ from autograder.suite.graded.masks import matches
 SCALE_RTOL = 1e-4  # a fitted scale is this close to a named one (they differ by far more; a -1e9 fill costs digits)
 RATIOS = np.geomspace(1e-3, 1e3, 31)  # fitted scale / asked-for scale: the first grid
 CONVERGING = 0.5  # two grids finer, the best error is at least halved (an output at some scale: about 200x), or none
+FITS_PER_CASE = 12  # fits tried for one failing case (each a few grids of the attention)
 ROUNDS = 7  # grids, each 15 times finer around the best point of the last: a relative precision of about 1e-7
 
 
@@ -67,11 +71,31 @@ def with_scale(function: str, inputs: dict[str, Any], c: float) -> dict[str, Any
     return dict(inputs, scale=c)
 
 
+_left: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("fits_left", default=None)
+
+
+@contextlib.contextmanager
+def budget(fits: int = FITS_PER_CASE) -> Iterator[None]:
+    """At most ``fits`` fits within this block (one failing case's diagnosis): a wrong output tried against many
+    answers costs a bounded time."""
+    token = _left.set([fits])
+    try:
+        yield
+    finally:
+        _left.reset(token)
+
+
 def fit(function: str, inputs: dict[str, Any], actual: Any) -> float | None:
-    """The scale at which the contract's answer on ``inputs`` equals ``actual``, or None when none does."""
+    """The scale at which the contract's answer on ``inputs`` equals ``actual``, or None when none does (or when
+    the case's ``budget`` is spent)."""
     flat = _flat(actual)
     if flat is None or not np.isfinite(flat).all():
         return None
+    left = _left.get()
+    if left is not None:
+        if left[0] <= 0:
+            return None
+        left[0] -= 1
     base, lo, hi = variants.asked(function, inputs), np.log(RATIOS[0]), np.log(RATIOS[-1])
     best_errors: list[float] = []
     for _ in range(ROUNDS):  # a grid of scales, then a finer one around the best, ...

@@ -38,7 +38,7 @@ from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import callees, evidence, inference, masks, precision, stateful
+from autograder.suite.graded import callees, evidence, inference, masks, precision, scales, stateful
 from autograder.suite.graded.calls import (
     NOT_IMPLEMENTED,
     case_header,
@@ -297,6 +297,11 @@ def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str 
 
 
 def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None, Mistakes]:
+    with scales.budget():
+        return _run_and_explain(student, stored, batched=batched)
+
+
+def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None, Mistakes]:
     named = call_arguments(stored.inputs)
     args, names = [value for _, value in named], [name for name, _ in named]
     header = case_header(stored, describe_call(stored.function, stored.inputs))
