@@ -16,6 +16,7 @@ from autograder.feedback import compare
 from tests.realworld.ground_truth import deviations, load
 from tests.students import (
     FRESH,
+    FRESH_2,
     HERE,
     NEW_IDS,
     PORTS,
@@ -59,13 +60,15 @@ def test_every_declared_cause_has_an_id_and_a_description() -> None:
 
 
 def test_the_validation_third_is_the_recorded_draw() -> None:
-    names = [p.name for p in PORTS if p.name not in FRESH]  # the draw was over the original 24 ports
+    fresh = set(FRESH) | set(FRESH_2)
+    names = [p.name for p in PORTS if p.name not in fresh]  # the draw was over the original 24 ports
     assert len(names) == 24
     assert VALIDATION == draw_validation(names), f"seed {SEED} draws {draw_validation(names)}"
     assert len(VALIDATION) == max(6, len(names) // 3) and set(VALIDATION) <= set(names)
-    assert set(FRESH) <= {p.name for p in PORTS} and len(FRESH) == len(set(FRESH))
-    assert all(split(p) == "validation" for p in PORTS if p.name in FRESH)  # the fresh ports join validation
-    assert sum(split(p) == "development" for p in PORTS) == len(PORTS) - len(VALIDATION) - len(FRESH)
+    assert fresh <= {p.name for p in PORTS} and len(fresh) == len(FRESH) + len(FRESH_2)  # two disjoint batches
+    assert len(FRESH) == len(set(FRESH)) and len(FRESH_2) == len(set(FRESH_2))
+    assert all(split(p) == "validation" for p in PORTS if p.name in fresh)  # the fresh ports join validation
+    assert sum(split(p) == "development" for p in PORTS) == len(PORTS) - len(VALIDATION) - len(fresh)
 
 
 # ---- the grader's verdicts on the corpus (graded once: about 20 s) ---------------------------------------

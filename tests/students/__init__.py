@@ -18,7 +18,9 @@ defines only the functions the student wrote. For each port we declare, by readi
 diagnosis on the DEVELOPMENT ports only, and report both halves (``python -m tests.students.evaluate``).
 ``FRESH`` holds 6 more ports (other students and courses), ported after the diagnosis was developed, graded once
 for the report; never tuned on. They count in the validation half (``split``) but not in the recorded draw, and
-the evaluation also reports them alone.
+the evaluation also reports them alone. ``FRESH_2`` is a second batch of 6 (other students and courses), ported
+after the first fresh batch was measured; graded once for the report; never tuned on: like FRESH, it counts in the
+validation half but not in the recorded draw, and the evaluation reports it alone too.
 """
 
 from __future__ import annotations
@@ -54,6 +56,17 @@ PROPOSED_IDS: dict[str, str] = {
 NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names yet
     "rope_table_first_n": "RoPE cuts its cos/sin table to the first N rows (N = the input's length) before indexing "
     "it with the positions: a position >= N raises IndexError (a negative one wraps around)",
+    "rope_base_ignored": "RoPE uses a fixed base (10000) whatever `base` is passed",
+    "qkv_chunked_over_heads": "multi_head_attention views the fused projection as (B, T, 3, H, d), moves the heads "
+    "before the q/k/v axis and then chunks the HEAD axis into q, k and v: it fails unless the heads fall into three "
+    "chunks, and then mixes queries, keys and values",
+    "rope_mixed_layout": "RoPE lays cos/sin out in halves (cat(freqs, freqs)) but builds the rotated copy from "
+    "interleaved coordinates with the sign flipped, so coordinate j is combined with another pair's coordinate: no "
+    "rotation at all for d > 2 (a clockwise one for d = 2)",
+    "rope_output_halves": "RoPE rotates the interleaved pairs (x_2i, x_2i+1) correctly but writes the results as two "
+    "halves (every pair's first coordinate, then every second one) instead of back in place",
+    "rope_single_token_fails": "RoPE fails on a single token (N = 1): squeeze() drops the token axis of the (N, 1) "
+    "positions",
 }
 
 
@@ -373,6 +386,77 @@ PORTS = [
     }, notes="MultiHeadAttention.forward: `N, S, D = query.shape`, `d_h = int(D / H)` in reshape(N, T, H, d_h) for k, "
        "v and q, `alignment.masked_fill(attn_mask == 0, -float('inf'))` on (N, H, S, T) scores, nn.Softmax(dim=-1), "
        "`output_split.reshape(N, -1, D)`."),
+    # the FRESH_2 ports (see FRESH_2 below)
+    Port("cs224n_a4_zhiweilll", {
+        "rope": ("rope_ignores_positions", "rope_base_ignored"),
+        "decode_step": ("rope_ignores_positions",),
+        "generate_cached": ("rope_ignores_positions",),
+        "generate_naive": ("rope_ignores_positions", "rope_base_ignored"),
+    }, callee=decoding("rope"),
+        notes="a4/src/attention.py precompute_rotary_emb: `inv_freq = 1.0 / (10000 ** (2.0 * idx / dim))` (no base "
+        "parameter); apply_rotary_emb: `rope_cache = rope_cache[:T]` (token t rotated at position t whatever the "
+        "positions). Decoding: the new token is rotated at position 0 (the identity, so base plays no part) in "
+        "decode_step and generate_cached; generate_naive's keys sit at 0..n (right) but its query at 0, with base "
+        "10000."),
+    Port("minllama_kartashoffv", {
+        "scaled_dot_product_attention": ("mask_ignored", "scale_argument_ignored"),
+        "multi_head_attention": ("mask_ignored",),
+        "rope": ("rope_ignores_positions",),
+        **{f: ("rope_ignores_positions",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
+        notes="llama.py compute_query_key_value_scores(self, query, key, value, mask): `mask` is never read, "
+        "`scores / torch.sqrt(torch.tensor(d_k))` with d_k = query.size(-1) (no scale argument); rope.py "
+        "apply_rotary_emb: `pos = torch.arange(seqlen, device=device).float()[:max_seq_len]` (token t at position "
+        "t). The reference's multi-head attention and decoding call them."),
+    Port("minllama_dingkwan", {
+        "scaled_dot_product_attention": ("needs_leading_axes", "needs_square", "always_causal",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "always_causal"),
+        "rope": ("rope_ignores_positions",),
+        **{f: ("needs_leading_axes", "rope_ignores_positions") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention", "rope")},
+        notes="llama.py compute_query_key_value_scores: `batch_size, n_heads, seqlen, head_dim = query.size()` (4-D), "
+        "`causal_mask = torch.tril(torch.ones((seqlen, seqlen)))` viewed (1, 1, seqlen, seqlen) and masked_fill("
+        "~causal_mask, -inf) always (no mask argument; the keys must be as many as the queries), "
+        "`/ math.sqrt(head_dim)` (no scale argument); rope.py apply_rotary_emb: `angles = angles[:seqlen]` of "
+        "positions arange(max_seq_len) (token t at position t). The reference's multi-head attention (whose "
+        "(..., H, N, d) split is 4-D only with one batch axis) and decoding (2-D) call them."),
+    Port("llmsys_hw2_aalexchengg", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal",
+                                 "out_width_is_input"),
+    }, notes="minitorch/modules_transfomer.py MultiHeadAttention: `batch_size, seq_len, n_embd = x.shape`, "
+       "`self.attn_hidden_dim = n_embd // n_head` in `q.view(batch_size, seq_len, self.n_head, self.attn_hidden_dim)` "
+       "for q, k and v, `if self.causal: numerator += self.create_causal_mask(queries_len)` (TransformerLayer passes "
+       "causal=True; forward has no mask argument), `result.contiguous().view(batch_size, queries_len, self.n_embd)`, "
+       "forward's `output.view(batch_size, seq_len, self.n_embd)` after out_projection."),
+    Port("uvadl_a2_toyeshc", {
+        "multi_head_attention": ("batch_first_only", "qkv_chunked_over_heads", "mha_head_width_model",
+                                 "mha_value_width", "always_causal"),
+        "rope": ("rope_ignores_positions", "rope_base_ignored", "rope_wrong_direction", "rope_mixed_layout",
+                 "extra_leading_axes"),
+        **{f: ("rope_ignores_positions", "rope_base_ignored", "rope_wrong_direction", "rope_mixed_layout",
+               "extra_leading_axes") for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="assignment2/part2/gpt.py CausalSelfAttention.forward: `B, T, C = x.size()`, `qkv.view(B, T, 3, "
+        "self.n_head, C // self.n_head).transpose(2, 3)` then `q, k, v = qkv.chunk(3, dim=2)` (the head axis), "
+        "`math.sqrt(C // self.n_head)`, `att.masked_fill(self.mask[:, :, :T, :T] == 0, float('-inf'))` always; "
+        "apply_rotary_emb: `seq_pos = torch.arange(T, ...)`, the template's `10000 **` inv_freq, `pos_emb = "
+        "torch.cat((freqs, freqs), dim=-1).unsqueeze(0).unsqueeze(0)` (halves; (1, 1, T, dim) adds leading axes), "
+        "`xq * pos_cos - torch.cat((-xq[..., 1::2], xq[..., ::2]), dim=-1) * pos_sin` (interleaved copy, minus)."),
+    Port("uvadl_a2_lisasaleh", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
+        "rope": ("rope_ignores_positions", "rope_base_ignored", "rope_output_halves", "rope_single_token_fails",
+                 "extra_leading_axes"),
+        **{f: ("rope_single_token_fails", "rope_ignores_positions", "rope_base_ignored", "rope_output_halves",
+               "extra_leading_axes") for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="assignment2/part2/gpt.py CausalSelfAttention.forward: `B, T, C = x.size()`, `qkv.split(self.n_embd, "
+        "dim=2)` and `view(B, T, self.n_head, C // self.n_head)` for q, k, v, `att.masked_fill(self.mask[:, :, :T, "
+        ":T] == 0, -1e9)` always; apply_rotary_emb: `seq_pos = torch.arange(T, ...).unsqueeze(-1)` then "
+        "`torch.einsum(\"i,j->ij\", seq_pos.squeeze(), ...)` (T = 1 fails), the template's `10000 **` inv_freq, "
+        "`torch.cat((xq_rot, xq_odd * pos_cos + xq_even * pos_sin), dim=-1)` (halves), `.unsqueeze(0).unsqueeze(0)` "
+        "tables (leading axes added). Decoding rotates one token at a time: every call fails."),
 ]
 
 SEED = 21
@@ -383,6 +467,10 @@ VALIDATION: tuple[str, ...] = ('cs231n_bert8799', 'cs336_jasonzou0', 'cs336_vyvy
 # half (split) but are not part of the recorded draw, which stays over the original 24 ports.
 FRESH: tuple[str, ...] = ('cs336_yyindev', 'idl_hw4_bojunli03', 'tinyllm_aeft', 'cse599o_andyub',
                           'eecs498_a5_jerryfishy', 'cs231n_tomer0013')
+# a second batch, ported after the first fresh batch was measured; graded once for the report; never tuned on. Like
+# FRESH, they join the validation half (split) but not the recorded draw.
+FRESH_2: tuple[str, ...] = ('cs224n_a4_zhiweilll', 'minllama_kartashoffv', 'minllama_dingkwan',
+                            'llmsys_hw2_aalexchengg', 'uvadl_a2_toyeshc', 'uvadl_a2_lisasaleh')
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
@@ -392,4 +480,4 @@ def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def split(port: Port) -> str:
-    return "validation" if port.name in VALIDATION or port.name in FRESH else "development"
+    return "validation" if port.name in (*VALIDATION, *FRESH, *FRESH_2) else "development"
