@@ -59,6 +59,7 @@ BY_INFERENCE: dict[str, str] = {
     "rope_partial": "only the first dimensions are rotated, the rest kept",
     "rope_integer_offset": "the output is RoPE at positions offset + 0..N-1",
     "out_width_is_input": "the case with X padded to H*d_v zero-weighted features (and d_k != d_v) passes",
+    "rope_base_ignored": "each pair's fitted angle is positions * 10000**(-2i/d), the default base's",
     "default_required": "the case called again with the contract's default arguments given explicitly passes",
 }
 

@@ -169,6 +169,8 @@ MISTAKES: dict[str, str] = {
     "base**(-2i/d), angle positions[n] * theta_i (Dis 11 Q1d).",
     "rope_freq_sign": "Your RoPE frequencies grow with i (base**(+2i/d)): they must shrink, theta_i = base**(-2i/d), "
     "so the first pair turns fastest (Dis 11 Q1d).",
+    "rope_base_ignored": "Your RoPE ignores `base` (it always uses the default, 10000): theta_i = base**(-2i/d) "
+    "with the base given (Dis 11 Q1c).",
     "rope_integer_positions": "You turned the positions into integers: positions can be any real numbers (e.g. 0.5), "
     "so use them as floats, np.asarray(positions, dtype=float) (Dis 11 Q1c).",
     "rope_ignores_positions": "You ignored `positions` (using 0..N-1): row n is rotated by positions[n] * theta_i, and "

@@ -31,6 +31,7 @@ from autograder.suite.cases import load_cases
 from autograder.suite.graded import support
 from reference import attention as ref
 from reference import mistakes
+from tests.test_evidence import LocalStudent
 
 REPO = Path(__file__).resolve().parent.parent
 CASES_NPZ = REPO / "autograder" / "suite" / "cases" / "graded.npz"
@@ -193,22 +194,6 @@ def test_the_hidden_cases_hold_the_worksheets_numbers_not_the_seeds_slips() -> N
 # ----------------------------------------------------------------------------
 # Feedback written by support.check, with a stand-in for the sandboxed student
 # ----------------------------------------------------------------------------
-
-
-class LocalStudent:
-    """Runs given functions in this process (only for testing support.py's messages)."""
-
-    def __init__(self, **functions):
-        self.functions = functions
-
-    def call(self, name, *args):
-        try:
-            return self.functions.get(name, getattr(ref, name))(*args)
-        except (ValueError, TypeError, IndexError) as error:  # as in the worker: the student's error
-            raise StudentError("exception", f"{name} raised {type(error).__name__}: {error}") from None
-
-    def has(self, name):
-        return name in self.functions or hasattr(ref, name)
 
 
 def failure(student: LocalStudent, *case_ids: str, **kwargs) -> str:

@@ -213,3 +213,11 @@ def test_the_rotation_of_every_pair_is_read_off_the_output_and_fitted(rope, expe
 def test_a_square_causal_mask_is_named_with_its_polarity_only_when_boolean(mask, expected) -> None:
     found = infer("mask-more-keys", mask)
     assert (found[0] if found else None) == expected
+
+
+def test_rope_with_the_default_base_instead_of_the_given_one_is_read_off_the_output() -> None:
+    def default_base(x, positions, base=10000.0):
+        return ref.rope(x, positions)  # base dropped
+
+    found = infer("rope-d8", default_base)  # base 100 asked
+    assert found is not None and found[0] == "rope_base_ignored"

@@ -56,7 +56,6 @@ PROPOSED_IDS: dict[str, str] = {
 NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names yet
     "rope_table_first_n": "RoPE cuts its cos/sin table to the first N rows (N = the input's length) before indexing "
     "it with the positions: a position >= N raises IndexError (a negative one wraps around)",
-    "rope_base_ignored": "RoPE uses a fixed base (10000) whatever `base` is passed",
     "qkv_chunked_over_heads": "multi_head_attention views the fused projection as (B, T, 3, H, d), moves the heads "
     "before the q/k/v axis and then chunks the HEAD axis into q, k and v: it fails unless the heads fall into three "
     "chunks, and then mixes queries, keys and values",

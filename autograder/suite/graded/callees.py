@@ -43,6 +43,22 @@ def served_probe(student: Any, stored: Case, callees: Sequence[str],
 MAX_TRIES = 7  # served probes per failing test (every subset of three callees)
 
 
+def passes_with_all(student: Any, stored: Case, callees: Sequence[str],
+                    record: Callable[[Mapping[str, Any]], None] = lambda item: None) -> bool:
+    """Whether ``stored`` passes with correct stand-ins for all of ``callees`` at once (one probe; the worker is
+    then discarded): if so, the function's own code is right on the case."""
+    names = [name for name in callees if name in SERVED]
+    if not names or stored.function == "KVCache":
+        return False
+    try:
+        passed, used = _passes_served(student, stored, names)
+        record({"sentence": "own_code", "probe": f"case {stored.id} with correct {', '.join(names)} served",
+                "served_calls": sum(used.values()), "passed": passed})
+        return passed
+    finally:
+        student.discard()
+
+
 def _passes_served(student: Any, stored: Case, names: Sequence[str]) -> tuple[bool, dict[str, int]]:
     """(whether the case passes with ``names`` served, how many answers each stand-in gave)."""
     served = Served({name: SERVED[name] for name in names})

@@ -12,6 +12,7 @@ as it was is partial rotary.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -76,6 +77,9 @@ def _angles(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: floa
     return None
 
 
+DEFAULT_BASE = float(inspect.signature(oracle.rope).parameters["base"].default)
+
+
 def _models(positions: np.ndarray, base: float, d: int) -> Iterator[tuple[tuple[str, ...], np.ndarray]]:
     """(mistakes, angles (N, d/2)) for every combination of direction, position rule and frequency rule, the
     contract's first and then the fewest changes."""
@@ -84,6 +88,8 @@ def _models(positions: np.ndarray, base: float, d: int) -> Iterator[tuple[tuple[
     frequencies = {(): wanted, ("rope_wrong_freq",): base ** (-i / d),
                    ("rope_freq_off_by_one",): base ** (-2 * (i + 1) / d), ("rope_freq_sign",): base ** (2 * i / d),
                    ("rope_single_freq",): np.ones_like(wanted)}
+    if not np.isclose(base, DEFAULT_BASE):  # the contract's default base instead of the one given
+        frequencies[("rope_base_ignored",)] = DEFAULT_BASE ** (-2 * i / d)
     steps = {(): positions, ("rope_ignores_positions",): np.arange(n, dtype=float),
              ("rope_integer_offset",): np.floor(positions[0]) + np.arange(n, dtype=float),
              ("rope_integer_positions",): np.trunc(positions), ("rope_position_off_by_one",): positions + 1}
@@ -111,7 +117,7 @@ WORDS = {"rope_half_split": "for pairs (i, i + d/2)", "rope_wrong_direction": "t
          "rope_integer_positions": "at the whole parts of the positions", "rope_position_off_by_one":
          "at positions + 1", "rope_wrong_freq": "with theta_i = base**(-i/d)", "rope_freq_off_by_one":
          "with theta_i = base**(-2(i+1)/d)", "rope_freq_sign": "with theta_i = base**(2i/d)",
-         "rope_single_freq": "with one frequency for every pair"}
+         "rope_single_freq": "with one frequency for every pair", "rope_base_ignored": "with the default base"}
 
 
 def _describe(pairing: str, named: tuple[str, ...]) -> str:

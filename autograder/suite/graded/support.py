@@ -38,16 +38,15 @@ from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import callees, evidence, inference, masks, precision, scales, stateful
+from autograder.suite.graded import callees, explain, inference, scales, stateful
 from autograder.suite.graded.calls import (
     NOT_IMPLEMENTED,
     case_header,
     describe_call,
     error_mistake,
     error_text,
-    type_mistake,
 )
-from autograder.suite.graded.naming import Mistakes, diagnose, mistake_ids, resolve
+from autograder.suite.graded.naming import Mistakes, mistake_ids, resolve
 from autograder.suite.graded.shapes import probe_evidence, shape_evidence
 
 CASES_FILE = Path(__file__).resolve().parent.parent / "cases" / "graded.npz"
@@ -123,18 +122,18 @@ def student_facing(error: BaseException) -> bool:
 ROPE_OPTIONAL = ("decode_step", "generate_cached", "generate_naive")  # RoPE only when rope_base is given
 
 
-def failing_callees(student: Any, function: str, *, rope: bool = True) -> dict[str, list[str]]:
+def failing_callees(student: Any, function: str, *, rope: bool = True, seen: bool = True) -> dict[str, list[str]]:
     """The functions ``function`` usually calls that failed their own tests, with those tests' numbers.
 
     Only failures the student may already see are candidates (visible tests, or tests shown at the
-    same time as the current one), and RoPE only where ``rope_base`` is given (``rope``); whether a
-    candidate is cited is for the served probe to show (``callee_note``).
+    same time as the current one; every failure with ``seen=False``), and RoPE only where ``rope_base``
+    is given (``rope``); whether a candidate is cited is for the served probe to show (``callee_note``).
     """
     current = _current.get()
     shown_now = current[2] if current else contract.VISIBLE
     failing: dict[str, list[str]] = {}
     for callee, test_number, shown in _failed.get(student, []):
-        if callee not in contract.callees(function) or shown not in (contract.VISIBLE, shown_now):
+        if callee not in contract.callees(function) or (seen and shown not in (contract.VISIBLE, shown_now)):
             continue
         if function in ROPE_OPTIONAL and not rope and callee in ("rope", "rotation_matrix"):
             continue
@@ -144,7 +143,13 @@ def failing_callees(student: Any, function: str, *, rope: bool = True) -> dict[s
     return failing
 
 
-def callee_note(student: Any, stored: Case, failing: Mapping[str, list[str]]) -> str | None:
+class Note(str):
+    """Fix-this-first advice, with the callees it cites (``cited``)."""
+
+    cited: tuple[str, ...] = ()
+
+
+def callee_note(student: Any, stored: Case, failing: Mapping[str, list[str]]) -> Note | None:
     """Fix-this-first advice, only with a probe's evidence (``served_probe``): the first failing case, run again
     with correct stand-ins for failing callees, passes. Cites the fewest callees that make it pass; None when no
     set of them does (the test fails for a reason of its own, or the probe could not tell)."""
@@ -156,8 +161,16 @@ def callee_note(student: Any, stored: Case, failing: Mapping[str, list[str]]) ->
             for name in shown]
     them = "it" if len(shown) == 1 else "them"
     stand_ins = " and ".join(f"`{name}`" for name in shown)
-    return (f"**Check first:** your {' and your '.join(said)}. With a correct {stand_ins} standing in for yours, "
-            f"`{function}` gets this case right: fix {them} first, then look at this test again.")
+    note = Note(f"**Check first:** your {' and your '.join(said)}. With a correct {stand_ins} standing in for yours, "
+                f"`{function}` gets this case right: fix {them} first, then look at this test again.")
+    note.cited = tuple(shown)
+    return note
+
+
+@functools.lru_cache(maxsize=32)
+def callees_mistakes(functions: tuple[str, ...]) -> frozenset[str]:
+    """The known mistakes of these functions: those their own stored cases hold."""
+    return frozenset(m for c in all_cases().values() if c.function in functions for m in c.mistakes)
 
 
 def record_evidence(item: Mapping[str, Any]) -> None:
@@ -214,8 +227,15 @@ def check(
         # never reached the next): the served probe decides, and only the fewest that make the case pass are cited
         failing = failing_callees(student, function, rope=rope) if attempted else {}
         note = callee_note(student, failures[0][0], failing) if failing else None
+        if note is None and attempted and any(m for _, _, m in failures):
+            # a mistake of its own is named only if the case fails with every callee correct too: a callee whose
+            # failures are hidden, or not graded yet, may be what the output shows (nothing is said of it then)
+            servable = [c for c in contract.callees(function)
+                        if rope or function not in ROPE_OPTIONAL or c not in ("rope", "rotation_matrix")]
+            if callees.passes_with_all(student, failures[0][0], servable, record_evidence):
+                note = Note("")
         evidence = None
-        if shapes and attempted and not note:
+        if shapes and attempted and note is None:
             failed = {c.id for c, _, _ in failures}
             evidence = shape_evidence([case(i) for i in case_ids], failed)
             how = "the cases that pass are exactly those with this shape property"
@@ -234,9 +254,9 @@ def failure_message(
     the first failing case in full, then the other failing cases by name. Records the mistakes named for
     results.json."""
     named = mistake_ids(failures[0][2]) or next((mistake_ids(m) for _, _, m in failures if m), [])
-    if note:  # the case passes with correct callees standing in: only a mistake its output equals stays named
-        matched = {m for e in (_evidence.get() or []) if e.get("exact") for m in str(e.get("sentence")).split(",")}
-        named = [m for m in named if m in matched and m != "low_precision"]
+    if note is not None:  # the case passes with correct callees standing in: its own code is right on it, so only
+        own = callees_mistakes(getattr(note, "cited", ()))  # the cited callees' own mistakes stay named (a rope that
+        named = [m for m in named if m.split(".")[0] in own]  # pairs halves), not the function's ("RoPE not applied")
     parts = [f"{LIKELY} {sentence(m)}" for m in named]
     if evidence and not set(getattr(evidence, "same_as", ())) & set(named):  # one sentence per cause
         parts.append(evidence)
@@ -252,7 +272,7 @@ def failure_message(
         recorded[:] = named
     backing = _evidence.get()
     if backing is not None:  # only what backs a sentence that is said (and the fix-first probes tried)
-        backing[:] = [e for e in backing if e.get("sentence") in ("check_first", "shapes")
+        backing[:] = [e for e in backing if e.get("sentence") in ("check_first", "own_code", "shapes")
                       or set(str(e.get("sentence")).split(",")) & set(named)]
     return "\n\n".join(parts)
 
@@ -309,10 +329,11 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
         actual = student.call(stored.function, *args)
     except StudentError as error:  # an exception alone is no evidence: only a probe that makes it right
         unimplemented = error.kind == "exception" and "NotImplementedError" in str(error)
-        mistake = error_mistake(error) or (None if unimplemented else _probed(student, stored, args, names, batched,
-                                                                               None))
-        how = "the error" if error_mistake(error) else PROBED
-        mistake = _refined(student, stored, mistake) if mistake and how == PROBED else mistake
+        probed = None if unimplemented or error_mistake(error) else explain.probed(student, stored, args, names,
+                                                                                   batched, None)
+        mistake = error_mistake(error) or probed
+        how = "the error" if error_mistake(error) else explain.PROBED
+        mistake = explain.refined(student, stored, mistake) if mistake and how == explain.PROBED else mistake
         type_error = error.kind == "exception" and f"{stored.function} raised TypeError" in error.message
         if not mistake and not unimplemented and (found := inference.search(student, stored, None,
                                                                             type_error=type_error)):
@@ -326,57 +347,7 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
     )
     if text is None:
         return None, None
-    mistake, how, exact = _explain(student, stored, args, names, batched, actual)
+    mistake, how, exact = explain.explain(student, stored, args, names, batched, actual)
     if mistake:
         record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": exact})
     return f"{header}\n\n{text}", mistake
-
-
-PROBED = "a probe: the same call on an input without the suspected cause gives the expected output"
-
-
-def _refined(student: Any, stored: Case, mistake: Mistakes) -> Mistakes:
-    """batch_first_only (passes with exactly one leading axis) becomes needs_leading_axis when a case without
-    leading axes also passes with two: the code needs some leading axis, not exactly one."""
-    ids = mistake_ids(mistake)
-    if "batch_first_only" not in ids or not inference.leading_axes_optional(student, stored):
-        return mistake
-    return tuple("needs_leading_axis" if m == "batch_first_only" else m for m in ids)
-
-
-def _explain(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
-             actual: Any) -> tuple[Mistakes, str, bool]:
-    """The mistakes a wrong output evidences, how (for extra_data.evidence), and whether the output itself equals
-    the mistake's (``exact``: only those stay named when correct callees make the case pass); (None, "", False)
-    when none."""
-    if mistake := type_mistake(stored.expected, actual):
-        return mistake, "the output's type", False
-    if mistake := diagnose(actual, stored.mistakes, stored.expected):
-        return mistake, "the output equals this mistake's output on the case", True
-    if mistake := masks.masked_rows(stored, actual):
-        how = "the output equals it on the rows the mask determines; the fully masked rows show the fill"
-        return mistake, how, True
-    if mistake := masks.causal_form(stored, actual):
-        return mistake, "the mask's pattern, written as numbers", False
-    if stored.function == "softmax" and (mistake := evidence.softmax_mistake(actual, stored)):
-        return mistake, "what the output sums to, along which axis", False
-    if found := inference.infer(stored, actual):
-        return (*found, False)
-    if found := inference.answered(stored, actual):
-        return (*found, True)
-    if mistake := _probed(student, stored, args, names, batched, actual):
-        return _refined(student, stored, mistake), PROBED, False
-    if found := inference.search(student, stored, actual):
-        return (*found, False)
-    if precision.low_precision(stored.expected, actual):
-        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
-    if masks.extra_axes(stored.expected, actual):
-        return "extra_leading_axes", "the output, its leading axes of length 1 removed, equals the expected one", True
-    return None, "", False
-
-
-def _probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
-            original: Any) -> Mistakes:
-    if batched and evidence.works_on_a_slice(student, stored, args):
-        return "no_batch_support"
-    return evidence.probe(student, stored, args, names, original) or None

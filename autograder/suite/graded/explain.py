@@ -1,0 +1,65 @@
+"""What a wrong output evidences, and how: the chain of evidence a failing case is explained by.
+
+Output evidence first (its type; a stored mistake's output, on the rows the mask determines; a mask's
+pattern as numbers; what a softmax sums to; an exact fit; the contract's answer for another mask or scale;
+extra leading axes), then probes (``evidence.probe``, the 2-D slices), then the probe search, then low
+precision. Each step returns ``(mistakes, how, exact)``; ``how`` goes to results.json's evidence.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autograder.suite.cases import Case
+from autograder.suite.graded import evidence, inference, masks, precision
+from autograder.suite.graded.calls import type_mistake
+from autograder.suite.graded.naming import Mistakes, diagnose, mistake_ids
+
+PROBED = "a probe: the same call on an input without the suspected cause gives the expected output"
+
+
+def refined(student: Any, stored: Case, mistake: Mistakes) -> Mistakes:
+    """batch_first_only (passes with exactly one leading axis) becomes needs_leading_axis when a case without
+    leading axes also passes with two: the code needs some leading axis, not exactly one."""
+    ids = mistake_ids(mistake)
+    if "batch_first_only" not in ids or not inference.leading_axes_optional(student, stored):
+        return mistake
+    return tuple("needs_leading_axis" if m == "batch_first_only" else m for m in ids)
+
+
+def explain(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
+             actual: Any) -> tuple[Mistakes, str, bool]:
+    """The mistakes a wrong output evidences, how (for extra_data.evidence), and whether the output itself equals
+    the mistake's (``exact``, for the TA reading extra_data.evidence); (None, "", False)
+    when none."""
+    if mistake := type_mistake(stored.expected, actual):
+        return mistake, "the output's type", False
+    if mistake := diagnose(actual, stored.mistakes, stored.expected):
+        return mistake, "the output equals this mistake's output on the case", True
+    if mistake := masks.masked_rows(stored, actual):
+        how = "the output equals it on the rows the mask determines; the fully masked rows show the fill"
+        return mistake, how, True
+    if mistake := masks.causal_form(stored, actual):
+        return mistake, "the mask's pattern, written as numbers", False
+    if stored.function == "softmax" and (mistake := evidence.softmax_mistake(actual, stored)):
+        return mistake, "what the output sums to, along which axis", False
+    if found := inference.infer(stored, actual):
+        return (*found, False)
+    if found := inference.answered(stored, actual):
+        return (*found, True)
+    if masks.extra_axes(stored.expected, actual):
+        return "extra_leading_axes", "the output, its leading axes of length 1 removed, equals the expected one", True
+    if mistake := probed(student, stored, args, names, batched, actual):
+        return refined(student, stored, mistake), PROBED, False
+    if found := inference.search(student, stored, actual):
+        return (*found, False)
+    if precision.low_precision(stored.expected, actual):
+        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
+    return None, "", False
+
+
+def probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
+            original: Any) -> Mistakes:
+    if batched and evidence.works_on_a_slice(student, stored, args):
+        return "no_batch_support"
+    return evidence.probe(student, stored, args, names, original) or None
