@@ -17,6 +17,7 @@ from tests.realworld.ground_truth import deviations, load
 from tests.students import (
     FRESH,
     FRESH_2,
+    FRESH_3,
     HERE,
     NEW_IDS,
     PORTS,
@@ -60,13 +61,14 @@ def test_every_declared_cause_has_an_id_and_a_description() -> None:
 
 
 def test_the_validation_third_is_the_recorded_draw() -> None:
-    fresh = set(FRESH) | set(FRESH_2)
+    fresh = set(FRESH) | set(FRESH_2) | set(FRESH_3)
     names = [p.name for p in PORTS if p.name not in fresh]  # the draw was over the original 24 ports
     assert len(names) == 24
     assert VALIDATION == draw_validation(names), f"seed {SEED} draws {draw_validation(names)}"
     assert len(VALIDATION) == max(6, len(names) // 3) and set(VALIDATION) <= set(names)
-    assert fresh <= {p.name for p in PORTS} and len(fresh) == len(FRESH) + len(FRESH_2)  # two disjoint batches
-    assert len(FRESH) == len(set(FRESH)) and len(FRESH_2) == len(set(FRESH_2))
+    batches = (FRESH, FRESH_2, FRESH_3)
+    assert fresh <= {p.name for p in PORTS} and len(fresh) == sum(map(len, batches))  # three disjoint batches
+    assert all(len(batch) == len(set(batch)) for batch in batches)
     assert all(split(p) == "validation" for p in PORTS if p.name in fresh)  # the fresh ports join validation
     assert sum(split(p) == "development" for p in PORTS) == len(PORTS) - len(VALIDATION) - len(fresh)
 

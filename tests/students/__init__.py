@@ -20,7 +20,9 @@ diagnosis on the DEVELOPMENT ports only, and report both halves (``python -m tes
 for the report; never tuned on. They count in the validation half (``split``) but not in the recorded draw, and
 the evaluation also reports them alone. ``FRESH_2`` is a second batch of 6 (other students and courses), ported
 after the first fresh batch was measured; graded once for the report; never tuned on: like FRESH, it counts in the
-validation half but not in the recorded draw, and the evaluation reports it alone too.
+validation half but not in the recorded draw, and the evaluation reports it alone too. ``FRESH_3`` is a third
+batch (other students and courses), ported after the second was measured; graded once for the report; never tuned
+on: it counts in the validation half but not in the recorded draw, and the evaluation reports it alone as well.
 """
 
 from __future__ import annotations
@@ -456,6 +458,57 @@ PORTS = [
         "`torch.einsum(\"i,j->ij\", seq_pos.squeeze(), ...)` (T = 1 fails), the template's `10000 **` inv_freq, "
         "`torch.cat((xq_rot, xq_odd * pos_cos + xq_even * pos_sin), dim=-1)` (halves), `.unsqueeze(0).unsqueeze(0)` "
         "tables (leading axes added). Decoding rotates one token at a time: every call fails."),
+    # the FRESH_3 ports (see FRESH_3 below)
+    Port("cs336_jbmopper", {
+        "softmax": ("default_required", "temperature_ignored", "softmax_global_max", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("default_required", "needs_mask", "mask_after_softmax",
+                                         "scale_argument_ignored", "softmax_global_max"),
+        "multi_head_attention": ("needs_mask", "mask_after_softmax"),
+        "decode_step": ("default_required",),
+        "generate_cached": ("default_required",),
+        "generate_naive": ("default_required",),
+    }, callee={"scaled_dot_product_attention": ("softmax",), "multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="cs336_basics/implementations.py (commit 002c0b9) softmax: `def softmax(in_features, dim)` (no default, "
+        "no temperature), `in_features - torch.max(in_features)` (one max over the whole tensor: a slice far below it "
+        "underflows to 0/0, an all -inf slice is 0/0); scaled_dot_product_attention: `def "
+        "scaled_dot_product_attention(Q, K, V, mask)` (no default mask, no scale argument), `softmax(scaled_product, "
+        "-1) * mask` (the mask multiplies the weights after the softmax; `* None` raises without one). The "
+        "reference's multi-head attention passes mask=None or a mask; its decoding calls attention without one."),
+    Port("cs336_xiaofei9289", {
+        "softmax": ("default_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("always_causal", "mha_head_width_model", "mha_value_width", "out_width_is_input"),
+        "rope": ("rope_integer_positions",),
+        **{f: ("rope_integer_positions",) for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("softmax",), **decoding("rope")},
+        notes="layers.py softmax: `def softmax(in_features, dim)` (no default, no temperature, torch.max along dim: "
+        "NaN on an all -inf slice); attention.py scaled_dot_product_attention: no scale argument, "
+        "`masked_fill(~mask, float(\"-inf\"))` then the student's softmax; MultiHeadSelfAttention: `self.head_dim = "
+        "d_model // num_heads` in split_heads for q, k and v, `causal_mask = torch.tril(torch.ones(seq_len, "
+        "seq_len))` built in forward (no mask argument), merge_heads `reshape(*leading_shape, seq_len, "
+        "self.d_model)`; rope.py: `cos = self.cos_cached[token_positions]` (integer indexing)."),
+    Port("tinyllm_li0k", {
+        "causal_mask": ("mask_additive",),
+        "scaled_dot_product_attention": ("mask_bool_added",),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "mask_bool_added", "mha_mask_head_axis"),
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
+        **{f: ("rope_half_split",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
+        notes="attention.py: `scores = scores + mask`; causal_mask: `mx.where(mask, mx.array(0), "
+        "mx.array(float(\"-inf\")))` (additive float); SimpleMultiHeadAttention: `N, L, E = query.shape`, "
+        "`reshape(N, L, self.num_heads, self.head_dim)` with head_dim = hidden_size // num_heads for q, k, v, the "
+        "mask passed on unchanged, `output.transpose(0, 2, 1, 3).reshape(N, L, E)`; positional_encoding.py: "
+        "handle_offset turns the `offset` slice into range(offset.start, offset.stop) (integer start), "
+        "traditional=False default takes `x[..., 0 : D // 2]` and `x[..., D // 2 : D]` (halves)."),
+    Port("cs231n_sihan0229", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "mha_mask_head_axis", "softmax_nan_fully_masked"),
+    }, notes="MultiHeadAttention.forward: `N, S, E = query.shape`, `self.head_dim = self.emd_dim // self.n_head` in "
+       "`view(N, S, self.n_head, self.head_dim)` for query, key and value, `score.masked_fill(attn_mask.view(1, 1, "
+       "*attn_mask.size()) == 0, float('-inf'))` (a (N, S, T) mask becomes (1, 1, N, S, T)), F.softmax(score, "
+       "dim=-1), `output.permute(0, 2, 1, 3).reshape(N, S, E)`."),
 ]
 
 SEED = 21
@@ -470,6 +523,9 @@ FRESH: tuple[str, ...] = ('cs336_yyindev', 'idl_hw4_bojunli03', 'tinyllm_aeft', 
 # FRESH, they join the validation half (split) but not the recorded draw.
 FRESH_2: tuple[str, ...] = ('cs224n_a4_zhiweilll', 'minllama_kartashoffv', 'minllama_dingkwan',
                             'llmsys_hw2_aalexchengg', 'uvadl_a2_toyeshc', 'uvadl_a2_lisasaleh')
+# a third batch, ported after the second was measured; graded once for the report; never tuned on. Like FRESH and
+# FRESH_2, they join the validation half (split) but not the recorded draw.
+FRESH_3: tuple[str, ...] = ('cs336_jbmopper', 'cs336_xiaofei9289', 'tinyllm_li0k', 'cs231n_sihan0229')
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
@@ -479,4 +535,4 @@ def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def split(port: Port) -> str:
-    return "validation" if port.name in (*VALIDATION, *FRESH, *FRESH_2) else "development"
+    return "validation" if port.name in (*VALIDATION, *FRESH, *FRESH_2, *FRESH_3) else "development"
