@@ -478,7 +478,7 @@ PORTS = [
     Port("cs336_xiaofei9289", {
         "softmax": ("default_required", "temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
-        "multi_head_attention": ("always_causal", "mha_head_width_model", "mha_value_width", "out_width_is_input"),
+        "multi_head_attention": ("always_causal", "mha_head_width_model", "mha_value_width"),
         "rope": ("rope_integer_positions",),
         **{f: ("rope_integer_positions",) for f in DECODE},
     }, callee={"scaled_dot_product_attention": ("softmax",), **decoding("rope")},
@@ -491,8 +491,8 @@ PORTS = [
     Port("tinyllm_li0k", {
         "causal_mask": ("mask_additive",),
         "scaled_dot_product_attention": ("mask_bool_added",),
-        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
-                                 "mask_bool_added", "mha_mask_head_axis"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added",
+                                 "mha_mask_head_axis"),
         "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
         **{f: ("rope_half_split",) for f in DECODE},
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
@@ -503,12 +503,27 @@ PORTS = [
         "handle_offset turns the `offset` slice into range(offset.start, offset.stop) (integer start), "
         "traditional=False default takes `x[..., 0 : D // 2]` and `x[..., D // 2 : D]` (halves)."),
     Port("cs231n_sihan0229", {
-        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
-                                 "mha_mask_head_axis", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
+                                 "softmax_nan_fully_masked"),
     }, notes="MultiHeadAttention.forward: `N, S, E = query.shape`, `self.head_dim = self.emd_dim // self.n_head` in "
        "`view(N, S, self.n_head, self.head_dim)` for query, key and value, `score.masked_fill(attn_mask.view(1, 1, "
        "*attn_mask.size()) == 0, float('-inf'))` (a (N, S, T) mask becomes (1, 1, N, S, T)), F.softmax(score, "
-       "dim=-1), `output.permute(0, 2, 1, 3).reshape(N, S, E)`."),
+       "dim=-1), `output.permute(0, 2, 1, 3).reshape(N, S, E)` (the constructor asserts embed_dim % num_heads == 0, "
+       "so the merge into E is always H * head_dim)."),
+    Port("uvadl_a2_65456u", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
+        "rope": ("rope_half_split", "rope_ignores_positions", "rope_base_ignored", "extra_leading_axes"),
+        "decode_step": ("rope_ignores_positions", "extra_leading_axes"),
+        "generate_cached": ("rope_ignores_positions", "extra_leading_axes"),
+        "generate_naive": ("rope_ignores_positions", "rope_half_split", "rope_base_ignored", "extra_leading_axes"),
+    }, callee=decoding("rope"),
+        notes="assignment2/part2/gpt.py CausalSelfAttention.forward: `B, T, C = x.size()`, `self.c_attn(x).split("
+        "self.n_embd, dim=2)` and `view(B, T, self.n_head, C // self.n_head)` for q, k, v, `att.masked_fill("
+        "self.mask[:, :, :T, :T] == 0, float('-inf'))` always; apply_rotary_emb: `seq_pos = torch.arange(T, ...)`, "
+        "the constructor's `10000 **` inv_freq, `pos_emb = torch.cat((freqs, freqs), dim=-1).unsqueeze(0)"
+        ".unsqueeze(0)` ((1, 1, T, dim): leading axes added), `xq * pos_cos + rotate_half(xq) * pos_sin` with "
+        "rotate_half = cat((-x2, x1)) of the halves. Decoding: the new token is rotated at position 0 (the identity) "
+        "and gains two leading axes; generate_naive's keys sit at 0..n in the halves layout, its query at 0."),
 ]
 
 SEED = 21
@@ -525,7 +540,8 @@ FRESH_2: tuple[str, ...] = ('cs224n_a4_zhiweilll', 'minllama_kartashoffv', 'minl
                             'llmsys_hw2_aalexchengg', 'uvadl_a2_toyeshc', 'uvadl_a2_lisasaleh')
 # a third batch, ported after the second was measured; graded once for the report; never tuned on. Like FRESH and
 # FRESH_2, they join the validation half (split) but not the recorded draw.
-FRESH_3: tuple[str, ...] = ('cs336_jbmopper', 'cs336_xiaofei9289', 'tinyllm_li0k', 'cs231n_sihan0229')
+FRESH_3: tuple[str, ...] = ('cs336_jbmopper', 'cs336_xiaofei9289', 'tinyllm_li0k', 'cs231n_sihan0229',
+                            'uvadl_a2_65456u')
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:

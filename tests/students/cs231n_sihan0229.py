@@ -6,8 +6,8 @@ value are viewed as (N, S, H, E // H) with self.head_dim = embed_dim // num_head
 over the heads, also for the values) and permuted; scores torch.matmul(query, key) / sqrt(head_dim);
 `score.masked_fill(attn_mask.view(1, 1, *attn_mask.size()) == 0, -inf)` (two leading axes put in front of the mask:
 a per-sequence (N, S, T) mask becomes (1, 1, N, S, T) and meets the heads instead of a head axis), F.softmax on -1
-(an all -inf row is NaN), output permute(0, 2, 1, 3).reshape(N, S, E) (the heads merged back into the input's
-width) then the projection. Added for the contract only: W_Q, W_K, W_V, W_O replace the Linear layers (no biases,
+(an all -inf row is NaN), output permute(0, 2, 1, 3).reshape(N, S, E) then the projection; the constructor asserts
+embed_dim % num_heads == 0. Added for the contract only: W_Q, W_K, W_V, W_O replace the Linear layers (no biases,
 dropout off), self-attention (query = key = value = X).
 """
 
@@ -19,6 +19,7 @@ import numpy as np
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
     N, S, E = X.shape
     N, T, E = X.shape
+    assert E % num_heads == 0  # the constructor's `assert embed_dim % num_heads == 0`
     n_head, head_dim = num_heads, E // num_heads
     query = (X @ W_Q).reshape(N, S, n_head, head_dim).transpose(0, 2, 1, 3)
     key = (X @ W_K).reshape(N, T, n_head, head_dim).transpose(0, 2, 3, 1)
