@@ -68,6 +68,8 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "halves (every pair's first coordinate, then every second one) instead of back in place",
     "rope_single_token_fails": "RoPE fails on a single token (N = 1): squeeze() drops the token axis of the (N, 1) "
     "positions",
+    "mha_needs_divisible_width": "multi_head_attention raises unless the input width D = X.shape[-1] is divisible by "
+    "num_heads (a constructor's check on embed_dim, although the heads' widths come from W_Q, W_K and W_V)",
 }
 
 
@@ -524,6 +526,18 @@ PORTS = [
         ".unsqueeze(0)` ((1, 1, T, dim): leading axes added), `xq * pos_cos + rotate_half(xq) * pos_sin` with "
         "rotate_half = cat((-x2, x1)) of the halves. Decoding: the new token is rotated at position 0 (the identity) "
         "and gains two leading axes; generate_naive's keys sit at 0..n in the halves layout, its query at 0."),
+    Port("idl_hw4_yufeisong0914", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_mask_head_axis", "mask_inverted", "mask_finite_fill",
+                                 "mha_needs_divisible_width"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="activation.py Softmax.forward: moveaxis + reshape(-1, C), row max (NaN on an all -inf row), no "
+        "temperature; scaled_dot_product_attention.py: `scaled_dot_product + mask * (-self.eps)` (True = ignore, "
+        "eps = 1e10), no scale argument; multi_head_attention.py: `self.N = query.shape[0]` ... `self.E = "
+        "query.shape[2]`, _split_heads `head_dim = E // self.num_heads` of each projection's own width (right for "
+        "d_v != d_k), _merge_masks `attn_mask[np.newaxis, np.newaxis, :, :]` broadcast_to (N, H, L, S) (a (N, L, S) "
+        "mask cannot be), __init__ `if embed_dim % num_heads != 0: raise ValueError`."),
 ]
 
 SEED = 21
@@ -541,7 +555,7 @@ FRESH_2: tuple[str, ...] = ('cs224n_a4_zhiweilll', 'minllama_kartashoffv', 'minl
 # a third batch, ported after the second was measured; graded once for the report; never tuned on. Like FRESH and
 # FRESH_2, they join the validation half (split) but not the recorded draw.
 FRESH_3: tuple[str, ...] = ('cs336_jbmopper', 'cs336_xiaofei9289', 'tinyllm_li0k', 'cs231n_sihan0229',
-                            'uvadl_a2_65456u')
+                            'uvadl_a2_65456u', 'idl_hw4_yufeisong0914')
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
