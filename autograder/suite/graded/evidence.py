@@ -32,7 +32,8 @@ TOKEN_ARRAYS = {"X", "Q", "K", "V", "Z", "x"}  # inputs whose leading axes are b
 # ----------------------------------------------------------------------------
 
 MAX_COMBINED = 3  # suspected causes removed at once
-WIDTHS = {"mha_value_width", "mha_head_width_model"}  # probes that change the heads' widths
+WIDTH_CAUSES = {"out_width_is_input", "mha_value_width", "mha_head_width_model"}  # what the heads' widths show
+WIDTHS = WIDTH_CAUSES - {"out_width_is_input"}  # probes that make d_k = d_v or D = H * d_k
 MAX_PROBES = 36  # probe calls per case
 
 
@@ -80,9 +81,6 @@ def probe(student: Any, stored: Case, args: list[Any], names: list[str], origina
         if shown:
             return _consistent(shown, tried, outcomes)
     return ()
-
-
-WIDTH_CAUSES = {"out_width_is_input", "mha_value_width", "mha_head_width_model"}
 
 
 def _ruled_out(stored: Case, named: Mapping[str, Any], removed: frozenset[str] | set[str]) -> frozenset[str]:

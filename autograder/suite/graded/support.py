@@ -122,18 +122,18 @@ def student_facing(error: BaseException) -> bool:
 ROPE_OPTIONAL = ("decode_step", "generate_cached", "generate_naive")  # RoPE only when rope_base is given
 
 
-def failing_callees(student: Any, function: str, *, rope: bool = True, seen: bool = True) -> dict[str, list[str]]:
+def failing_callees(student: Any, function: str, *, rope: bool = True) -> dict[str, list[str]]:
     """The functions ``function`` usually calls that failed their own tests, with those tests' numbers.
 
     Only failures the student may already see are candidates (visible tests, or tests shown at the
-    same time as the current one; every failure with ``seen=False``), and RoPE only where ``rope_base``
-    is given (``rope``); whether a candidate is cited is for the served probe to show (``callee_note``).
+    same time as the current one), and RoPE only where ``rope_base`` is given (``rope``); whether a
+    candidate is cited is for the served probe to show (``callee_note``).
     """
     current = _current.get()
     shown_now = current[2] if current else contract.VISIBLE
     failing: dict[str, list[str]] = {}
     for callee, test_number, shown in _failed.get(student, []):
-        if callee not in contract.callees(function) or (seen and shown not in (contract.VISIBLE, shown_now)):
+        if callee not in contract.callees(function) or shown not in (contract.VISIBLE, shown_now):
             continue
         if function in ROPE_OPTIONAL and not rope and callee in ("rope", "rotation_matrix"):
             continue
