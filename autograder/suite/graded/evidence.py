@@ -221,6 +221,13 @@ def _output_width(stored: Case, v: Variant) -> Variant:
     return _pad_input(v, H * to_v - D) if H * to_v > D else v
 
 
+def _output_width_applies(stored: Case, named: Mapping[str, Any]) -> bool:
+    if not _is_mha(stored, named):
+        return False
+    H, _, d_v, D = _mha_widths(named)
+    return D != H * d_v
+
+
 def _model_width_applies(stored: Case, named: Mapping[str, Any]) -> bool:
     if not _is_mha(stored, named):
         return False
@@ -297,8 +304,7 @@ def _full_mask(stored: Case, v: Variant) -> Variant:
 
 # (mistake named when removing this cause confirms it, applies to (case, arguments), remove it); applied in this order
 CAUSES: list[tuple[str, Callable[[Case, Mapping[str, Any]], bool], Callable[[Case, Variant], Variant]]] = [
-    ("out_width_is_input", lambda c, n: _is_mha(c, n) and _mha_widths(n)[3] != _mha_widths(n)[0] * _mha_widths(n)[2],
-     _output_width),
+    ("out_width_is_input", _output_width_applies, _output_width),
     ("mha_value_width", lambda c, n: _is_mha(c, n) and _mha_widths(n)[1] != _mha_widths(n)[2], _value_width),
     ("mha_head_width_model", _model_width_applies, _model_width),
     ("mask_full_shape", lambda c, n: _has_bool_mask(c, n) and np.ndim(n["mask"]) >= 2 and _mask_broadcasts(c, n),

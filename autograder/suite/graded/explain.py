@@ -28,10 +28,9 @@ def refined(student: Any, stored: Case, mistake: Mistakes) -> Mistakes:
 
 
 def explain(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
-             actual: Any) -> tuple[Mistakes, str, bool]:
+            actual: Any) -> tuple[Mistakes, str, bool]:
     """The mistakes a wrong output evidences, how (for extra_data.evidence), and whether the output itself equals
-    the mistake's (``exact``, for the TA reading extra_data.evidence); (None, "", False)
-    when none."""
+    the mistake's (``exact``, for the TA reading extra_data.evidence); (None, "", False) when none."""
     if mistake := type_mistake(stored.expected, actual):
         return mistake, "the output's type", False
     if mistake := diagnose(actual, stored.mistakes, stored.expected):
@@ -59,7 +58,7 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
 
 
 def probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
-            original: Any) -> Mistakes:
+           original: Any) -> Mistakes:
     if batched and evidence.works_on_a_slice(student, stored, args):
         return "no_batch_support"
     return evidence.probe(student, stored, args, names, original) or None

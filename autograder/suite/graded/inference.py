@@ -91,7 +91,7 @@ def _attention_fit(stored: Case, actual: Any) -> Found:
     b = float(solution[1]) if len(solution) > 1 else 0.0
     d_k, d_v = Q.shape[-1], np.shape(stored.inputs["V"])[-1]
     given = stored.inputs.get("scale")
-    wanted = float(given) if given is not None else 1 / np.sqrt(d_k)
+    wanted = variants.asked(stored.function, stored.inputs)
     how = f"the weights are the softmax of the scores times {c:.6g} (asked: {wanted:.6g})"
     if len(solution) > 1 and (np.isclose(b, 1.0, rtol=1e-4) or np.isclose(b, c, rtol=1e-4)) and abs(b) > 1e-6:
         return "mask_bool_added", how + f", plus {b:.6g} times the boolean mask"
@@ -144,8 +144,8 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
     scale), or None. A probe whose output equals the original one (``original``, None when the call raised) flipped
     nothing. ``type_error``: the call raised a TypeError, so the contract's default arguments given explicitly are
     a property too (code that requires one of them)."""
-    named = dict(call_arguments(stored.inputs))
-    if any(not isinstance(v, (np.ndarray, int, float, type(None))) for v in named.values()):
+    named = _plain_arguments(stored)
+    if named is None:
         return None
     rewritings = list(_rewritings(stored.function, named, defaults=type_error))
     calls = 0
@@ -181,12 +181,16 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
 
 def answered(stored: Case, actual: Any) -> Found:
     """The output is the contract's answer for another mask or scale than the case's (``answer_for``), or None."""
-    named = dict(call_arguments(stored.inputs))
-    if any(not isinstance(v, (np.ndarray, int, float, type(None))) for v in named.values()):
-        return None
-    if (found := answer_for(stored.function, named, actual)) and found[0]:
+    named = _plain_arguments(stored)
+    if named is not None and (found := answer_for(stored.function, named, actual)) and found[0]:
         return (found[0][0] if len(found[0]) == 1 else found[0]), f"the output equals the contract's answer {found[1]}"
     return None
+
+
+def _plain_arguments(stored: Case) -> dict[str, Any] | None:
+    """The case's arguments by name, or None when one is not a plain array or number (an object, a cache)."""
+    named = dict(call_arguments(stored.inputs))
+    return None if any(not isinstance(v, (np.ndarray, int, float, type(None))) for v in named.values()) else named
 
 
 def leading_axes_optional(student: Any, stored: Case) -> bool:

@@ -135,12 +135,17 @@ def failing_callees(student: Any, function: str, *, rope: bool = True) -> dict[s
     for callee, test_number, shown in _failed.get(student, []):
         if callee not in contract.callees(function) or shown not in (contract.VISIBLE, shown_now):
             continue
-        if function in ROPE_OPTIONAL and not rope and callee in ("rope", "rotation_matrix"):
+        if _rope_unused(function, callee, rope):
             continue
         failing.setdefault(callee, [])
         if test_number not in failing[callee]:
             failing[callee].append(test_number)
     return failing
+
+
+def _rope_unused(function: str, callee: str, rope: bool) -> bool:
+    """Decoding calls RoPE only when rope_base is given (``rope``)."""
+    return function in ROPE_OPTIONAL and not rope and callee in ("rope", "rotation_matrix")
 
 
 class Note(str):
@@ -230,8 +235,7 @@ def check(
         if note is None and attempted and any(m for _, _, m in failures):
             # a mistake of its own is named only if the case fails with every callee correct too: a callee whose
             # failures are hidden, or not graded yet, may be what the output shows (nothing is said of it then)
-            servable = [c for c in contract.callees(function)
-                        if rope or function not in ROPE_OPTIONAL or c not in ("rope", "rotation_matrix")]
+            servable = [c for c in contract.callees(function) if not _rope_unused(function, c, rope)]
             if callees.passes_with_all(student, failures[0][0], servable, record_evidence):
                 note = Note("")
         evidence = None
@@ -248,14 +252,14 @@ def check(
 
 
 def failure_message(
-    failures: Sequence[tuple[Case, str, Mistakes]], total: int, note: str | None = None, evidence: str | None = None
+    failures: Sequence[tuple[Case, str, Mistakes]], total: int, note: Note | None = None, evidence: str | None = None
 ) -> str:
     """The diagnosis first (every evidenced mistake and the shape evidence, else the fix-first advice), then
     the first failing case in full, then the other failing cases by name. Records the mistakes named for
     results.json."""
     named = mistake_ids(failures[0][2]) or next((mistake_ids(m) for _, _, m in failures if m), [])
     if note is not None:  # the case passes with correct callees standing in: its own code is right on it, so only
-        own = callees_mistakes(getattr(note, "cited", ()))  # the cited callees' own mistakes stay named (a rope that
+        own = callees_mistakes(note.cited)  # the cited callees' own mistakes stay named (a rope that
         named = [m for m in named if m.split(".")[0] in own]  # pairs halves), not the function's ("RoPE not applied")
     parts = [f"{LIKELY} {sentence(m)}" for m in named]
     if evidence and not set(getattr(evidence, "same_as", ())) & set(named):  # one sentence per cause

@@ -69,13 +69,13 @@ def attend(function: str, inputs: dict[str, Any], scale: float | np.ndarray, *, 
 
     Q, K, V = (split_heads(M) for M in oracle.qkv_project(inputs["X"], inputs["W_Q"], inputs["W_K"], inputs["W_V"]))
     n = np.shape(inputs["X"])[-2]
-    if mask is not None:
-        mask = np.asarray(mask)
-        mask = np.broadcast_to(mask, (*mask.shape[:-2], n, n))[..., None, :, :]
+
+    def shared_by_heads(a: np.ndarray) -> np.ndarray:  # (..., N, N) -> (..., 1, N, N), as the reference's mask
+        return np.broadcast_to(a, (*a.shape[:-2], n, n))[..., None, :, :]
+
     bias = np.asarray(bias, dtype=float)
-    if bias.ndim >= 2:
-        bias = np.broadcast_to(bias, (*bias.shape[:-2], n, n))[..., None, :, :]
-    heads, _ = _attention(Q, K, V, scale, bias, mask)
+    heads, _ = _attention(Q, K, V, scale, shared_by_heads(bias) if bias.ndim >= 2 else bias,
+                          None if mask is None else shared_by_heads(np.asarray(mask)))
     concat = np.swapaxes(heads, -2, -3)
     return concat.reshape(*concat.shape[:-2], -1) @ inputs["W_O"]
 
