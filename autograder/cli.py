@@ -2,9 +2,8 @@
 
 Each command lives in its own module as ``main(argv: list[str]) -> int`` and is
 imported only when used, so ``--help`` and ``grade`` start fast. ``make venv`` installs
-the ``autograder`` console script (``.venv/bin/autograder``), which works from any folder:
-the checkout it belongs to is put at the end of ``sys.path`` (in the grader's process only),
-so that the commands that read ``reference/`` (``template``, ``regen``, ``demo``) find it.
+the ``autograder`` console script (``.venv/bin/autograder``), which works from any folder.
+``--homework DIR``, anywhere after the command, picks the homework folder (``autograder.homework``).
 
 Conventions: ``--version``; usage errors on stderr with status 2 (a bare ``autograder`` too); output piped
 into a reader that stops early (``autograder batch ... | head``) is dropped quietly from then on, and the
@@ -38,10 +37,37 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def usage() -> str:
     width = max(map(len, COMMANDS))
-    lines = ["usage: autograder <command> [options]", "", "commands:"]
+    lines = ["usage: autograder <command> [--homework DIR] [options]", "", "commands:"]
     lines += [f"  {name:<{width}}  {help_}" for name, (_, help_) in COMMANDS.items()]
-    lines += ["", "Run `autograder <command> --help` for a command's options; `autograder --version` for the version."]
+    lines += ["", "--homework DIR (every command): the homework folder to use (default $AUTOGRADER_HOMEWORK, else "
+              "reference/ in a checkout)",
+              "Run `autograder <command> --help` for a command's options; `autograder --version` for the version."]
     return "\n".join(lines)
+
+
+def _homework_option(argv: list[str]) -> list[str]:
+    """``argv`` without ``--homework DIR`` (or ``--homework=DIR``), which becomes this process's homework (and its
+    children's: ``AUTOGRADER_HOMEWORK``) before any command module is imported."""
+    from autograder import homework
+
+    rest, i = [], 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i:]
+            break
+        if arg == "--homework" or arg.startswith("--homework="):
+            value = arg.split("=", 1)[1] if "=" in arg else (argv[i + 1] if i + 1 < len(argv) else "")
+            if not value:
+                raise ValueError("--homework needs a folder")
+            if not (Path(value) / "homework.py").is_file():
+                raise ValueError(f"--homework {value}: not a homework folder (no homework.py in it)")
+            homework.choose(value)
+            i += 1 if "=" in arg else 2
+            continue
+        rest.append(arg)
+        i += 1
+    return rest
 
 
 def version() -> str:
@@ -75,11 +101,14 @@ def _dispatch(argv: list[str]) -> int:
         print(f"autograder: a command is required\n\n{usage()}", file=sys.stderr)
         return 2
     command, rest = argv[0], argv[1:]
+    try:
+        rest = _homework_option(rest)
+    except ValueError as error:
+        print(f"autograder {command}: {error}", file=sys.stderr)
+        return 2
     if command not in COMMANDS:
         print(f"unknown command {command!r}\n\n{usage()}", file=sys.stderr)
         return 2
-    if (CHECKOUT / "reference").is_dir() and str(CHECKOUT) not in sys.path:
-        sys.path.append(str(CHECKOUT))  # a checkout (not a Gradescope root): reference/ importable from anywhere
     module = importlib.import_module(COMMANDS[command][0])
     return int(module.main(rest) or 0)
 

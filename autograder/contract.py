@@ -1,41 +1,29 @@
-"""The homework's contract as data: parts, graded names, and the points table.
+"""The contract of the homework this process grades, as the engine uses it: parts, graded names, points.
 
-This is the one place points are set (``POINTS``, per graded test): the graded suite's
-decorator reads each test's weight here, the results summary groups tests by these parts,
-and the README's table is generated from it (``autograder template``).
+Everything here is derived from the homework's own ``homework.py`` (``autograder.homework``), the one place a
+course sets points, parts, visibility and who calls whom; nothing is set by hand. The graded suite's decorator
+reads each test's weight here, the results summary groups tests by these parts, and the README's points table is
+generated from it (``autograder template``).
 """
 
 from __future__ import annotations
 
-PARTS: dict[str, str] = {
-    "A": "Projections and scores (Dis 10 Q1)",
-    "B": "Softmax (Dis 10 Q1, Dis 11 Q2)",
-    "C": "Masks and scaled dot-product attention (Dis 10 Q2, Dis 11 Q2)",
-    "D": "Multi-head attention (PS4 Q2c)",
-    "E": "Rotary positional embeddings (Dis 11 Q1)",
-    "F": "KV caching (Dis 11 Q3)",
-}
+from autograder import homework as _homework
 
-# The one place points are set: every graded test, by the contract function it tags (spelled
-# exactly as in the contract: these are the test tags), test number -> points. A test's number
-# starts with its function's part. The graded suite's decorator (suite/graded/support.py) reads
-# its weight here; a function's points, a part's and the total are sums of these; the README's
-# table is generated from them (`autograder template`). Any positive numbers, any total.
-POINTS: dict[str, dict[str, float]] = {
-    "qkv_project": {"A.1": 2, "A.2": 2, "A.3": 0.5, "A.4": 0.5, "A.8": 1},
-    "attention_scores": {"A.5": 2, "A.6": 2, "A.7": 1, "A.9": 1},
-    "softmax": {"B.1": 2, "B.2": 2, "B.3": 2, "B.4": 1, "B.5": 2, "B.6": 1, "B.7": 1, "B.8": 1},
-    "causal_mask": {"C.1": 2, "C.2": 2, "C.3": 1, "C.12": 1},
-    "scaled_dot_product_attention": {"C.4": 3, "C.5": 2, "C.6": 2, "C.7": 1, "C.8": 1, "C.9": 1, "C.10": 1,
-                                     "C.11": 1, "C.13": 2},
-    "multi_head_attention": {"D.1": 3, "D.2": 2, "D.3": 2, "D.4": 2, "D.5": 1, "D.6": 2},
-    "rotation_matrix": {"E.1": 2, "E.2": 1, "E.9": 1},
-    "rope": {"E.3": 2, "E.4": 3, "E.5": 2, "E.6": 1, "E.7": 1, "E.8": 1, "E.10": 2},
-    "KVCache": {"F.1": 2, "F.2": 2, "F.3": 1, "F.15": 1},
-    "decode_step": {"F.4": 3, "F.5": 2, "F.6": 1, "F.7": 1, "F.16": 1},
-    "generate_cached": {"F.8": 3, "F.9": 1, "F.10": 1, "F.17": 1},
-    "generate_naive": {"F.11": 3, "F.12": 2, "F.13": 1, "F.14": 1, "F.18": 1},
+_hw = _homework.load()
+
+HOMEWORK = _hw
+NAME: str = _hw.NAME
+UPLOAD: str = _hw.UPLOAD
+PARTS: dict[str, str] = dict(_hw.PARTS)
+POINTS: dict[str, dict[str, float]] = {name: dict(tests) for name, tests in _hw.POINTS.items()}
+CALLS: dict[str, tuple[str, ...]] = {name: tuple(called) for name, called in _hw.CALLS.items()}
+CALLED_WHEN_GIVEN: dict[str, dict[str, tuple[str, ...]]] = {
+    name: {given: tuple(called) for given, called in inputs.items()} for name, inputs in _hw.CALLED_WHEN_GIVEN.items()
 }
+# Visibility of the hidden tests, set in one place (the homework's HIDDEN).
+HIDDEN: str = _hw.HIDDEN
+VISIBLE = "visible"
 
 
 def _number(x: float) -> float:
@@ -46,7 +34,8 @@ def _number(x: float) -> float:
 def _part_of_tests(name: str) -> str:
     parts = {number.split(".")[0] for number in POINTS[name]}
     if len(parts) != 1:
-        raise ValueError(f"contract.POINTS: the tests of {name} are numbered in parts {sorted(parts)}, not one")
+        raise ValueError(f"{_hw.folder / 'homework.py'}: POINTS: the tests of {name} are numbered in parts "
+                         f"{sorted(parts)}, not one")
     return parts.pop()
 
 
@@ -59,37 +48,22 @@ TOTAL_POINTS: float = _number(sum(points for _, points in FUNCTIONS.values()))
 TESTS: dict[str, tuple[str, float]] = {
     number: (name, points) for name, tests in POINTS.items() for number, points in tests.items()
 }
+if len(TESTS) != sum(len(tests) for tests in POINTS.values()):
+    raise ValueError(f"{_hw.folder / 'homework.py'}: POINTS: a test number is listed twice")
 
 
 def points_of_test(number: str, function: str) -> float:
     """The points of graded test ``number``, which must test ``function`` (the graded decorator's lookup)."""
     if number not in TESTS:
-        raise ValueError(f"graded test {number} has no points in autograder/contract.py (POINTS)")
+        raise ValueError(f"graded test {number} has no points in {_hw.relative(_hw.folder / 'homework.py')} (POINTS)")
     listed, points = TESTS[number]
     if listed != function:
-        raise ValueError(f"graded test {number} tests {function}, but contract.py lists it under {listed}")
+        raise ValueError(f"graded test {number} tests {function}, but homework.py lists it under {listed}")
     return points
 
 
-# Who usually calls whom (the reference's call graph; students mostly follow it). When a
-# callee fails its own tests, a failing test of its caller says to fix the callee first.
-CALLS: dict[str, tuple[str, ...]] = {
-    "scaled_dot_product_attention": ("attention_scores", "softmax"),
-    "multi_head_attention": ("qkv_project", "scaled_dot_product_attention"),
-    "rope": ("rotation_matrix",),
-    "decode_step": ("rope", "scaled_dot_product_attention"),
-    "generate_cached": ("KVCache", "decode_step"),
-    "generate_naive": ("rope", "scaled_dot_product_attention"),
-}
-
-# Visibility of the hidden tests, set in one place. Gradescope's options: "hidden",
-# "after_due_date", "after_published", "visible".
-HIDDEN = "after_due_date"
-VISIBLE = "visible"
-
-
 def part_of(name: str) -> str:
-    """The part letter ("A".."F") of a contract name."""
+    """The part letter of a contract name."""
     return FUNCTIONS[name][0]
 
 
@@ -103,6 +77,12 @@ def callees(name: str) -> list[str]:
             found.append(callee)
             queue += CALLS.get(callee, ())
     return found
+
+
+def unused_callees(name: str, inputs: dict) -> set[str]:
+    """The callees ``name`` does not call on these inputs: those it calls only when an input is given (not None)."""
+    return {callee for given, called in CALLED_WHEN_GIVEN.get(name, {}).items() if inputs.get(given) is None
+            for callee in called}
 
 
 def points_by_part() -> dict[str, float]:
@@ -121,9 +101,3 @@ def points_table_markdown() -> str:
         rows.append(f"| {part} | {names} | {total:g} |")
     rows.append(f"| | **total** | **{TOTAL_POINTS:g}** |")
     return "\n".join(rows) + "\n"
-
-
-assert all(points > 0 for _, points in TESTS.values()), "every graded test is worth points"
-assert len(TESTS) == sum(len(tests) for tests in POINTS.values()), "a test number is listed twice"
-assert {part for part, _ in FUNCTIONS.values()} <= set(PARTS)
-assert all({name, *called} <= set(FUNCTIONS) for name, called in CALLS.items())

@@ -33,7 +33,7 @@ from typing import Any
 from autograder import contract
 from autograder.results import document
 
-GRADED_DIR = Path(__file__).resolve().parent / "suite" / "graded"
+PYTEST_INI = Path(__file__).resolve().parent / "suite" / "graded" / "pytest.ini"  # the engine's, never a homework's
 NOT_GRADED = "Not graded: see the message at the top"  # each test's output when the submission cannot be read
 GRADER_FAILED = (
     "**The autograder could not finish grading** because of a problem on our side, "
@@ -181,11 +181,12 @@ UNUSED_PLUGINS = ("logging", "warnings", "unittest", "legacypath", "tmpdir", "re
 def _pytest_args() -> list[str]:
     """Our suite, our config only: a submission's conftest.py or pytest.ini is never seen."""
     return [
-        str(GRADED_DIR),
+        str(contract.HOMEWORK.tests),
         "--rootdir",
-        str(GRADED_DIR),
+        str(contract.HOMEWORK.tests),
         "-c",
-        str(GRADED_DIR / "pytest.ini"),
+        str(PYTEST_INI),
+        "--import-mode=importlib",  # the homework's tests/ by path, under names of their own (never sys.path)
         "-p",
         "no:cacheprovider",
         "-q",

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from reference import attention as ref
+from . import attention as ref
 
 NOT_BY_VALUE: dict[str, str] = {
     "modified_input": "writes to an input array: the grader passes read-only inputs, so the write raises",

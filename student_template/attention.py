@@ -13,9 +13,8 @@ Parts follow the worksheets:
   F  KV caching                    Dis 11 Q3
 
 This is your file. Replace each ``raise NotImplementedError(...)`` by your code; its
-message is a hint naming the worksheet question. Use only numpy and the Python
-standard library, keep every name and signature, never modify an input array, and
-leave the given ``AttentionLayer`` as it is.
+message is a hint. Use only numpy and the Python standard library, keep every name and
+signature, never modify an input array, and leave the given ``AttentionLayer`` as it is.
 
 Run the public tests from this folder with ``python -m pytest -q``: a failing test
 says what was compared, where it differs and, when it recognises one, the likely

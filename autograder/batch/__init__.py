@@ -70,6 +70,12 @@ def main(argv: list[str]) -> int:
     except ValueError as error:
         print(f"batch: {error}", file=sys.stderr)
         return 2
+    from autograder.suite import stamp
+
+    stale = stamp.refusal()
+    if stale:  # every submission would be graded against an old oracle or old cases
+        print(f"batch: {stale}", file=sys.stderr)
+        return 3
     timeout = args.timeout or pool.default_timeout()
     return run(
         args.export, args.output, jobs=args.jobs, shard=shard, timeout=timeout, force=args.force, plain=args.plain,

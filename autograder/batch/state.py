@@ -41,7 +41,7 @@ def autograder_version(repo: Path | None = None) -> str:
     repo = repo or build.REPO
     digest = hashlib.sha256()
     for name in build.zip_members(repo):
-        data = (repo / name).read_bytes()
+        data = build.source_of(name, repo).read_bytes()
         digest.update(f"{name}\0{len(data)}\0".encode())
         digest.update(data)
     return digest.hexdigest()

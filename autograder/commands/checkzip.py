@@ -45,6 +45,7 @@ from autograder.results.check import SCHEMA, _jsonschema, validate
 REPO = build.REPO
 SCRIPTS = ("setup.sh", "run_autograder")
 FORBIDDEN = {"reference", "tests", "student_template", ".venv", "venv", ".git", "__pycache__", ".pytest_cache"}
+ANYWHERE = {"__pycache__", ".pytest_cache", ".git"}  # forbidden at any depth; the others at the top
 REQUIRED = ("autograder/__init__.py", "autograder/__main__.py", "autograder/runner.py")
 
 
@@ -79,8 +80,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("zip", type=Path, nargs="?", default=Path("dist/autograder.zip"), help="default: %(default)s")
     parser.add_argument("--python", help="interpreter setup.sh builds the venv with (default: a Python 3.10 if one "
                         "is found, as on Gradescope)")
-    parser.add_argument("--reference", type=Path, default=REPO / "reference" / "attention.py")
-    parser.add_argument("--template", type=Path, default=REPO / "student_template" / "attention.py")
+    parser.add_argument("--reference", type=Path, default=contract.HOMEWORK.solution)
+    parser.add_argument("--template", type=Path, default=contract.HOMEWORK.template / f"{contract.UPLOAD}.py")
     parser.add_argument("--layout-only", action="store_true", help="only check the zip's contents (fast)")
     parser.add_argument("--keep", action="store_true", help="keep the temporary autograder root")
     args = parser.parse_args(argv)
@@ -156,13 +157,15 @@ def _check_contents(zf: zipfile.ZipFile, infos: dict[str, zipfile.ZipInfo], repo
     unsafe = [n for n in infos if n.startswith("/") or ".." in PurePosixPath(n).parts]
     if unsafe:
         problems.append(f"unsafe paths: {', '.join(unsafe[:5])}")
-    forbidden = sorted(n for n in infos if FORBIDDEN & set(PurePosixPath(n).parts) or n.endswith(".pyc"))
+    forbidden = sorted(n for n in infos if _forbidden(n))
     if forbidden:
         tops = sorted({_first_forbidden(n) for n in forbidden})
         problems.append(f"{len(forbidden)} files that must not ship ({', '.join(tops)})")
     absent = [n for n in REQUIRED if n not in infos]
-    if not any(re.fullmatch(r"autograder/suite/graded/test_\w+\.py", n) for n in infos):
-        absent.append("autograder/suite/graded/test_*.py")
+    if not any(re.fullmatch(rf"{build.SHIPPED_HOMEWORK}/tests/test_\w+\.py", n) for n in infos):
+        absent.append(f"{build.SHIPPED_HOMEWORK}/tests/test_*.py")
+    if f"{build.SHIPPED_HOMEWORK}/homework.py" not in infos:
+        absent.append(f"{build.SHIPPED_HOMEWORK}/homework.py")
     if absent:
         problems.append(f"missing: {', '.join(absent)}")
     leaks = _solution_leaks(zf, infos)
@@ -178,14 +181,19 @@ def _check_contents(zf: zipfile.ZipFile, infos: dict[str, zipfile.ZipInfo], repo
         )
 
 
+def _forbidden(name: str) -> bool:
+    parts = PurePosixPath(name).parts
+    return bool(parts and parts[0] in FORBIDDEN) or bool(ANYWHERE & set(parts)) or name.endswith(".pyc")
+
+
 def _first_forbidden(name: str) -> str:
     parts = PurePosixPath(name).parts
-    hits = [p for p in parts if p in FORBIDDEN]
+    hits = [p for i, p in enumerate(parts) if (p in FORBIDDEN and i == 0) or p in ANYWHERE]
     return f"{hits[0]}/" if hits else "*.pyc"
 
 
 def _solution_leaks(zf: zipfile.ZipFile, infos: dict[str, zipfile.ZipInfo]) -> list[str]:
-    reference = REPO / "reference" / "attention.py"
+    reference = contract.HOMEWORK.solution
     solution = reference.read_bytes() if reference.is_file() else None
     leaks = []
     for name, info in infos.items():
@@ -203,7 +211,7 @@ def _check_fresh(zf: zipfile.ZipFile, infos: dict[str, zipfile.ZipInfo], report:
     except OSError:
         return
     stale = sorted(set(current) ^ set(infos))
-    stale += [n for n in current if n in infos and zf.read(n) != (REPO / n).read_bytes()]
+    stale += [n for n in current if n in infos and zf.read(n) != build.source_of(n).read_bytes()]
     if stale:
         report.add(
             "WARN",

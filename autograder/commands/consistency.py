@@ -26,24 +26,31 @@ from typing import Any
 from autograder import contract
 
 REPO = Path(__file__).resolve().parents[2]
-SUITE = REPO / "autograder" / "suite" / "graded"
+HOMEWORK = contract.HOMEWORK
+SUITE = HOMEWORK.tests
+MANIFEST = HOMEWORK.relative(HOMEWORK.folder / "homework.py")
 OUTPUT_HEAD = 4  # lines of a failing test's output shown in a reason
 
 
 def problems(*, progress: Callable[[str], None] = print) -> list[str]:
-    """Everything that makes this checkout's homework inconsistent ([] when it is not); ``progress`` narrates."""
+    """Everything that makes this homework inconsistent ([] when it is not); ``progress`` narrates."""
     found: list[str] = []
     progress("checking the student files and the README's points table (autograder template --check)")
     found += template_problems()
     progress("checking the stored cases (autograder regen --check)")
     found += stored_case_problems()
-    progress("checking the graded tests against contract.POINTS and the stored cases")
+    progress(f"checking the graded tests against POINTS ({MANIFEST}) and the stored cases")
     found += points_problems(SUITE)
     found += unused_case_problems(SUITE)
     progress("grading the reference (full marks expected) and the blank template (0 expected)")
-    found += grading_problems(REPO / "reference" / "attention.py", REPO / "student_template" / "attention.py")
-    progress("running the students' public tests on the reference (all pass expected)")
-    found += public_test_problems(REPO / "reference" / "attention.py", REPO / "student_template")
+    found += grading_problems(HOMEWORK.solution, HOMEWORK.template / f"{contract.UPLOAD}.py")
+    if (HOMEWORK.template / f"test_{contract.UPLOAD}.py").is_file():
+        progress("running the students' public tests on the reference (all pass expected)")
+        found += public_test_problems(HOMEWORK.solution, HOMEWORK.template)
+    if not found:
+        from autograder.suite import stamp
+
+        found += stamp.problems()
     return found
 
 
@@ -61,13 +68,16 @@ def stored_case_problems() -> list[str]:
     from autograder.suite import regen
 
     found = []
-    for case_set in regen.CASE_SETS:
+    for case_set in regen.case_sets():
+        if case_set.optional and not regen._builder_exists(case_set.builder):
+            continue
         try:
             stale = regen.stale_files(case_set, regen.render(case_set))
         except Exception as error:  # a case builder that fails
             found.append(f"the {case_set.name} cases cannot be built: {type(error).__name__}: {error}")
             continue
-        found += [f"{path} is stale ({_first(why)}): run `autograder regen`" for path, why in stale.items()]
+        found += [f"{HOMEWORK.relative(Path(path))} is stale ({_first(why)}): run `autograder regen`"
+                  for path, why in stale.items()]
     return found
 
 
@@ -90,19 +100,19 @@ def graded_tests(suite: Path = SUITE) -> dict[str, str]:
 
 
 def points_problems(suite: Path = SUITE) -> list[str]:
-    """Where the graded suite and ``contract.POINTS`` disagree (each a test number and what to change)."""
+    """Where the graded suite and the homework's POINTS disagree (each a test number and what to change)."""
     tests, found = graded_tests(suite), []
     for number, function in tests.items():
         if number not in contract.TESTS:
-            found.append(f"graded test {number} ({function}) has no points in autograder/contract.py: "
+            found.append(f"graded test {number} ({function}) has no points in {MANIFEST}: "
                          f"add it to POINTS[{function!r}]")
         elif contract.TESTS[number][0] != function:
-            found.append(f"graded test {number} tests {function}, but contract.POINTS lists it under "
+            found.append(f"graded test {number} tests {function}, but POINTS in {MANIFEST} lists it under "
                          f"{contract.TESTS[number][0]}")
     for number, (function, _) in contract.TESTS.items():
         if number not in tests:
-            found.append(f"contract.POINTS[{function!r}] gives points to test {number}, which the graded suite "
-                         "does not have: remove it there, or add the test")
+            found.append(f"POINTS[{function!r}] in {MANIFEST} gives points to test {number}, which the graded "
+                         "suite does not have: remove it there, or add the test")
     return found
 
 
@@ -111,14 +121,14 @@ def unused_case_problems(suite: Path = SUITE) -> list[str]:
     from autograder.suite import regen
     from autograder.suite.cases import load_cases
 
-    graded = next((s for s in regen.CASE_SETS if s.name == "graded"), None)
+    graded = next((s for s in regen.case_sets() if s.name == "graded"), None)
     if graded is None or not (REPO / graded.npz).is_file():
         return []
     named = {node.value for path in suite.glob("*.py") for node in ast.walk(ast.parse(path.read_text("utf-8")))
              if isinstance(node, ast.Constant) and isinstance(node.value, str)}
     unused = [case_id for case_id in load_cases(REPO / graded.npz) if case_id not in named]
     return [f"graded case {case_id} is in no graded test: name it in a test's check(...) in "
-            "autograder/suite/graded/, or remove it from the case specs" for case_id in unused]
+            f"{HOMEWORK.relative(SUITE)}/, or remove it from the case specs" for case_id in unused]
 
 
 def grading_problems(reference: Path, template: Path) -> list[str]:
@@ -129,7 +139,7 @@ def grading_problems(reference: Path, template: Path) -> list[str]:
     for label, path, check in (("reference", reference, reference_problems), ("template", template,
                                                                               template_problems_of)):
         with tempfile.TemporaryDirectory(prefix=f"ag-build-{label}-") as folder:
-            (Path(folder) / path.name).write_bytes(path.read_bytes())
+            (Path(folder) / f"{contract.UPLOAD}{path.suffix}").write_bytes(path.read_bytes())
             said = io.StringIO()  # pytest's report of every test: the problems below say what matters
             try:
                 with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
@@ -143,12 +153,12 @@ def grading_problems(reference: Path, template: Path) -> list[str]:
 
 
 def public_test_problems(reference: Path, student_template: Path) -> list[str]:
-    """The public tests (``test_attention.py``, as a student runs them) must all pass on the reference."""
+    """The public tests (``test_<UPLOAD>.py``, as a student runs them) must all pass on the reference."""
     with tempfile.TemporaryDirectory(prefix="ag-build-public-") as folder:
         copy = Path(folder) / "student_template"
         shutil.copytree(student_template, copy, ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"))
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-        env |= {"ATTENTION_IMPL": str(reference), "PYTHONDONTWRITEBYTECODE": "1", "COLUMNS": "200"}
+        env |= {f"{contract.UPLOAD.upper()}_IMPL": str(reference), "PYTHONDONTWRITEBYTECODE": "1", "COLUMNS": "200"}
         try:
             done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rf", "-p", "no:cacheprovider"], cwd=copy,
                                   env=env, capture_output=True, text=True, timeout=600, check=False)
@@ -158,7 +168,8 @@ def public_test_problems(reference: Path, student_template: Path) -> list[str]:
         return []
     failed = [line for line in done.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
     head = failed[:5] or done.stdout.strip().splitlines()[-5:]
-    return [f"the public tests (student_template/test_attention.py) fail on the reference (pytest exit "
+    tests = f"{HOMEWORK.relative(student_template)}/test_{contract.UPLOAD}.py"
+    return [f"the public tests ({tests}) fail on the reference (pytest exit "
             f"{done.returncode})", *(f"      | {line[:300]}" for line in head)]
 
 
@@ -168,7 +179,7 @@ def reference_problems(data: dict) -> list[str]:
     score, top = totals(data)
     found = []
     if not math.isclose(top, contract.TOTAL_POINTS):
-        found.append(f"the reference's tests are worth {top:g} points, contract.py says {contract.TOTAL_POINTS:g}")
+        found.append(f"the reference's tests are worth {top:g} points, {MANIFEST} says {contract.TOTAL_POINTS:g}")
     losing = [t for t in tests if t.get("status") == "failed" or _num(t.get("score")) < _num(t.get("max_score"))]
     if losing or not math.isclose(score, top):
         found.append(f"the reference scores {score:g}/{top:g}")
@@ -190,7 +201,7 @@ def template_problems_of(data: dict) -> list[str]:
         found.append(f"the blank template scores {score:g}, expected 0: its tests that give points:")
         found += [f"  {describe(t)}" for t in tests if _num(t.get("score")) > 0][:8]
     if not (set(contract.TESTS) <= {t.get("number") for t in tests}):
-        found.append(f"the blank template's results have {len(tests)} tests, contract.POINTS lists "
+        found.append(f"the blank template's results have {len(tests)} tests, POINTS in {MANIFEST} lists "
                      f"{len(contract.TESTS)}: the grader could not finish")
     return found
 

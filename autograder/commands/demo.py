@@ -1,9 +1,9 @@
 """``autograder demo``: build the zip, then grade what a course will see, in about 60 lines.
 
 Grades, each through the same flow as Gradescope: the reference solution (full
-marks), the blank student template (0), the example buggy submissions of
-``examples/buggy.json`` (points lost exactly where the bug is, with the mistake
-named) and the hostile ones in ``examples/hostile/`` (0, and the grader survives).
+marks), the blank student template (0), the homework's example buggy submissions
+(``examples/buggy.json`` in its folder: points lost exactly where the bug is, with the mistake
+named) and its hostile ones in ``examples/hostile/`` (0, and the grader survives).
 Prints one table row per submission, one feedback excerpt and where the zip is;
 ``--full`` prints every submission's feedback.
 """
@@ -16,11 +16,12 @@ import tempfile
 import time
 from pathlib import Path
 
+from autograder import contract
 from autograder.commands import build, grade
 from autograder.results import document
 
 REPO = build.REPO
-EXAMPLES = REPO / "examples"
+EXAMPLES = contract.HOMEWORK.folder / "examples"
 
 
 EXCERPT_LINES = 18
@@ -33,16 +34,22 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--full", action="store_true", help="print every submission's full feedback")
     args = parser.parse_args(argv)
 
+    from autograder.suite import stamp
+
+    stale = stamp.refusal()
+    if stale:
+        print(f"demo: {stale}")
+        return 3
     zip_path = build.build_zip(args.output)
     print(f"Built {zip_path} ({len(build.zip_members())} files): the zip to upload to Gradescope.\n")
     excerpt = ""
     with tempfile.TemporaryDirectory(prefix="autograder-demo-") as tmp:
         cases = [
-            ("reference solution", REPO / "reference" / "attention.py"),
-            ("blank student template", REPO / "student_template" / "attention.py"),
+            ("reference solution", contract.HOMEWORK.solution),
+            ("blank student template", contract.HOMEWORK.template / f"{contract.UPLOAD}.py"),
         ]
         cases += [(f"buggy: {path.parent.name}", path) for _, path in write_buggy_examples(Path(tmp))]
-        hostile = sorted(folder for folder in (EXAMPLES / "hostile").iterdir() if folder.is_dir())
+        hostile = sorted(folder for folder in (EXAMPLES / "hostile").glob("*") if folder.is_dir())
         cases += [(f"hostile: {folder.name}", folder) for folder in hostile]
         width = max(len(title) for title, _ in cases)
         print(f"Each graded as on Gradescope ({len(cases)} submissions):\n")
@@ -80,11 +87,11 @@ def _first_failure(summary: str) -> str:
 
 
 def write_buggy_examples(folder: Path) -> list[tuple[str, Path]]:
-    """Materialise examples/buggy.json as ``folder/<name>/attention.py``; return (description, path)."""
-    source = (REPO / "reference" / "attention.py").read_text()
+    """Materialise the homework's examples/buggy.json as ``folder/<name>/<UPLOAD>.py``; (description, path)."""
+    source = contract.HOMEWORK.solution.read_text()
     made = []
     for name, spec in load_buggy_specs().items():
-        path = folder / name / "attention.py"
+        path = folder / name / f"{contract.UPLOAD}.py"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(apply_replacements(source, spec["replace"], name))
         made.append((spec["description"], path))
@@ -92,6 +99,8 @@ def write_buggy_examples(folder: Path) -> list[tuple[str, Path]]:
 
 
 def load_buggy_specs() -> dict[str, dict]:
+    if not (EXAMPLES / "buggy.json").is_file():
+        return {}
     specs = json.loads((EXAMPLES / "buggy.json").read_text())
     return {name: spec for name, spec in specs.items() if not name.startswith("_")}
 

@@ -1,8 +1,8 @@
 """``autograder grade PATH``: grade locally, exactly as Gradescope would.
 
-PATH is a student's ``attention.py``, ``attention.ipynb`` or a folder holding one; a
-file given directly is graded as ``attention.py`` (``attention.ipynb``) whatever its
-name, with a note. The zip's contents are laid out in a temporary autograder root
+PATH is a student's ``<UPLOAD>.py``, ``<UPLOAD>.ipynb`` (the homework's upload name) or a folder holding
+one; a file given directly is graded as ``<UPLOAD>.py`` (``<UPLOAD>.ipynb``) whatever its name, with a note.
+The zip's contents are laid out in a temporary autograder root
 (``source/``, ``submission/``, ``results/``) and the same ``run_autograder`` script
 Gradescope runs grades it; then the result is summarised here: points by part and the
 feedback of every failing test. One line on stderr says which isolation layers were active
@@ -11,10 +11,11 @@ sandbox user cannot run this Python). As root without namespaces, it refuses (st
 student code the sandbox user could read this checkout from, unless given ``--allow-exposed``.
 
 Exit status: 0 when the submission was graded (whatever its score), 1 when the grader itself could not grade it
-(the results say "a problem on our side"; the reason goes to stderr), 2 on usage errors, 3 when refused.
+(the results say "a problem on our side"; the reason goes to stderr), 2 on usage errors, 3 when refused (also
+when the homework's generated files are stale: ``autograder template`` and ``regen`` first).
 
 A folder that looks like a whole class (Gradescope's export, with ``submission_metadata.yml``,
-or several subfolders that each hold an attention.py/.ipynb) or a zip is refused: ``batch``
+or several subfolders that each hold an <UPLOAD>.py/.ipynb) or a zip is refused: ``batch``
 grades those, one submission each.
 """
 
@@ -29,6 +30,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from autograder import contract
 from autograder.commands import build
 from autograder.feedback import markdown
 from autograder.intake import modules
@@ -42,7 +44,7 @@ MAX_CONSOLE_LINES, MAX_CONSOLE_CHARS = 3_000, 300_000  # what `grade` prints, wh
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="autograder grade", description=__doc__.splitlines()[0].replace("``", "`"))
-    parser.add_argument("path", type=Path, help="attention.py, attention.ipynb, or a folder holding one")
+    parser.add_argument("path", type=Path, help=f"{NAMES[0]}, {NAMES[1]}, or a folder holding one")
     parser.add_argument("-o", "--output", type=Path, help="also write results.json here")
     parser.add_argument("--json", action="store_true", help="print results.json instead of the summary")
     parser.add_argument("--all", action="store_true", help="show hidden tests' feedback too (what a TA sees)")
@@ -52,6 +54,12 @@ def main(argv: list[str]) -> int:
     if not args.path.exists():
         print(f"grade: {args.path} does not exist", file=sys.stderr)
         return 2
+    from autograder.suite import stamp
+
+    stale = stamp.refusal()
+    if stale:
+        print(f"grade: {stale}", file=sys.stderr)
+        return 3
     why = looks_like_a_class(args.path)
     if why:
         print(f"grade: {args.path} {why}: `grade` grades one submission. To grade them all, one each:\n"
@@ -165,9 +173,9 @@ def copy_submission(path: Path, destination: Path) -> list[str]:
     """Put a file, or a folder's contents, where Gradescope puts the submission; notes for the student.
 
     A folder is copied by ``intake.folder.copy_folder`` (bounded; special files left out, with a note).
-    A ``.py`` or ``.ipynb`` file is put there as ``attention.py`` or ``attention.ipynb``
+    A ``.py`` or ``.ipynb`` file is put there as ``<UPLOAD>.py`` or ``<UPLOAD>.ipynb``
     whatever its name (``grade loops.py`` grades loops.py), with a note naming the original. An
-    ``attention.py``/``.ipynb`` comes with the ``.py`` files beside it that its code imports (``from helpers
+    ``<UPLOAD>.py``/``.ipynb`` comes with the ``.py`` files beside it that its code imports (``from helpers
     import softmax``), as Python would find them: its folder is the student's. A file of another name may sit
     among other students' files (``alice.py`` beside ``bob.py``), so it comes alone: no student's code reads
     another's.
@@ -179,7 +187,7 @@ def copy_submission(path: Path, destination: Path) -> list[str]:
     if kind:
         return [f"{markdown.code_span(path.name)} is {kind}, not a file: nothing was graded."]
     suffix = path.suffix.lower()
-    name = f"attention{suffix}" if suffix in (".py", ".ipynb") else path.name
+    name = f"{contract.UPLOAD}{suffix}" if suffix in (".py", ".ipynb") else path.name
     shutil.copy2(path, destination / name)
     for module in modules.imported_siblings(path) if path.name.lower() in NAMES else []:
         shutil.copy2(module, destination / module.name, follow_symlinks=False)
@@ -204,6 +212,7 @@ def run_root(root: Path, *, python: str | None = None, timeout: float | None = N
     run_autograder always leaves a results.json, whatever the submission does.
     """
     env = dict(os.environ, AUTOGRADER_ROOT=str(root), AUTOGRADER_PYTHON=python or sys.executable)
+    env.pop("AUTOGRADER_HOMEWORK", None)  # the root's own homework/, as on Gradescope
     done = subprocess.run(
         ["bash", str(root / "source" / "run_autograder")],
         env=env,

@@ -1,6 +1,7 @@
 """Files beside the graded one: choosing among several candidates, and the student's own modules it imports.
 
-``choose``: when no file is named ``attention.py``/``.ipynb``, the submission's only ``.py`` or ``.ipynb`` is graded,
+``choose``: when no file is named ``UPLOAD.py``/``.ipynb`` (the homework's upload name), the submission's only
+``.py`` or ``.ipynb`` is graded,
 or among several the one that defines most of the contract's functions (read with ``scan.py``, never run), with
 a note saying which and why. ``imported_modules``: the ``.py`` files in the graded file's folder that its code
 imports (``from helpers import softmax``), transitively, read through intake's bounds (``read_bytes``) and
@@ -14,6 +15,7 @@ import sys
 from collections.abc import Callable, Collection
 from pathlib import Path
 
+from autograder import contract
 from autograder.feedback.markdown import code_span
 from autograder.intake.folder import MAX_ENTRIES
 from autograder.intake.notebook import load_notebook
@@ -23,8 +25,8 @@ from autograder.intake.source import Chunk, IntakeError, Program, decode_py, rea
 MAX_CANDIDATES = 20  # files read to choose among (shallowest first)
 MAX_MODULES = 50  # the student's own modules shipped with one submission
 # files of the student template that are ours (public tests, feedback modules), and pytest's: never the submission
-OURS = {"test_attention.py", "attention_feedback.py", "feedback_format.py", "conftest.py"}
-NOT_SHIPPED = frozenset(sys.stdlib_module_names) | {"numpy", "attention"}  # names the worker imports as they are
+OURS = {f"test_{contract.UPLOAD}.py", f"{contract.UPLOAD}_feedback.py", "feedback_format.py", "conftest.py"}
+NOT_SHIPPED = frozenset(sys.stdlib_module_names) | {"numpy", contract.UPLOAD}  # names the worker imports as they are
 WORKER_MODULES = frozenset({"protocol", "worker", "world_init", "zygote"})  # the worker's own (sandbox/), loaded first
 
 
@@ -40,7 +42,7 @@ def choose(candidates: list[Path], wanted: Collection[str], shown: Callable[[Pat
         return (-len(scans[path].defined & set(wanted)), helper, path.suffix.lower() != ".py", candidates.index(path))
 
     chosen = min(scans, key=rank)
-    proper = "attention" + chosen.suffix.lower()
+    proper = contract.UPLOAD + chosen.suffix.lower()
     name = f"Your file is named {code_span(chosen.name)}; it was graded as `{proper}`. Please name it `{proper}`."
     if len(candidates) == 1:
         return chosen, [name]
@@ -51,8 +53,9 @@ def choose(candidates: list[Path], wanted: Collection[str], shown: Callable[[Pat
            else "none defines a graded function, so the first found was graded")
     more = f" and {len(ignored) - 4} more" if len(ignored) > 4 else ""
     rest = f" Ignored: {', '.join(ignored[:4])}{more}." if ignored else ""
+    named = f"`{contract.UPLOAD}.py` or `{contract.UPLOAD}.ipynb`"
     return chosen, [f"Graded {code_span(shown(chosen))} as `{proper}`: of the {len(candidates)} Python files and "
-                    f"notebooks in your submission (none named `attention.py` or `attention.ipynb`), {why}.{rest} "
+                    f"notebooks in your submission (none named {named}), {why}.{rest} "
                     f"Please name your file `{proper}`."]
 
 
@@ -146,7 +149,7 @@ def loose_files(folder: Path) -> list[Path]:
     except OSError:
         return []
     files = sorted(p for p in entries if p.suffix.lower() in (".py", ".ipynb") and not ours(p.name))
-    if len(files) < 2 or any(p.name.lower() in ("attention.py", "attention.ipynb") for p in files):
+    if len(files) < 2 or any(p.name.lower() in (f"{contract.UPLOAD}.py", f"{contract.UPLOAD}.ipynb") for p in files):
         return []
     stems = {p.stem for p in files if p.suffix == ".py"}
     return [] if any(code_scan(p).imported & stems for p in files[:MAX_CANDIDATES]) else files

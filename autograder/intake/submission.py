@@ -14,6 +14,7 @@ import re
 from collections.abc import Collection
 from pathlib import Path
 
+from autograder import contract
 from autograder.feedback.markdown import code_span
 from autograder.intake import modules
 from autograder.intake.folder import special_kind, walk
@@ -30,8 +31,10 @@ from autograder.intake.source import (  # noqa: F401 (MAX_BYTES: the limit of on
     time_budget,
 )
 
-NAMES = ("attention.py", "attention.ipynb")
-COPY = re.compile(r"attention(?: ?\(\d+\)|[ _-]\d+)\.(?:py|ipynb)", re.IGNORECASE)  # attention (1).py, attention_3.py
+UPLOAD = contract.UPLOAD  # the homework's upload name: UPLOAD.py or UPLOAD.ipynb
+NAMES = (f"{UPLOAD}.py", f"{UPLOAD}.ipynb")
+# a browser-renamed copy: UPLOAD (1).py, UPLOAD_3.py, UPLOAD-2.ipynb
+COPY = re.compile(rf"{re.escape(UPLOAD)}(?: ?\(\d+\)|[ _-]\d+)\.(?:py|ipynb)", re.IGNORECASE)
 
 
 def intake(folder: Path, wanted: Collection[str] = ()) -> Program:
@@ -71,7 +74,7 @@ def _find(folder: Path, wanted: Collection[str]) -> tuple[Path, list[str], list[
     if folder.is_file():
         if folder.suffix.lower() in {".py", ".ipynb"}:
             return folder, [], []
-        raise IntakeError(f"{code_span(folder.name)} is not a Python file or notebook. Submit `attention.py`.",
+        raise IntakeError(f"{code_span(folder.name)} is not a Python file or notebook. Submit `{NAMES[0]}`.",
                           "misnamed")
     if not folder.is_dir():
         with contextlib.suppress(OSError):
@@ -91,22 +94,22 @@ def _find(folder: Path, wanted: Collection[str]) -> tuple[Path, list[str], list[
     found = [code_span(relative(folder, p)) for p in files]
     if not found:
         raise IntakeError(
-            "Your submission is empty: no `attention.py` or `attention.ipynb` was uploaded."
+            f"Your submission is empty: no `{NAMES[0]}` or `{NAMES[1]}` was uploaded."
             + (" (Symbolic links are not followed; upload the file itself.)" if links else "")
             + "".join(f" {note}" for note in found_files.notes), "missing"
         )
     shown = ", ".join(found[:8]) + (f" and {len(found) - 8} more" if len(found) > 8 else "")
-    hint = "Name your file `attention.py` (or `attention.ipynb` for a notebook) and resubmit."
+    hint = f"Name your file `{NAMES[0]}` (or `{NAMES[1]}` for a notebook) and resubmit."
     if any(p.name.lower().endswith(".zip") for p in files):
         hint += " Upload the file itself rather than a zip archive."
     hint += "".join(f" {note}" for note in found_files.notes)
-    raise IntakeError(f"No `attention.py` or `attention.ipynb` in your submission (found: {shown}). {hint}",
+    raise IntakeError(f"No `{NAMES[0]}` or `{NAMES[1]}` in your submission (found: {shown}). {hint}",
                       "misnamed")
 
 
 def _choice_notes(folder: Path, chosen: Path, same: list[Path], files: list[Path]) -> list[str]:
     notes = []
-    proper = "attention" + chosen.suffix.lower()
+    proper = UPLOAD + chosen.suffix.lower()
     if chosen.name != proper:
         notes.append(f"Your file is named {code_span(chosen.name)}; it was graded as `{proper}`. "
                      f"Please name it `{proper}`.")

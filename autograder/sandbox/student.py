@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from autograder import contract
 from autograder.feedback.markdown import code_span, fenced, plain
 from autograder.sandbox import protocol
 from autograder.sandbox.callbacks import Cache, CallbackLimit, Layer, Served
@@ -199,7 +200,8 @@ class Student:
             self.sandbox.start(self.load_timeout)
             limited = self.budget - self.spent < self.load_timeout
             deadline = self.sandbox.deadline(min(self.load_timeout, self.budget - self.spent))
-            request = {"op": "load", "chunks": self.chunks, "modules": self.modules, "skip": sorted(self._skip),
+            request = {"op": "load", "module": contract.UPLOAD, "chunks": self.chunks, "modules": self.modules,
+                       "skip": sorted(self._skip),
                        "statement_timeout": self.statement_timeout, "load_budget": self.load_budget}
             try:
                 try:
@@ -454,7 +456,7 @@ def _load_note(note: dict, statement_timeout: float) -> str:
     text = {k: _plain(note.get(k, "")) for k in ("label", "line", "type", "message")}
     where = f"{text['label']}, line {text['line']}"
     code = code_span(note.get("code"), SHOWN) if str(note.get("code") or "").strip() else "this statement"
-    # in a .py file, `import attention` (the student's own tests) stops there; the worker runs the rest anyway
+    # in a .py file, importing it (the student's own tests) stops there; the worker runs the rest anyway
     stops = (" Python itself stops importing your file at this line (your own tests would fail): remove or fix it."
              if str(note.get("label", "")).lower().endswith(".py") else "")
     inside = _plain(note.get("where", ""))  # where it raised: in the student's own module that was imported

@@ -7,7 +7,7 @@ of all it makes itself not dumpable: other processes of its user cannot ptrace i
 /proc/PID/mem or environ.
 
 1. Send ``ready``; receive ``load``. Execute each chunk statement by statement in one
-   module named ``attention`` (``if __name__ == "__main__":`` blocks do not run). A
+   module named as the homework's upload (``if __name__ == "__main__":`` blocks do not run). A
    statement that raises or runs too long (SIGALRM) becomes a note and the next one runs;
    a chunk with a syntax error is skipped. A ``progress`` frame precedes each statement,
    so one that kills the worker is skipped on the next start.
@@ -137,7 +137,7 @@ class OnlyNumpyAndStdlib:
     A meta path finder needs only ``find_spec``: ``importlib.abc`` would cost every start ~14 ms.
     """
 
-    allowed = frozenset(sys.stdlib_module_names) | {"numpy", "attention"}
+    allowed = frozenset(sys.stdlib_module_names) | {"numpy"}  # and the submission's module, once in sys.modules
     stdlib = os.path.dirname(os.__file__) + os.sep
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
@@ -277,14 +277,14 @@ def _served(server: Server, ident: int, name: str) -> Callable[..., Any]:
 
 
 class Server:
-    """Loads the Program into the ``attention`` module, then answers requests."""
+    """Loads the Program into a module named as the homework's upload (the load request's ``module``), then
+    answers requests."""
 
     def __init__(self, channel: Channel) -> None:
         self.channel = channel
         self.alarm = Alarm()
-        self.module = types.ModuleType("attention")
+        self.module = types.ModuleType("submission")
         self.module.__dict__["__builtins__"] = builtins
-        sys.modules["attention"] = self.module
         self.labels: dict[str, str] = {}  # code filename -> label shown to the student
         self.handles: dict[int, Any] = {}
         self.handle_of: dict[int, int] = {}  # id(obj) -> handle
@@ -319,6 +319,10 @@ class Server:
         chunks, skip = request["chunks"], {tuple(x) for x in request.get("skip", [])}
         timeout, budget = float(request["statement_timeout"]), float(request["load_budget"])
         notes: list[dict] = []
+        name = str(request.get("module") or "")
+        if name.isidentifier():  # the student's own tests `import <upload>`: this module
+            self.module.__name__ = name
+            sys.modules[name] = self.module
         self.add_modules(request.get("modules") or [])
         for ci, chunk in enumerate(chunks):
             unique = [c["filename"] for c in chunks].count(chunk["filename"]) == 1

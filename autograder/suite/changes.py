@@ -95,6 +95,22 @@ def describe(changes: Changes, old: Mapping[str, Case], new: Mapping[str, Case])
         lines.append(f"  newly caught in {case_id}: {', '.join(mistakes)}")
     for function, mistakes in changes.lost.items():
         lines.append(f"  no case of {function} catches any more: {', '.join(mistakes)}")
+    lines += _old_rules(changes)
+    return lines
+
+
+def _old_rules(changes: Changes) -> list[str]:
+    """A known mistake whose stored output the solution now gives: its sentence now tells students that the rule
+    they follow, the solution's own, is their mistake. Said with the sentence, to review in sentences.py."""
+    from autograder.feedback import compare
+
+    lines = []
+    for mistake in sorted({m.split(".")[0] for _, m in changes.within_tolerance}):
+        cases = sorted(c for c, m in changes.within_tolerance if m.split(".")[0] == mistake)
+        sentence = compare.MISTAKES.get(mistake, "")
+        lines.append(f"  REVIEW {mistake}: the solution now gives its output (on {_ids(cases)}), so its sentence "
+                     f"states the old rule; change or remove it in sentences.py"
+                     + (f": \"{sentence[:160]}{'...' if len(sentence) > 160 else ''}\"" if sentence else ""))
     return lines
 
 

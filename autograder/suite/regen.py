@@ -1,23 +1,23 @@
-"""``autograder regen [--check] [--only NAME]``: rebuild the stored cases from reference/.
+"""``autograder regen [--check] [--only NAME]``: rebuild the stored cases from the homework's solution.
 
-Every case set in ``CASE_SETS`` is built by calling its builder (``"module:function"``,
-returning ``list[Case]``), which makes each case with ``make_case``: the expected output
-comes from ``reference.attention``, the known-mistake outputs from ``reference.mistakes``.
+Every case set in ``case_sets()`` is built by calling its builder (the homework's ``cases/graded.py`` and
+``cases/public.py``: ``build_cases()``, returning ``list[Case]``), which makes each case with ``make_case``: the
+expected output comes from the homework's solution (``<UPLOAD>.py``), the known-mistake outputs from its
+``mistakes.py`` (``VARIANTS``). A homework whose functions need more than a plain call (objects made from dotted
+inputs, a class appended to) runs them itself: its ``cases/__init__.py`` defines ``run(function, implementation,
+inputs, solution)``, returning ``NotImplemented`` for a plain call.
 The set is written as one deterministic .npz (``cases.dumps_cases``) plus, if the set
 has one, a manifest. ``--check`` builds everything in memory and exits 1 when a stored
 file differs, without writing. Two runs give byte-identical files. "Differs" is judged by
 ``stored.differences``: structure, inputs, shapes and dtypes exactly, floating outputs within
 a few ulps, so another CPU's rounding never makes a file stale (nor makes ``regen`` rewrite it).
 
-To add a case set, append a ``CaseSet`` to ``CASE_SETS``. An ``optional`` set is
-skipped, with a note, while its builder module does not exist yet.
+An ``optional`` set is skipped, with a note, while the homework has no builder for it.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import warnings
 from collections.abc import Callable, Mapping
@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from autograder.suite import changes, stored
+from autograder import contract
+from autograder.suite import changes, stamp, stored
 from autograder.suite.cases import Case, call_arguments, dumps_cases, dumps_manifest, loads_cases
 from autograder.suite.stored import same_output
 
@@ -36,39 +37,39 @@ REPO = Path(__file__).resolve().parents[2]
 
 @dataclass(frozen=True)
 class CaseSet:
-    """A named set of cases and where it is stored (paths relative to the repository)."""
+    """A named set of cases and where it is stored (absolute paths, or relative to the repository)."""
 
     name: str
     npz: str
-    builder: str  # "package.module:function", returning list[Case]
+    builder: str  # "module:function" of the homework ("cases.graded:build_cases"), returning list[Case]
     manifest: str | None = None
     optional: bool = False
 
 
-CASE_SETS: list[CaseSet] = [
-    CaseSet("public", "student_template/public_cases.npz", "autograder.suite.public_cases:build_cases"),
-    CaseSet(
-        "graded",
-        "autograder/suite/cases/graded.npz",
-        "autograder.suite.graded_cases:build_cases",
-        manifest="autograder/suite/cases/manifest.json",
-        optional=True,
-    ),
-]
+def case_sets() -> list[CaseSet]:
+    """The homework's case sets: public (in the student template, optional) and graded (in generated/cases/)."""
+    homework = contract.HOMEWORK
+    return [
+        CaseSet("public", str(homework.template / "public_cases.npz"), "cases.public:build_cases", optional=True),
+        CaseSet("graded", str(homework.cases_file), "cases.graded:build_cases",
+                manifest=str(homework.cases_file.with_name("manifest.json"))),
+    ]
 
 
 def main(argv: list[str]) -> int:
-    description = "Rebuild the stored cases (public and graded) from reference/."
+    description = "Rebuild the stored cases (public and graded) from the homework's solution."
     parser = argparse.ArgumentParser(prog="autograder regen", description=description)
     parser.add_argument("--check", action="store_true", help="exit 1 if a stored file is stale (writes nothing)")
-    parser.add_argument("--only", choices=[s.name for s in CASE_SETS], help="just this case set")
+    parser.add_argument("--only", choices=["public", "graded"], help="just this case set")
     args = parser.parse_args(argv)
     stale: dict[str, str] = {}
-    for case_set in CASE_SETS:
+    written: dict[str, bytes] = {}  # every set's files as they are (or will be) stored: the stamp's outputs
+    for case_set in case_sets():
         if args.only and case_set.name != args.only:
             continue
         if case_set.optional and not _builder_exists(case_set.builder):
-            print(f"{case_set.name}: skipped ({case_set.builder.split(':')[0]} does not exist yet)")
+            module = case_set.builder.split(":")[0].replace(".", "/")
+            print(f"{case_set.name}: skipped (the homework has no {module}.py)")
             continue
         files = render(case_set)
         fresh = loads_cases(files[case_set.npz])
@@ -76,6 +77,7 @@ def main(argv: list[str]) -> int:
         for line in describe_changes(REPO / case_set.npz, fresh):
             print(f"  {line}")
         changed = stale_files(case_set, files)
+        written |= files
         if args.check:
             stale.update(changed)
         else:
@@ -83,13 +85,35 @@ def main(argv: list[str]) -> int:
                 (REPO / path).parent.mkdir(parents=True, exist_ok=True)
                 (REPO / path).write_bytes(files[path])
             for path in files:
-                print(f"  {'wrote' if path in changed else 'unchanged'} {path}")
+                print(f"  {'wrote' if path in changed else 'unchanged'} {_shown(path)}")
+    if not args.only:  # the stamp records a whole regen
+        rendered = stamp.render("regen", stamp.regen_inputs(), written)
+        if args.check and stamp.stale_section("regen", rendered):
+            stale[str(stamp.PATH(contract.HOMEWORK))] = "does not record this regen (run `autograder regen`)"
+        elif not args.check:
+            stamp.write("regen", rendered)
+    if not args.check:
+        _next_step()
     if stale:
         print("stale (run `autograder regen`):")
         for path, why in stale.items():
-            print(f"  {path}{_numpy_note(path)}: {why}")
+            print(f"  {_shown(path)}{_numpy_note(path)}: {why}")
         return 1
     return 0
+
+
+def _shown(path: str) -> str:
+    return contract.HOMEWORK.relative(REPO / path)
+
+
+def _next_step() -> None:
+    """Say so when the files ``template`` generates are stale too (the oracle, after a solution change)."""
+    from autograder.commands import template
+
+    stale = template.stale_files()
+    if stale:
+        print(f"next: run `autograder template`: {', '.join(stale[:4])}{' ...' if len(stale) > 4 else ''} "
+              "no longer match the homework (grading refuses a stale homework)")
 
 
 def describe_changes(path: Path, fresh: Mapping[str, Case]) -> list[str]:
@@ -115,7 +139,7 @@ def stale_files(case_set: CaseSet, files: dict[str, bytes]) -> dict[str, str]:
     if isinstance(kept, bytes):
         if kept != files[case_set.npz]:
             largest = stored.largest_relative_difference(loads_cases(kept), fresh)
-            print(f"  {case_set.npz}: equal within {stored.REL:g} (largest relative difference {largest:.1e}, "
+            print(f"  {_shown(case_set.npz)}: equal within {stored.REL:g} (largest relative difference {largest:.1e}, "
                   "float rounding of another CPU or numpy)")
         files[case_set.npz] = kept
     else:
@@ -161,7 +185,7 @@ def _manifest_problem(path: Path, fresh: bytes) -> str:
 def render(case_set: CaseSet) -> dict[str, bytes]:
     """The set's files (repository-relative path -> bytes), built in memory."""
     module_name, _, function_name = case_set.builder.partition(":")
-    cases = getattr(importlib.import_module(module_name), function_name)()
+    cases = getattr(contract.HOMEWORK.module(module_name), function_name)()
     files = {case_set.npz: dumps_cases(cases)}
     if case_set.manifest:
         files[case_set.manifest] = dumps_manifest(cases, files[case_set.npz], npz_name=Path(case_set.npz).name)
@@ -189,15 +213,15 @@ def make_case(
     ``layer``/``cache`` parts; tuples ``k``, ``v`` for KVCache). Arrays are converted to
     float64 unless they are boolean or integer.
     """
-    from reference import attention, mistakes
-
+    solution = contract.HOMEWORK.module(contract.UPLOAD)
+    mistakes = contract.HOMEWORK.optional("mistakes")
     inputs = {name: _canonical(value) for name, value in inputs.items()}
-    expected = run(function, getattr(attention, function), inputs)
+    expected = run(function, getattr(solution, function), inputs)
     found: dict[str, Any] = {}
-    for mistake_id, variant in mistakes.VARIANTS.get(function, {}).items():
+    for mistake_id, variant in getattr(mistakes, "VARIANTS", {}).get(function, {}).items():
         try:
             output = run(function, variant, inputs)
-        except Exception:  # a variant may not apply to these inputs (see reference/mistakes.py)
+        except Exception:  # a variant may not apply to these inputs (see the homework's mistakes.py)
             continue
         if _storable(output) and not same_output(output, expected):
             found[mistake_id] = output
@@ -205,41 +229,18 @@ def make_case(
 
 
 def run(function: str, implementation: Callable, inputs: Mapping[str, Any]) -> Any:
-    """Call ``implementation`` (the contract function ``function`` or a variant) on copies of the inputs.
-
-    Stateful functions return the dict of named outputs described in ``autograder.suite.cases``.
-    """
-    from reference import attention
-
+    """Call ``implementation`` (the contract function ``function`` or a variant) on copies of the inputs: a plain
+    call, unless the homework's ``cases/__init__.py`` runs ``function`` itself (``run``: stateful functions return
+    a dict of named outputs, as ``autograder.suite.cases`` describes)."""
     inputs = {name: _copy(value) for name, value in inputs.items()}
+    own = getattr(contract.HOMEWORK.optional("cases"), "run", None)
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        if function == "KVCache":
-            cache, lengths = implementation(), []
-            for k, v in zip(inputs["k"], inputs["v"]):
-                cache.append(k, v)
-                lengths.append(len(cache))
-            return {"keys": cache.keys, "values": cache.values, "lengths": np.array(lengths, dtype=np.int64)}
-        args, layer, cache = [], None, None
-        for name, value in call_arguments(inputs):
-            if name == "layer":
-                layer = attention.AttentionLayer(value["W_Q"], value["W_K"], value["W_V"])
-                args.append(layer)
-            elif name == "cache":
-                cache = attention.KVCache()
-                if len(value["keys"]):
-                    cache.append(value["keys"], value["values"])
-                args.append(cache)
-            else:
-                args.append(value)
-        output = implementation(*args)
-    if layer is None:
-        return output
-    named = {"out": output}
-    if cache is not None:
-        named.update({"cache.keys": cache.keys, "cache.values": cache.values})
-    named.update({f"calls.{kind}": count for kind, count in layer.calls.items()})
-    return named
+        if own is not None:
+            output = own(function, implementation, inputs, contract.HOMEWORK.module(contract.UPLOAD))
+            if output is not NotImplemented:
+                return output
+        return implementation(*(value for _, value in call_arguments(inputs)))
 
 
 def _canonical(value: Any) -> Any:
@@ -274,7 +275,7 @@ def _storable(value: Any) -> bool:
 
 
 def _builder_exists(builder: str) -> bool:
-    return importlib.util.find_spec(builder.partition(":")[0]) is not None
+    return contract.HOMEWORK.optional(builder.partition(":")[0]) is not None
 
 
 def _numpy_note(path: str) -> str:

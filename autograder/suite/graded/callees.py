@@ -1,6 +1,6 @@
 """Evidence for "Check first": the failing case run again with correct stand-ins for the functions it calls.
 
-The stand-ins are the oracle's functions (and a correct cache for KVCache), served by the grader
+The stand-ins are the oracle's functions and classes (the homework's generated oracle), served by the grader
 (``Student.call_served``): the worker's module-level names stand for them during that one call, and
 their answers come from this process. The probe runs after the test's scored calls, and the worker
 is discarded after it, so no stand-in outlives its probe.
@@ -8,15 +8,18 @@ is discarded after it, so no stand-in outlives its probe.
 
 from __future__ import annotations
 
+import functools
+import inspect
 from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
+from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.callbacks import Served
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded import oracle, stateful
+from autograder.suite.graded import hooks
 
 
 def served_probe(student: Any, stored: Case, callees: Sequence[str],
@@ -24,10 +27,12 @@ def served_probe(student: Any, stored: Case, callees: Sequence[str],
     """The fewest of ``callees`` (served ones only) whose correct stand-ins make ``stored`` pass on the student's
     ``stored.function``; [] when none do. Runs after the test's scored calls; the worker is discarded after it,
     so no stand-in outlives its probe. ``record`` notes each try for results.json (``evidence``)."""
-    servable = [name for name in callees if name in SERVED]
-    if not servable or stored.function == "KVCache":
+    served = servable()
+    servable_names = [name for name in callees if name in served]
+    if not servable_names or _is_class(stored.function):
         return []
-    tried = [names for size in range(1, len(servable) + 1) for names in combinations(servable, size)][:MAX_TRIES]
+    tried = [names for size in range(1, len(servable_names) + 1)
+             for names in combinations(servable_names, size)][:MAX_TRIES]
     try:
         for names in tried:  # the fewest first: only stand-ins the case needs are cited
             passed, used = _passes_served(student, stored, names)
@@ -47,8 +52,8 @@ def passes_with_all(student: Any, stored: Case, callees: Sequence[str],
                     record: Callable[[Mapping[str, Any]], None] = lambda item: None) -> bool:
     """Whether ``stored`` passes with correct stand-ins for all of ``callees`` at once (one probe; the worker is
     then discarded): if so, the function's own code is right on the case."""
-    names = [name for name in callees if name in SERVED]
-    if not names or stored.function == "KVCache":
+    names = [name for name in callees if name in servable()]
+    if not names or _is_class(stored.function):
         return False
     try:
         passed, used = _passes_served(student, stored, names)
@@ -61,11 +66,11 @@ def passes_with_all(student: Any, stored: Case, callees: Sequence[str],
 
 def _passes_served(student: Any, stored: Case, names: Sequence[str]) -> tuple[bool, dict[str, int]]:
     """(whether the case passes with ``names`` served, how many answers each stand-in gave)."""
-    served = Served({name: SERVED[name] for name in names})
+    served = Served({name: servable()[name] for name in names})
     try:
-        if isinstance(stored.expected, Mapping):
-            problem = stateful.run_with_layer(_Serving(student, served, stored.function), stored)[0]
-            return problem is None, served.used
+        ran = hooks.run_case(_Serving(student, served, stored.function), stored)
+        if ran is not None:
+            return ran[0] is None, served.used
         named = call_arguments(stored.inputs)
         actual = student.call_served(served, stored.function, *(value for _, value in named))
     except StudentError:
@@ -74,7 +79,7 @@ def _passes_served(student: Any, stored: Case, names: Sequence[str]) -> tuple[bo
 
 
 class _Serving:
-    """The student, whose calls of ``function`` get ``served`` stand-ins (for ``stateful.run_with_layer``)."""
+    """The student, whose calls of ``function`` get ``served`` stand-ins (for the homework's ``run_case``)."""
 
     def __init__(self, student: Any, served: Served, function: str) -> None:
         self._student, self._served, self._function = student, served, function
@@ -88,8 +93,13 @@ class _Serving:
         return getattr(self._student, name)
 
 
-# The callees a probe can serve: the oracle's functions, and a correct cache for KVCache.
-SERVED: dict[str, Callable[..., Any]] = {
-    name: getattr(oracle, name) for name in ("qkv_project", "attention_scores", "softmax", "causal_mask",
-                                            "scaled_dot_product_attention", "rotation_matrix", "rope", "KVCache")
-}
+@functools.lru_cache(maxsize=1)
+def servable() -> dict[str, Callable[..., Any]]:
+    """The callees a probe can serve: the contract's functions and classes in the homework's generated oracle."""
+    oracle = contract.HOMEWORK.optional("generated.oracle")
+    return {name: getattr(oracle, name) for name in contract.FUNCTIONS if hasattr(oracle, name)}
+
+
+def _is_class(function: str) -> bool:
+    """A class of the contract (its case is made by the homework's own ``run_case``; no stand-in is served in it)."""
+    return inspect.isclass(servable().get(function))

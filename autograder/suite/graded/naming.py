@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from autograder import contract
 from autograder.feedback import compare
 from autograder.suite.cases import Case
 
@@ -25,9 +26,9 @@ class Candidates(tuple):
 Mistakes = str | Candidates | tuple[str | Candidates, ...] | None
 
 
-# When several stored mistakes give the same output on a case, the first of these that matches is named:
-# NaN only in the all -inf rows is explained by the missing guard, not by a missing max subtraction.
-PREFERRED = ("softmax_nan_fully_masked",)
+# When several stored mistakes give the same output on a case, the first of the homework's PREFERRED_MISTAKES that
+# matches is named.
+PREFERRED: tuple[str, ...] = tuple(contract.HOMEWORK.PREFERRED_MISTAKES)
 
 
 def diagnose(actual: Any, mistakes: Mapping[str, Any], expected: Any) -> str | Candidates | None:

@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from autograder.suite.graded.masks import _items, quiet
+from autograder.suite.graded.tools import items as _items
+from autograder.suite.graded.tools import quiet
 
 # ----------------------------------------------------------------------------
 

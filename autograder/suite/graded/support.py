@@ -28,7 +28,6 @@ import functools
 import os
 import weakref
 from collections.abc import Callable, Collection, Mapping, Sequence
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import pytest
@@ -38,7 +37,7 @@ from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import callees, explain, inference, scales, stateful
+from autograder.suite.graded import callees, hooks
 from autograder.suite.graded.calls import (
     NOT_IMPLEMENTED,
     case_header,
@@ -47,12 +46,10 @@ from autograder.suite.graded.calls import (
     error_text,
 )
 from autograder.suite.graded.naming import Mistakes, mistake_ids, resolve
-from autograder.suite.graded.shapes import probe_evidence, shape_evidence
 
-CASES_FILE = Path(__file__).resolve().parent.parent / "cases" / "graded.npz"
 LIKELY = "**Likely mistake:**"
-OUTPUT_NAMES = {"qkv_project": ("Q", "K", "V"), "scaled_dot_product_attention": ("out", "weights")}
-HEATMAPS: dict[str, bool | Collection[str]] = {"softmax": True, "scaled_dot_product_attention": {"weights"}}
+OUTPUT_NAMES: Mapping[str, Sequence[str]] = contract.HOMEWORK.OUTPUT_NAMES  # a tuple output's item names
+HEATMAPS: Mapping[str, bool | Collection[str]] = contract.HOMEWORK.HEATMAPS  # outputs drawn as heatmaps
 
 
 # ----------------------------------------------------------------------------
@@ -119,15 +116,12 @@ def student_facing(error: BaseException) -> bool:
     return isinstance(error, (pytest.fail.Exception, AssertionError)) or getattr(error, "student_facing", False) is True
 
 
-ROPE_OPTIONAL = ("decode_step", "generate_cached", "generate_naive")  # RoPE only when rope_base is given
-
-
-def failing_callees(student: Any, function: str, *, rope: bool = True) -> dict[str, list[str]]:
+def failing_callees(student: Any, function: str, *, unused: Collection[str] = ()) -> dict[str, list[str]]:
     """The functions ``function`` usually calls that failed their own tests, with those tests' numbers.
 
     Only failures the student may already see are candidates (visible tests, or tests shown at the
-    same time as the current one), and RoPE only where ``rope_base`` is given (``rope``); whether a
-    candidate is cited is for the served probe to show (``callee_note``).
+    same time as the current one), and none of ``unused`` (callees the case's inputs do not bring in:
+    ``contract.unused_callees``); whether a candidate is cited is for the served probe to show (``callee_note``).
     """
     current = _current.get()
     shown_now = current[2] if current else contract.VISIBLE
@@ -135,17 +129,12 @@ def failing_callees(student: Any, function: str, *, rope: bool = True) -> dict[s
     for callee, test_number, shown in _failed.get(student, []):
         if callee not in contract.callees(function) or shown not in (contract.VISIBLE, shown_now):
             continue
-        if _rope_unused(function, callee, rope):
+        if callee in unused:
             continue
         failing.setdefault(callee, [])
         if test_number not in failing[callee]:
             failing[callee].append(test_number)
     return failing
-
-
-def _rope_unused(function: str, callee: str, rope: bool) -> bool:
-    """Decoding calls RoPE only when rope_base is given (``rope``)."""
-    return function in ROPE_OPTIONAL and not rope and callee in ("rope", "rotation_matrix")
 
 
 class Note(str):
@@ -188,7 +177,7 @@ def record_evidence(item: Mapping[str, Any]) -> None:
 @functools.lru_cache(maxsize=1)
 def all_cases() -> dict[str, Case]:
     """Every stored graded case, by id (read once per process)."""
-    return load_cases(CASES_FILE)
+    return load_cases(contract.HOMEWORK.cases_file)
 
 
 def case(case_id: str) -> Case:
@@ -227,24 +216,24 @@ def check(
     if failures:
         function = failures[0][0].function
         attempted = student.has(function) and not all(NOT_IMPLEMENTED in text for _, text, _ in failures)
-        rope = any(c.inputs.get("rope_base") is not None for c, _, _ in failures)
+        unused = set.intersection(*(contract.unused_callees(function, c.inputs) for c, _, _ in failures))
         # every callee that failed its own tests is a candidate, entered or not (a call that raised in one callee
         # never reached the next): the served probe decides, and only the fewest that make the case pass are cited
-        failing = failing_callees(student, function, rope=rope) if attempted else {}
+        failing = failing_callees(student, function, unused=unused) if attempted else {}
         note = callee_note(student, failures[0][0], failing) if failing else None
         if note is None and attempted and any(m for _, _, m in failures):
             # a mistake of its own is named only if the case fails with every callee correct too: a callee whose
             # failures are hidden, or not graded yet, may be what the output shows (nothing is said of it then)
-            servable = [c for c in contract.callees(function) if not _rope_unused(function, c, rope)]
+            servable = [c for c in contract.callees(function) if c not in unused]
             if callees.passes_with_all(student, failures[0][0], servable, record_evidence):
                 note = Note("")
         evidence = None
         if shapes and attempted and note is None:
             failed = {c.id for c, _, _ in failures}
-            evidence = shape_evidence([case(i) for i in case_ids], failed)
+            evidence = hooks.shape_evidence([case(i) for i in case_ids], failed)
             how = "the cases that pass are exactly those with this shape property"
             if not evidence:
-                evidence = probe_evidence(failures[0][0], lambda probe: run_case(student, probe)[0] is None)
+                evidence = hooks.probe_evidence(failures[0][0], lambda probe: run_case(student, probe)[0] is None)
                 how = f"a probe: case {failures[0][0].id} rewritten so the property holds, with the same answer, passes"
             if evidence:
                 record_evidence({"sentence": "shapes", "by": how})
@@ -308,20 +297,18 @@ def sentence(mistake_id: str) -> str:
 
 def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str | None, Mistakes]:
     """(None, None) when the student's code reproduces the case, else (feedback, mistake id(s) or None)."""
-    if stored.function == "KVCache":
-        problem, mistake = stateful.run_kv_cache(student, stored)
-    elif isinstance(stored.expected, Mapping):
-        problem, mistake = stateful.run_with_layer(student, stored)
-    else:
+    ran = hooks.run_case(student, stored)
+    if ran is None:
         return _run_plain(student, stored, batched=batched)
+    problem, mistake = ran
     if mistake:
         record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "exact": True,
-                         "by": "the outputs, the cache afterwards and the grader's counts of the layer's calls"})
+                         "by": "the outputs, the objects' state afterwards and the grader's counts of their calls"})
     return problem, mistake
 
 
 def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None, Mistakes]:
-    with scales.budget():
+    with hooks.budget():
         return _run_and_explain(student, stored, batched=batched)
 
 
@@ -333,14 +320,9 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
         actual = student.call(stored.function, *args)
     except StudentError as error:  # an exception alone is no evidence: only a probe that makes it right
         unimplemented = error.kind == "exception" and "NotImplementedError" in str(error)
-        probed = None if unimplemented or error_mistake(error) else explain.probed(student, stored, args, names,
-                                                                                   batched, None)
-        mistake = error_mistake(error) or probed
-        how = "the error" if error_mistake(error) else explain.PROBED
-        mistake = explain.refined(student, stored, mistake) if mistake and how == explain.PROBED else mistake
-        type_error = error.kind == "exception" and f"{stored.function} raised TypeError" in error.message
-        if not mistake and not unimplemented and (found := inference.search(student, stored, None,
-                                                                            type_error=type_error)):
+        mistake, how = error_mistake(error), "the error"
+        if not mistake and not unimplemented and (found := hooks.explain_error(student, stored, args, names,
+                                                                               batched, error)):
             mistake, how = found
         if mistake:
             record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": False})
@@ -351,7 +333,7 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
     )
     if text is None:
         return None, None
-    mistake, how, exact = explain.explain(student, stored, args, names, batched, actual)
+    mistake, how, exact = hooks.explain(student, stored, args, names, batched, actual)
     if mistake:
         record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": exact})
     return f"{header}\n\n{text}", mistake

@@ -23,7 +23,7 @@ from autograder.suite.graded.calls import (
     error_text,
     type_mistake,
 )
-from autograder.suite.graded.masks import matches
+from autograder.suite.graded.tools import matches
 
 COUNT_WORDS = {"query": "layer.query", "key": "layer.key", "value": "layer.value"}
 

@@ -8,7 +8,7 @@ N(N+1)/2 keys and values.
 
 from __future__ import annotations
 
-from autograder.suite.graded.support import check, graded
+from autograder.api import check, graded
 
 # ---- KVCache --------------------------------------------------------------------------------------------
 

@@ -26,10 +26,11 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograder.suite.case_variants import extra_variants, with_extra_mistakes
 from autograder.suite.cases import Case, case_seed
-from autograder.suite.random_cases import build_cases as build_random_cases
 from autograder.suite.regen import make_case
+
+from .random import build_cases as build_random_cases
+from .variants import extra_variants, with_extra_mistakes
 
 Inputs = dict[str, object]
 SET = "graded"  # the salt of these cases' seeds (cases.case_seed)
@@ -127,7 +128,7 @@ def _rope_rows(M: np.ndarray, start: int, base: float | None) -> np.ndarray:
     """Rows of M rotated at positions start, start + 1, ... (how a correct cache holds keys)."""
     if base is None or len(M) == 0:
         return M
-    from reference.attention import rope
+    from ..attention import rope
 
     return rope(M, np.arange(start, start + len(M), dtype=float), base=base)
 

@@ -20,9 +20,11 @@ import numpy as np
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case
-from autograder.suite.graded import inference
-from autograder.suite.graded.masks import MASKED, masked_rows, matches, quiet
 from autograder.suite.graded.naming import diagnose
+from autograder.suite.graded.tools import matches, quiet
+
+from . import inference
+from .masks import MASKED, masked_rows
 
 TOKEN_ARRAYS = {"X", "Q", "K", "V", "Z", "x"}  # inputs whose leading axes are batch/head axes
 

@@ -6,7 +6,7 @@ unchanged (Dis 11 Q1c), so only rope's own output shows a position that is off b
 
 from __future__ import annotations
 
-from autograder.suite.graded.support import check, graded
+from autograder.api import check, graded
 
 # ---- rotation_matrix ------------------------------------------------------------------------------------
 

@@ -28,8 +28,10 @@ import numpy as np
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded import oracle, rotations, scales, variants
-from autograder.suite.graded.masks import matches
+from autograder.suite.graded.tools import matches
+
+from ..generated import oracle
+from . import rotations, scales, variants
 
 Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
 

@@ -20,8 +20,10 @@ from typing import Any
 import numpy as np
 
 from autograder.feedback import compare
-from autograder.suite.graded import oracle, variants
-from autograder.suite.graded.masks import matches
+from autograder.suite.graded.tools import matches
+
+from ..generated import oracle
+from . import variants
 
 SCALE_RTOL = 1e-4  # a fitted scale is this close to a named one (they differ by far more; a -1e9 fill costs digits)
 RATIOS = np.geomspace(1e-3, 1e3, 31)  # fitted scale / asked-for scale: the first grid

@@ -16,8 +16,9 @@ from collections.abc import Callable
 import numpy as np
 
 from autograder.suite.cases import Case, case_seed
-from autograder.suite.graded_cases import _cache, _layer, _n  # the same input generators
 from autograder.suite.regen import make_case
+
+from .graded import _cache, _layer, _n  # the same input generators
 
 Inputs = dict[str, object]
 SET = "public"  # the salt of these cases' seeds (cases.case_seed)

@@ -1,5 +1,4 @@
-"""The grader's oracle: GENERATED from reference/attention.py by `python -m autograder template`
-(do not edit).
+"""The grader's oracle: GENERATED from the homework's solution by `autograder template`.
 
 The graded suite computes with it only what no stored case holds: the answers of a dependency it serves
 to a probe (``Student.call_served``) and the expected output of a probe's rewritten input. It runs in

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.suite.graded import oracle
+from ..generated import oracle
 
 Answer = tuple[tuple[str, ...], str, Any]  # (mistakes, how, the contract's output for them)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autograder.suite.graded.support import check, graded
+from autograder.api import check, graded
 
 
 @graded("D.1", "multi_head_attention")

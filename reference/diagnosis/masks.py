@@ -1,47 +1,23 @@
 """Evidence from the output about masks: polarity and fill judged on the rows a mask determines
 (``masked_rows``), a causal mask written as numbers (``causal_form``), extra leading axes of length 1
-(``extra_axes``); and the helpers every evidence module shares (``matches``, ``quiet``).
+(``extra_axes``).
 """
 
 from __future__ import annotations
 
-import functools
-import sys
-import traceback
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from autograder.feedback import compare
 from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded import oracle
 from autograder.suite.graded.naming import Candidates
+from autograder.suite.graded.tools import items as _items
+from autograder.suite.graded.tools import matches, quiet
+
+from ..generated import oracle
 
 MASKED = ("scaled_dot_product_attention", "multi_head_attention")
-
-
-def matches(actual: Any, target: Any) -> bool:
-    return compare.diagnose(actual, {"it": target}) == "it"
-
-
-def quiet(default: Any) -> Callable[[Callable], Callable]:
-    """A failure to find evidence is no evidence: an unexpected error here returns ``default`` (and goes to the
-    instructor's log), never an internal error in the student's test."""
-
-    def decorate(function: Callable) -> Callable:
-        @functools.wraps(function)
-        def guarded(*args: Any, **kwargs: Any) -> Any:
-            try:
-                return function(*args, **kwargs)
-            except Exception:  # the student's feedback goes on without this piece of evidence
-                where = f"{function.__module__.rsplit('.', 1)[-1]}.{function.__name__}"
-                print(f"[grader] {where} failed:\n{traceback.format_exc()}", file=sys.stderr)
-                return default
-
-        return guarded
-
-    return decorate
 
 
 # ----------------------------------------------------------------------------
@@ -123,22 +99,6 @@ def _fill(function: str, target: Any, actual: Any, live: np.ndarray, unmasked: A
         if not uniform and not shifted:
             return None  # dead rows neither uniform, unmasked nor NaN: no known fill
     return tuple(sorted(fills))
-
-
-def _items(target: Any, actual: Any) -> list[tuple[np.ndarray, np.ndarray]] | None:
-    if isinstance(target, tuple):
-        if not isinstance(actual, (tuple, list)) or len(actual) != len(target):
-            return None
-        pairs = list(zip(target, actual))
-    else:
-        pairs = [(target, actual)]
-    out = []
-    for target_item, a in pairs:
-        t = np.asarray(target_item)
-        if not isinstance(a, np.ndarray) or a.shape != t.shape or a.dtype.kind not in "iuf":
-            return None
-        out.append((t, a.astype(float)))
-    return out
 
 
 def _same_rows(a: np.ndarray, t: np.ndarray, rows: np.ndarray) -> bool:

@@ -11,9 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from autograder.suite.cases import Case
-from autograder.suite.graded import evidence, inference, masks, precision
+from autograder.suite.graded import precision
 from autograder.suite.graded.calls import type_mistake
 from autograder.suite.graded.naming import Mistakes, diagnose, mistake_ids
+
+from . import evidence, inference, masks
 
 PROBED = "a probe: the same call on an input without the suspected cause gives the expected output"
 

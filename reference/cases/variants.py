@@ -18,8 +18,8 @@ from autograder.suite.regen import run, same_output
 
 def extra_variants() -> dict[str, dict[str, Callable]]:
     """Other spellings of mistakes in ``reference/mistakes.py``, so that more students get the diagnosis."""
-    from reference import attention as ref
-    from reference import mistakes
+    from .. import attention as ref
+    from .. import mistakes
 
     def softmax_max_without_keepdims(Z, axis=-1, temperature=1.0):  # runs when the shapes happen to broadcast
         Z = np.asarray(Z) / temperature

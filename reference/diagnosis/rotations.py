@@ -20,8 +20,9 @@ import numpy as np
 
 from autograder.feedback import compare
 from autograder.suite.cases import Case
-from autograder.suite.graded import oracle
-from autograder.suite.graded.masks import matches
+from autograder.suite.graded.tools import matches
+
+from ..generated import oracle
 
 Found = tuple[Any, str] | None
 ANGLE_TOLERANCE = 1e-6  # radians: a fit explains an angle when it is this close, modulo 2 pi

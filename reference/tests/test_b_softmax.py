@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from autograder import contract
-from autograder.suite.graded.support import check, graded
+from autograder.api import check, graded
 
 
 @graded("B.1", "softmax")

@@ -37,9 +37,10 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograder.suite.case_variants import extra_variants, with_extra_mistakes
 from autograder.suite.cases import Case, case_seed
 from autograder.suite.regen import make_case
+
+from .variants import extra_variants, with_extra_mistakes
 
 Inputs = dict[str, object]
 Drawn = tuple[str, Inputs]  # (description of the drawn shapes, inputs)
@@ -234,7 +235,7 @@ def decode(rng: np.random.Generator, i: int) -> Drawn:
     base = float(rng.choice(BASES)) if use_rope else None
     keys = _n(rng, cached, d_k)
     if base is not None and cached:  # a correct cache holds keys rotated at positions 0..cached-1
-        from reference.attention import rope as reference_rope
+        from ..attention import rope as reference_rope
 
         keys = reference_rope(keys, np.arange(cached, dtype=float), base=base)
     inputs: Inputs = {**_layer(rng, D, d_k, d_v), "x": _n(rng, D), "cache.keys": keys,

@@ -1,0 +1,47 @@
+"""The engine's API for a homework folder: what its graded tests, case specs and diagnosis import.
+
+A homework imports the engine through this module (and, for diagnosis machinery in general form, the modules it
+names); no engine module imports a homework (``autograder.homework`` loads it by path).
+
+Graded tests (``tests/test_*.py``)::
+
+    from autograder.api import check, graded
+
+    @graded("B.1", "softmax")                      # number, function; points come from homework.py
+    def test_softmax_rows(student):
+        \"\"\"softmax: each row sums to 1 along the last axis\"\"\"   # the title students and scores.csv see
+        check(student, "softmax-rows", "softmax-square")        # stored case ids (cases/graded.py)
+
+Case specs (``cases/graded.py``, ``cases/public.py``): ``build_cases() -> list[Case]``, each made with
+``make_case(id, function, inputs, seed=..., description=...)``, the inputs drawn from ``case_seed``'s generator.
+Diagnosis hooks (``diagnosis/__init__.py``): see ``autograder.suite.graded.hooks``.
+"""
+
+from __future__ import annotations
+
+from autograder import contract
+from autograder.feedback import compare
+from autograder.sandbox.student import StudentError
+from autograder.suite.cases import Case, call_arguments, case_seed
+from autograder.suite.graded.naming import Candidates, Mistakes, diagnose, mistake_ids
+from autograder.suite.graded.support import check, graded, record_evidence, run_case
+from autograder.suite.graded.tools import items, matches, quiet
+
+
+def points_of_test(number: str, function: str) -> float:
+    """The points of graded test ``number`` (for a partial-credit test's ``check(..., points=...)``)."""
+    return contract.points_of_test(number, function)
+
+
+def make_case(*args, **kwargs) -> Case:
+    """``autograder.suite.regen.make_case``: a case whose expected output is the solution's (dev-time only)."""
+    from autograder.suite.regen import make_case as made
+
+    return made(*args, **kwargs)
+
+
+__all__ = [
+    "Candidates", "Case", "Mistakes", "StudentError", "call_arguments", "case_seed", "check", "compare", "contract",
+    "diagnose", "graded", "items", "make_case", "matches", "mistake_ids", "points_of_test", "quiet",
+    "record_evidence", "run_case",
+]

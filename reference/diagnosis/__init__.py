@@ -1,0 +1,57 @@
+"""What the diagnosis knows of the attention homework: the hooks ``autograder.suite.graded.hooks`` reads.
+
+Stateful cases (Part F) run with the grader's layer and cache (``stateful.py``); a wrong output is explained by the
+chain of evidence in ``explain.py`` (stored mistakes, masks, scales and RoPE read off the output, then probes on
+rewritten inputs the oracle answers); a raise only by a probe that makes the call right; random-shape tests by the
+shape property the failures share (``shapes.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from autograder.api import Case, Mistakes, StudentError
+
+from . import explain as _explain
+from . import inference, stateful
+from .scales import budget
+from .shapes import probe_evidence, shape_evidence
+
+__all__ = ["KEYWORDS", "budget", "describe_object", "explain", "explain_error", "probe_evidence", "run_case",
+           "shape_evidence"]
+
+# Arguments shown as keywords in a call (and every argument after the first of them).
+KEYWORDS = {"axis", "temperature", "n_k", "mask", "scale", "num_heads", "base", "rope_base"}
+
+
+def run_case(student: Any, stored: Case) -> tuple[str | None, Any] | None:
+    """Part F's cases: the student's KVCache, or decode_step / generate_* with the grader's layer (and cache)."""
+    if stored.function == "KVCache":
+        return stateful.run_kv_cache(student, stored)
+    if isinstance(stored.expected, Mapping):
+        return stateful.run_with_layer(student, stored)
+    return None
+
+
+explain = _explain.explain
+
+
+def explain_error(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
+                  error: StudentError) -> tuple[Mistakes, str] | None:
+    """A raise is evidence only through a probe that makes the call right (or the probe search's answer)."""
+    mistake = _explain.probed(student, stored, args, names, batched, None)
+    if mistake:
+        return _explain.refined(student, stored, mistake), _explain.PROBED
+    type_error = error.kind == "exception" and f"{stored.function} raised TypeError" in error.message
+    return inference.search(student, stored, None, type_error=type_error) or None
+
+
+def describe_object(name: str, parts: Mapping[str, Any]) -> str:
+    """The grader's layer or cache, as a call shows it."""
+    if name == "layer":
+        D, d_k = np.shape(parts["W_Q"])
+        return f"layer projecting D = {D} to d_k = {d_k}, d_v = {np.shape(parts['W_V'])[1]} (counted by the grader)"
+    return f"cache holding {len(parts['keys'])} earlier tokens (the grader's correct cache)"
