@@ -19,10 +19,12 @@ import time
 import zipfile
 from pathlib import Path
 
+from tests.homework import HOMEWORK
+
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = REPO / "reference" / "attention.py"
 TEMPLATE = REPO / "student_template" / "attention.py"
-HOSTILE = REPO / "examples" / "hostile" / "infinite_loop" / "attention.py"
+HOSTILE = HOMEWORK.folder / "examples" / "hostile" / "infinite_loop" / "attention.py"
 
 FIRST = ["Ada", "Alan", "Grace", "Edsger", "Barbara", "Donald", "Frances", "John", "Radia", "Ken", "Zoë", "José"]
 LAST = ["Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov", "Knuth", "Allen", "McCarthy", "Perlman", "Thompson"]

@@ -24,6 +24,7 @@ from autograder import batch
 from autograder.batch import export, merge, plots, pool, progress, report, state, table
 from autograder.feedback.compare import MISTAKES
 from tests import fixtures_export as fx
+from tests.homework import HOMEWORK
 
 VERSION = "v" * 64
 
@@ -345,7 +346,7 @@ def test_without_tqdm_and_matplotlib_batch_still_works_and_says_so(
 
 # ---------------------------------------------------------------- the real engine
 
-GRADED_SUITE = fx.REPO / "autograder" / "suite" / "graded"
+GRADED_SUITE = HOMEWORK.tests
 needs_engine = pytest.mark.skipif(not any(GRADED_SUITE.glob("test_*.py")), reason="the graded suite is not written yet")
 
 

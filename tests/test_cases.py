@@ -15,7 +15,7 @@ import pytest
 
 from autograder import contract
 from autograder.feedback import compare
-from autograder.suite import public_cases, regen
+from autograder.suite import regen
 from autograder.suite.cases import (
     Case,
     CaseFormatError,
@@ -28,6 +28,9 @@ from autograder.suite.cases import (
     save_cases,
     write_manifest,
 )
+from tests.homework import module as homework_module
+
+public_cases = homework_module('cases.public')
 
 REPO = Path(__file__).resolve().parent.parent
 PUBLIC = REPO / "student_template" / "public_cases.npz"
@@ -244,7 +247,7 @@ def test_regen_check_fails_when_a_stored_file_is_stale(tmp_path, monkeypatch, ca
 
 
 def test_building_the_public_cases_twice_gives_the_same_bytes():
-    public = next(s for s in regen.CASE_SETS if s.name == "public")
+    public = next(s for s in regen.case_sets() if s.name == "public")
     assert regen.render(public) == regen.render(public)
 
 

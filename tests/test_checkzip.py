@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from autograder.commands import build, checkzip, pythons
+from tests.homework import HOMEWORK
 
 REPO = build.REPO
 GOOD_TEST = {
@@ -73,7 +74,7 @@ def layout(path: Path) -> tuple[bool, dict[str, checkzip.Check]]:
 
 
 def has_graded_suite() -> bool:
-    return any((REPO / "autograder" / "suite" / "graded").glob("test_*.py"))
+    return any(HOMEWORK.tests.glob("test_*.py"))
 
 
 def test_the_built_zip_passes_the_layout_checks(built: Path) -> None:

@@ -13,8 +13,11 @@ import pytest
 
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
-from autograder.suite.graded import masks, support
-from reference import attention as ref
+from autograder.suite.graded import support
+from tests.homework import module as homework_module
+
+masks = homework_module('diagnosis.masks')
+ref = homework_module('attention')
 
 
 class LocalStudent:
@@ -283,7 +286,8 @@ def test_check_first_never_cites_a_test_that_hit_an_internal_error() -> None:
 
 
 def test_a_failing_graded_test_records_the_mistakes_it_names_for_results_json() -> None:
-    from reference import mistakes
+    from tests.homework import module as homework_module
+    mistakes = homework_module('mistakes')
 
     @support.graded("C.4", "scaled_dot_product_attention")
     def sdpa_scale(student):

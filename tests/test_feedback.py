@@ -12,8 +12,10 @@ import numpy as np
 import pytest
 
 from autograder.feedback.compare import ATOL, MISTAKES, RTOL, compare, diagnose, report
-from reference import attention as ref
-from reference import mistakes
+from tests.homework import module as homework_module
+
+ref = homework_module('attention')
+mistakes = homework_module('mistakes')
 
 ROOT = Path(__file__).resolve().parents[1]
 RNG = np.random.default_rng(7)

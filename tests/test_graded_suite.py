@@ -29,14 +29,17 @@ from autograder.sandbox.student import StudentError
 from autograder.suite import regen
 from autograder.suite.cases import load_cases
 from autograder.suite.graded import support
-from reference import attention as ref
-from reference import mistakes
+from tests.homework import GRADED_MODULES, HOMEWORK
+from tests.homework import module as homework_module
 from tests.test_evidence import LocalStudent
 
+ref = homework_module('attention')
+mistakes = homework_module('mistakes')
+
 REPO = Path(__file__).resolve().parent.parent
-CASES_NPZ = REPO / "autograder" / "suite" / "cases" / "graded.npz"
-MANIFEST = REPO / "autograder" / "suite" / "cases" / "manifest.json"
-GRADED_SET = next(s for s in regen.CASE_SETS if s.name == "graded")
+CASES_NPZ = HOMEWORK.cases_file
+MANIFEST = HOMEWORK.cases_file.with_name("manifest.json")
+GRADED_SET = next(s for s in regen.case_sets() if s.name == "graded")
 WORKSHEET = re.compile(r"\b(Dis 10 Q\d|Dis 11 Q\d|PS4 Q\d|Q&A)")
 
 
@@ -88,14 +91,14 @@ def test_at_least_5_worksheet_tests_all_hidden(suite: list[dict]) -> None:
 
 
 def test_hidden_visibility_is_set_in_one_place() -> None:
-    for path in sorted((REPO / "autograder" / "suite" / "graded").glob("test_*.py")):
+    for path in sorted(HOMEWORK.tests.glob("test_*.py")):
         text = path.read_text()
         assert "after_due_date" not in text and "@visibility" not in text, path.name
     assert "after_due_date" not in (REPO / "autograder" / "suite" / "graded" / "support.py").read_text()
 
 
 def test_graded_modules_stay_small_and_never_import_the_reference() -> None:
-    for path in sorted((REPO / "autograder" / "suite" / "graded").glob("*.py")):
+    for path in GRADED_MODULES:
         text = path.read_text()
         assert len(text.splitlines()) < 400, path.name
         imports = [n for n in ast.walk(ast.parse(text)) if isinstance(n, (ast.Import, ast.ImportFrom))]
@@ -111,7 +114,7 @@ def test_graded_modules_stay_small_and_never_import_the_reference() -> None:
 
 def case_ids_in_tests() -> set[str]:
     ids = set()
-    for path in (REPO / "autograder" / "suite" / "graded").glob("test_*.py"):
+    for path in HOMEWORK.tests.glob("test_*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.fullmatch(r"[a-z0-9]+-[\w-]+",
                                                                                               node.value):
@@ -133,7 +136,7 @@ def test_regen_is_byte_identical_across_runs_and_keeps_the_stored_files() -> Non
     """Deterministic on one machine; the stored files equal what it builds up to float rounding (another CPU
     rounds differently), and then regen keeps their bytes (tests/test_stored.py checks both directions)."""
     code = ("import hashlib, sys; from autograder.suite import regen; "
-            "s = next(c for c in regen.CASE_SETS if c.name == 'graded'); "
+            "s = next(c for c in regen.case_sets() if c.name == 'graded'); "
             "print(*sorted(f'{p}:{hashlib.sha256(d).hexdigest()}' for p, d in regen.render(s).items()))")
     runs = []
     for seed in ("1", "2"):  # a fresh interpreter each time, with a different hash seed

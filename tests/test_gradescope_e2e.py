@@ -23,6 +23,7 @@ import pytest
 from autograder import contract
 from autograder.commands import build, template
 from autograder.sandbox import namespace
+from tests.homework import HOMEWORK
 from tests.hostile import explore
 from tests.submissions import REFERENCE, TEMPLATE, notebook_from_source
 
@@ -128,7 +129,7 @@ def test_every_module_in_the_zip_imports_only_modules_in_the_zip() -> None:
     assert "autograder.suite.regen" not in names and "autograder.runner" in names
 
 
-ORACLE = "autograder/suite/graded/oracle.py"  # the grader's own correct functions (served to probes), root-only
+ORACLE = "homework/generated/oracle.py"  # the grader's own correct functions (served to probes), root-only
 
 
 def test_zip_carries_no_solution_code_but_the_graders_oracle(tmp_path: Path) -> None:
@@ -179,7 +180,7 @@ def test_template_gets_zero_with_every_test_reported(gradescope_root: Path) -> N
 
 
 def test_a_forged_score_is_overwritten_and_nothing_survives(gradescope_root: Path) -> None:
-    hostile = (Path(__file__).parent.parent / "examples" / "hostile" / "forge_score" / "attention.py").read_bytes()
+    hostile = (HOMEWORK.folder / "examples" / "hostile" / "forge_score" / "attention.py").read_bytes()
     data = grade_on_gradescope(gradescope_root, {"attention.py": hostile})
     validate(data)
     assert total(data)[0] == 0

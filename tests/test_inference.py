@@ -6,9 +6,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from autograder.suite.graded import inference, precision, support
-from reference import attention as ref
+from autograder.suite.graded import precision, support
+from tests.homework import module as homework_module
 from tests.test_evidence import LocalStudent
+
+inference = homework_module('diagnosis.inference')
+ref = homework_module('attention')
 
 
 def sdpa(scale_of=None, combine=None):

@@ -17,8 +17,10 @@ import numpy as np
 import pytest
 
 from autograder.feedback import compare
-from reference import attention as ref
-from reference import mistakes
+from tests.homework import module as homework_module
+
+ref = homework_module('attention')
+mistakes = homework_module('mistakes')
 
 RNG = np.random.default_rng(20260522)
 

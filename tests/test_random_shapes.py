@@ -22,14 +22,18 @@ import numpy as np
 import pytest
 
 from autograder import contract, runner
-from autograder.suite import random_cases, regen
+from autograder.suite import regen
 from autograder.suite.cases import Case, case_seed, load_cases
-from autograder.suite.graded import shapes
+from tests.homework import GRADED_MODULES, HOMEWORK
+from tests.homework import module as homework_module
 from tests.mutants import MUTANTS
 from tests.mutants.shape_assumptions import SHAPE_ASSUMPTIONS
 
+random_cases = homework_module('cases.random')
+shapes = homework_module('diagnosis.shapes')
+
 REPO = Path(__file__).resolve().parent.parent
-CASES = load_cases(REPO / "autograder" / "suite" / "cases" / "graded.npz")
+CASES = load_cases(HOMEWORK.cases_file)
 SPECS = {function: prefix for prefix, function, _ in random_cases.RANDOM_SPECS}
 
 # Visible points per function before the random-shape tests came (they took only hidden points).
@@ -75,7 +79,7 @@ def test_the_case_builder_stays_out_of_the_zip_and_the_graded_suite() -> None:
     from autograder.commands import build
 
     assert "autograder/suite/random_cases.py" not in build.zip_members()
-    for path in (REPO / "autograder" / "suite" / "graded").glob("*.py"):
+    for path in GRADED_MODULES:
         imports = [n for n in ast.walk(ast.parse(path.read_text())) if isinstance(n, (ast.Import, ast.ImportFrom))]
         names = [getattr(n, "module", None) or n.names[0].name for n in imports]
         assert "autograder.suite.random_cases" not in names, path.name
@@ -264,7 +268,7 @@ def test_no_evidence_when_no_shape_property_splits_the_cases() -> None:
 
 @pytest.mark.parametrize("function", sorted(shapes.PROBES))
 def test_a_probe_is_the_same_attention_with_the_assumption_made_true(function: str) -> None:
-    from reference import attention as ref
+    ref = homework_module("attention")
 
     probed = 0
     for stored in [c for c in CASES.values() if c.function == function]:

@@ -11,7 +11,10 @@ import math
 import numpy as np
 import pytest
 
-from reference import attention as ref
+from tests.homework import module as homework_module
+
+ref = homework_module('attention')
+
 
 pytestmark = pytest.mark.filterwarnings("error")
 

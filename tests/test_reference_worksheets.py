@@ -13,7 +13,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from reference import attention as ref
+from tests.homework import module as homework_module
+
+ref = homework_module('attention')
+
 
 pytestmark = pytest.mark.filterwarnings("error")
 

@@ -8,8 +8,10 @@ import pytest
 
 from autograder.sandbox.callbacks import Layer, Served
 from autograder.sandbox.student import Student, StudentError
-from autograder.suite.graded import oracle
+from tests.homework import module as homework_module
 from tests.hostile import REFERENCE, program, sandbox_user
+
+oracle = homework_module('generated.oracle')
 
 BROKEN = '''
 KEPT = []

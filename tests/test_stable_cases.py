@@ -10,11 +10,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autograder.suite import changes, graded_cases, public_cases, random_cases, regen, stored
+from autograder.suite import changes, regen, stored
 from autograder.suite.cases import Case, case_seed, load_cases
+from tests.homework import HOMEWORK
+from tests.homework import module as homework_module
+
+graded_cases = homework_module('cases.graded')
+public_cases = homework_module('cases.public')
+random_cases = homework_module('cases.random')
 
 REPO = Path(__file__).resolve().parent.parent
-STORED = {"graded": REPO / "autograder/suite/cases/graded.npz", "public": REPO / "student_template/public_cases.npz"}
+STORED = {"graded": HOMEWORK.cases_file, "public": REPO / "student_template/public_cases.npz"}
 
 
 def test_a_seed_is_a_stable_hash_of_the_set_and_the_id() -> None:

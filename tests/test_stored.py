@@ -17,8 +17,8 @@ from autograder.suite import regen, stored
 from autograder.suite.cases import Case, dumps_cases, dumps_manifest, loads_cases
 
 REPO = Path(__file__).resolve().parent.parent
-PUBLIC = next(s for s in regen.CASE_SETS if s.name == "public")
-GRADED = next(s for s in regen.CASE_SETS if s.name == "graded")
+PUBLIC = next(s for s in regen.case_sets() if s.name == "public")
+GRADED = next(s for s in regen.case_sets() if s.name == "graded")
 
 
 def base_cases() -> list[Case]:

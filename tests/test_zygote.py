@@ -78,7 +78,8 @@ def test_a_forked_worker_is_what_a_started_one_is_with_random_state_of_its_own(z
     assert first[1] != 0 and first[-2] != second[-2]  # the sandbox user; each worker draws its own numbers
 
 
-@pytest.mark.parametrize("submission", ["reference/attention.py", "examples/hostile/forge_score/attention.py"])
+@pytest.mark.parametrize("submission", ["reference/attention.py",
+                                        "reference/examples/hostile/forge_score/attention.py"])
 def test_a_forked_worker_grades_like_a_started_one(zygote, tmp_path: Path, submission: str) -> None:
     folder = tmp_path / "submission"
     folder.mkdir()

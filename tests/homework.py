@@ -1,0 +1,27 @@
+"""The homework our tests run on, and its modules as the engine loads them (one module object each).
+
+``HOMEWORK`` is the engine's homework (``reference/`` unless ``AUTOGRADER_HOMEWORK`` says otherwise); ``module``
+imports one of its modules (``"attention"``, ``"cases.graded"``, ``"diagnosis.masks"``) under the package name the
+engine gives it, so a test and the graded suite share that module's state.
+"""
+
+from __future__ import annotations
+
+import types
+
+from autograder import contract
+from autograder.homework import ENGINE
+
+HOMEWORK = contract.HOMEWORK
+UPLOAD = contract.UPLOAD
+SOLUTION = HOMEWORK.solution
+TEMPLATE = HOMEWORK.template / f"{UPLOAD}.py"
+
+
+# The graded suite's modules: the engine's and the homework's (its tests and diagnosis).
+GRADED_MODULES = sorted([*(ENGINE / "suite" / "graded").glob("*.py"), *HOMEWORK.tests.glob("*.py"),
+                         *(HOMEWORK.folder / "diagnosis").glob("*.py")])
+
+
+def module(dotted: str) -> types.ModuleType:
+    return HOMEWORK.module(dotted)
