@@ -62,9 +62,9 @@ def test_graded_tests_and_contract_points_must_agree(tmp_path: Path, monkeypatch
     edit(suite / "test_b_softmax.py", '@graded("B.1", "softmax")', '@graded("B.1", "rope")')
     edit(suite / "test_b_softmax.py", '@graded("B.2", "softmax")', '@graded("B.42", "softmax")')
     found = consistency.points_problems(suite)
-    assert "graded test B.1 tests rope, but contract.POINTS lists it under softmax" in found
-    assert "graded test B.42 (softmax) has no points in autograder/contract.py: add it to POINTS['softmax']" in found
-    assert any(p.startswith("contract.POINTS['softmax'] gives points to test B.2, which the graded suite")
+    assert "graded test B.1 tests rope, but POINTS in reference/homework.py lists it under softmax" in found
+    assert "graded test B.42 (softmax) has no points in reference/homework.py: add it to POINTS['softmax']" in found
+    assert any(p.startswith("POINTS['softmax'] in reference/homework.py gives points to test B.2, which the graded")
                for p in found)
 
 
@@ -74,7 +74,7 @@ def test_a_stored_case_no_test_names_is_reported(tmp_path: Path) -> None:
     assert consistency.unused_case_problems(suite) == []
     edit(suite / "test_b_softmax.py", '"softmax-rows", "softmax-square"', '"softmax-rows"')
     assert consistency.unused_case_problems(suite) == [
-        "graded case softmax-square is in no graded test: name it in a test's check(...) in autograder/suite/graded/, "
+        "graded case softmax-square is in no graded test: name it in a test's check(...) in reference/tests/, "
         "or remove it from the case specs"]
 
 
@@ -95,13 +95,13 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_build_refuses_a_stale_case_and_a_stale_points_table_and_writes_no_zip(copy: Path) -> None:
     zip_path = copy / "dist" / "autograder.zip"
-    edit(copy / "autograder" / "suite" / "graded_cases.py", '("softmax-square", "softmax", "a 5 x 5 matrix',
+    edit(copy / "reference" / "cases" / "graded.py", '("softmax-square", "softmax", "a 5 x 5 matrix',
          '("softmax-square", "softmax", "a 5 x 5 matrix (edited)')
-    edit(copy / "autograder" / "contract.py", '"B.1": 2,', '"B.1": 3,')
+    edit(copy / "reference" / "homework.py", '"B.1": 2,', '"B.1": 3,')
     done = autograder(copy, "build", "-o", str(zip_path))
     assert done.returncode == 1, done.stdout
     assert "build: refused, the homework is inconsistent" in done.stdout and not zip_path.exists()
-    assert "- autograder/suite/cases/graded.npz is stale (softmax-square: stored description" in done.stdout
+    assert "- reference/generated/cases/graded.npz is stale (softmax-square: stored description" in done.stdout
     assert "run `autograder regen`" in done.stdout
     assert "- README.md is stale: run `autograder template`" in done.stdout
 

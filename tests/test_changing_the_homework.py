@@ -1,6 +1,7 @@
-"""Every path of docs/changing-the-homework.md, followed on a temporary copy of the repository:
-change, regenerate, build (which grades the reference and the template itself), then grade the
-reference with `autograder grade` to full marks under the new total."""
+"""Every path of docs/changing-the-homework.md, followed on a temporary copy of the repository as an instructor
+would: change the homework folder, then the guide's loop (template, regen, build, which grades the reference and
+the template itself), then grade the reference with `autograder grade` to full marks under the new total, then
+the tests of ours that read the homework (they follow it: no total, function or test list is written in them)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from autograder import contract
 from tests.homework_copy import REPO, autograder, copy_repo, edit
 
 GUIDE = REPO / "docs" / "changing-the-homework.md"
+# Our tests that read the homework's contract, cases and tests: run again on each changed copy.
+FOLLOWING = ("tests/test_template.py", "tests/test_cases.py",
+             "tests/test_build_checks.py::test_the_committed_homework_is_consistent")
 
 
 @pytest.fixture
@@ -40,6 +44,14 @@ def regenerate_build_and_grade(copy: Path) -> tuple[str, dict]:
     return regen, json.loads((copy / "results.json").read_text())
 
 
+def our_tests_pass(copy: Path, *tests: str) -> None:
+    """Our own tests that follow the homework, run in the copy (its homework, its tests)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "AUTOGRADER_HOMEWORK")}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *(tests or FOLLOWING)],
+                          cwd=copy, env={**env, "PYTHONPATH": str(copy)}, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+
+
 def assert_full_marks(data: dict, total: float) -> None:
     tests = data["tests"]
     assert sum(t["max_score"] for t in tests) == pytest.approx(total)
@@ -49,30 +61,31 @@ def assert_full_marks(data: dict, total: float) -> None:
 
 def test_the_guide_covers_each_path_and_names_the_one_place_of_each() -> None:
     text = GUIDE.read_text()
-    for section in ("## Points", "## Visibility", "## Tolerance", "## Adding a case", "## Adding a function"):
+    for section in ("## Points", "## Visibility", "## Tolerance", "## Adding a case", "## Adding a function",
+                    "## Adding a part", "## Fixing the solution", "## A new homework"):
         assert section in text
-    for place in ("autograder/contract.py", "POINTS", "HIDDEN", "hidden=True", "autograder/feedback/compare.py",
-                  "RTOL", "ATOL", "graded_cases.py", "public_cases.py", "reference/attention.py",
-                  "# BEGIN SOLUTION hint:", "tests/test_changing_the_homework.py"):
+    for place in ("homework.py", "POINTS", "HIDDEN", "hidden=True", "TOLERANCE", "PARTS", "cases/graded.py",
+                  "cases/public.py", "sentences.py", "mistakes.py", "# BEGIN SOLUTION hint:", "--homework",
+                  "tests/test_changing_the_homework.py", "student/notebook/part_"):
         assert place in text, place
 
 
 def test_points_changed_in_the_one_place_give_full_marks_under_the_new_total(copy: Path) -> None:
-    edit(copy / "autograder" / "contract.py", '"B.1": 2,', '"B.1": 4.5,')
+    points = contract.POINTS["causal_mask"]["C.1"]
+    edit(copy / "reference" / "homework.py", f'"C.1": {points},', f'"C.1": {points + 1},')
     done = autograder(copy, "build", "-o", str(copy / "dist" / "autograder.zip"))
     assert done.returncode == 1 and "README.md is stale: run `autograder template`" in done.stdout
     _, data = regenerate_build_and_grade(copy)
-    total = contract.TOTAL_POINTS + 2.5
+    total = contract.TOTAL_POINTS + 1
     assert_full_marks(data, total)
-    assert next(t for t in data["tests"] if t["number"] == "B.1")["max_score"] == 4.5
-    readme = (copy / "README.md").read_text()
-    assert f"| B | `softmax` {contract.FUNCTIONS['softmax'][1] + 2.5:g} |" in readme
-    assert f"| | **total** | **{total:g}** |" in readme
+    assert next(t for t in data["tests"] if t["number"] == "C.1")["max_score"] == points + 1
+    assert f"| | **total** | **{total:g}** |" in (copy / "README.md").read_text()
+    our_tests_pass(copy)
 
 
 def test_visibility_is_set_once_for_hidden_tests_and_per_test_by_its_decorator(copy: Path) -> None:
-    edit(copy / "autograder" / "contract.py", 'HIDDEN = "after_due_date"', 'HIDDEN = "after_published"')
-    edit(copy / "autograder" / "suite" / "graded" / "test_b_softmax.py", '@graded("B.6", "softmax", hidden=True)',
+    edit(copy / "reference" / "homework.py", 'HIDDEN = "after_due_date"', 'HIDDEN = "after_published"')
+    edit(copy / "reference" / "tests" / "test_b_softmax.py", '@graded("B.6", "softmax", hidden=True)',
          '@graded("B.6", "softmax")')
     _, data = regenerate_build_and_grade(copy)
     assert_full_marks(data, contract.TOTAL_POINTS)
@@ -82,8 +95,8 @@ def test_visibility_is_set_once_for_hidden_tests_and_per_test_by_its_decorator(c
 
 
 def test_a_new_tolerance_reaches_the_students_copy_and_the_stored_mistakes(copy: Path) -> None:
-    compare_py = copy / "autograder" / "feedback" / "compare.py"
-    edit(compare_py, "RTOL = 1e-5\nATOL = 1e-6", "RTOL = 1e-2\nATOL = 1e-3")  # loose: some mistakes now pass
+    edit(copy / "reference" / "homework.py", 'TOLERANCE = {"rtol": 1e-5, "atol": 1e-6}',
+         'TOLERANCE = {"rtol": 1e-2, "atol": 1e-3}')  # loose: some mistakes now pass
     edit(copy / "README.md", "`|yours - expected| <= 1e-6 + 1e-5 |expected|`",
          "`|yours - expected| <= 1e-3 + 1e-2 |expected|`")
     edit(copy / "docs" / "assignment.md", "`rtol=1e-5, atol=1e-6`", "`rtol=1e-2, atol=1e-3`")
@@ -92,7 +105,8 @@ def test_a_new_tolerance_reaches_the_students_copy_and_the_stored_mistakes(copy:
     assert "student_template/attention_feedback.py is stale: run `autograder template`" in done.stdout
     regen, data = regenerate_build_and_grade(copy)
     assert_full_marks(data, contract.TOTAL_POINTS)
-    assert (copy / "student_template" / "attention_feedback.py").read_text() == compare_py.read_text()
+    students_copy = (copy / "student_template" / "attention_feedback.py").read_text()
+    assert "\nRTOL = 0.01\nATOL = 0.001\n" in students_copy
     counts = [tuple(map(int, m)) for m in re.findall(r"stored known-mistake outputs: (\d+) -> (\d+)", regen)]
     assert counts and all(after < before for before, after in counts), regen
     dropped = re.findall(r"dropped in ([\w-]+): (\w+) \(now within tolerance of the expected output\)", regen)
@@ -100,89 +114,144 @@ def test_a_new_tolerance_reaches_the_students_copy_and_the_stored_mistakes(copy:
 
 
 def test_a_new_case_changes_no_other_case_and_must_be_named_by_a_test(copy: Path) -> None:
-    edit(copy / "autograder" / "suite" / "graded_cases.py", "    # --- Part C: causal_mask ---",
+    edit(copy / "reference" / "cases" / "graded.py", "    # --- Part C: causal_mask ---",
          '    ("softmax-wide", "softmax", "a 2 x 9 matrix along the last axis",\n'
          '     lambda r: {"Z": _n(r, 2, 9), "axis": -1, "temperature": 1.0}),\n'
          "    # --- Part C: causal_mask ---")
     regen = run(copy, "regen")
     assert "graded: " in regen and "cases: 1 added, 0 removed, 0 changed" in regen.split("graded: ")[1]
     assert "added: softmax-wide" in regen
+    done = autograder(copy, "grade", str(copy / "reference" / "attention.py"))
+    assert done.returncode == 0, done.stdout[-2000:]  # the stamp holds: regen recorded the new spec
     done = autograder(copy, "build", "-o", str(copy / "dist" / "autograder.zip"))
     assert done.returncode == 1 and "graded case softmax-wide is in no graded test" in done.stdout
-    edit(copy / "autograder" / "suite" / "graded" / "test_b_softmax.py",
+    edit(copy / "reference" / "tests" / "test_b_softmax.py",
          '"softmax-rows", "softmax-square")', '"softmax-rows", "softmax-square", "softmax-wide")')
     regen, data = regenerate_build_and_grade(copy)
     assert_full_marks(data, contract.TOTAL_POINTS)
     assert "no case changed" in regen
+    our_tests_pass(copy)
 
 
-NEW_FUNCTION = '''
+SLIDING = '''
 
 
-def scaled_scores(Q, K):
-    """Attention scores divided by sqrt(d_k).
+def sliding_window_mask(n_q, n_k, window):
+    """Boolean causal mask that also forgets keys more than ``window - 1`` tokens back, bottom-right aligned.
 
     Args:
-        Q: (..., N_q, d_k) queries.
-        K: (..., N_k, d_k) keys.
+        n_q: number of queries.
+        n_k: number of keys.
+        window: how many keys each query sees at most (itself included).
 
     Returns:
-        (..., N_q, N_k): attention_scores(Q, K) / sqrt(d_k).
+        (n_q, n_k) bool array; mask[i, j] is True iff i + (n_k - n_q) - window < j <= i + (n_k - n_q).
     """
-    # BEGIN SOLUTION hint: divide attention_scores(Q, K) by sqrt(d_k)
-    return attention_scores(Q, K) / np.sqrt(Q.shape[-1])
+    # BEGIN SOLUTION hint: the causal mask, and also j > i + (n_k - n_q) - window
+    offset = n_k - n_q
+    i, j = np.arange(n_q)[:, None], np.arange(n_k)[None, :]
+    return (j <= i + offset) & (j > i + offset - window)
     # END SOLUTION
 '''
 
-NEW_TESTS = '''
+SLIDING_TESTS = '''
 
-# ---- scaled_scores ---------------------------------------------------------------------------------------
-
-
-@graded("A.10", "scaled_scores")
-def test_scaled_scores(student):
-    """scaled_scores: 3 queries against 6 keys, divided by sqrt(d_k)"""
-    check(student, "scaled-more-keys")
+@graded("{visible}", "sliding_window_mask")
+def test_sliding_window_square(student):
+    """sliding_window_mask: 5 queries and keys, a window of 2"""
+    check(student, "sliding-square")
 
 
-@graded("A.11", "scaled_scores", hidden=True)
-def test_scaled_scores_batch(student):
-    """scaled_scores: a leading batch axis"""
-    check(student, "scaled-batch")
+@graded("{hidden}", "sliding_window_mask", hidden=True)
+def test_sliding_window_more_keys(student):
+    """sliding_window_mask: 3 queries, 7 keys, a window of 3"""
+    check(student, "sliding-more-keys")
 '''
 
+SLIDING_CASES = ('    ("sliding-square", "sliding_window_mask", "5 queries and 5 keys, window 2",\n'
+                 '     lambda r: {"n_q": 5, "n_k": 5, "window": 2}),\n'
+                 '    ("sliding-more-keys", "sliding_window_mask", "3 queries and 7 keys, window 3",\n'
+                 '     lambda r: {"n_q": 3, "n_k": 7, "window": 3}),\n')
 
-def test_a_new_function_is_graded_templated_and_checked_in_the_notebook(copy: Path) -> None:
-    edit(copy / "reference" / "attention.py", "    return Q @ np.swapaxes(K, -1, -2)\n    # END SOLUTION\n",
-         "    return Q @ np.swapaxes(K, -1, -2)\n    # END SOLUTION\n" + NEW_FUNCTION)
-    edit(copy / "autograder" / "contract.py", '    "attention_scores": {',
-         '    "scaled_scores": {"A.10": 2, "A.11": 1},\n    "attention_scores": {')
-    edit(copy / "autograder" / "suite" / "graded_cases.py", "    # --- Part B: softmax ---",
-         '    ("scaled-more-keys", "scaled_scores", "3 queries against 6 keys, d_k = 4",\n'
-         '     lambda r: {"Q": _n(r, 3, 4), "K": _n(r, 6, 4)}),\n'
-         '    ("scaled-batch", "scaled_scores", "a batch of 2; 4 queries, 5 keys, d_k = 9",\n'
-         '     lambda r: {"Q": _n(r, 2, 4, 9), "K": _n(r, 2, 5, 9)}),\n'
-         "    # --- Part B: softmax ---")
-    edit(copy / "autograder" / "suite" / "public_cases.py", "    # Part B",
-         '    ("scaled_scores", "more-keys", "2 queries against 5 keys, d_k = 3",\n'
-         '     lambda r: {"Q": _n(r, 2, 3), "K": _n(r, 5, 3)}),\n    # Part B')
-    tests = copy / "autograder" / "suite" / "graded" / "test_a_projections.py"
-    tests.write_text(tests.read_text() + NEW_TESTS)
-    regen, data = regenerate_build_and_grade(copy)
+
+def _add_sliding_window(copy: Path, part: str, visible: str, hidden: str, after: str) -> None:
+    """The guide's steps for a new function: solution, points, cases (graded and public), tests."""
+    attention = copy / "reference" / "attention.py"
+    edit(attention, after, after + SLIDING)
+    edit(copy / "reference" / "homework.py", '    "multi_head_attention": {',
+         f'    "sliding_window_mask": {{"{visible}": 2, "{hidden}": 1}},\n    "multi_head_attention": {{')
+    edit(copy / "reference" / "cases" / "graded.py", "    # --- Part D: multi_head_attention ---",
+         SLIDING_CASES + "    # --- Part D: multi_head_attention ---")
+    edit(copy / "reference" / "cases" / "public.py", "    # Part D",
+         '    ("sliding_window_mask", "window", "4 queries and keys, window 2",\n'
+         '     lambda r: {"n_q": 4, "n_k": 4, "window": 2}),\n    # Part D')
+    tests = copy / "reference" / "tests" / ("test_c_attention.py" if part == "C" else "test_g_sliding.py")
+    header = '"""Part G."""\n\nfrom autograder.api import check, graded\n' if part != "C" else tests.read_text()
+    tests.write_text(header + SLIDING_TESTS.format(visible=visible, hidden=hidden))
+
+
+def _assert_sliding_window_graded(copy: Path, regen: str, data: dict, numbers: set[str]) -> None:
     assert_full_marks(data, contract.TOTAL_POINTS + 3)
-    assert {t["number"] for t in data["tests"] if t["tags"] == ["scaled_scores"]} == {"A.10", "A.11"}
-    assert "cases: 1 added" in regen.split("graded: ")[0] and "cases: 2 added" in regen.split("graded: ")[1]
+    assert {t["number"] for t in data["tests"] if t["tags"] == ["sliding_window_mask"]} == numbers
+    assert "cases: 2 added" in regen.split("graded: ")[1]
     student = (copy / "student_template" / "attention.py").read_text()
-    assert 'raise NotImplementedError("divide attention_scores(Q, K) by sqrt(d_k)")' in student
-    notebook = (copy / "student_template" / "attention.ipynb").read_text()
-    assert 'check(\\"qkv_project\\", \\"scaled_scores\\", \\"attention_scores\\")' in notebook
-    # the public tests test it too (its public case), on the reference and on the template
-    def public_tests(**env: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "scaled_scores"],
-                              cwd=copy / "student_template", capture_output=True, text=True, check=False,
-                              env={**{k: v for k, v in os.environ.items() if k != "ATTENTION_IMPL"}, **env})
-
-    public = public_tests(ATTENTION_IMPL=str(copy / "reference" / "attention.py"))
+    assert "the causal mask, and also j > i + (n_k - n_q) - window" in student
+    notebook = json.loads((copy / "student_template" / "attention.ipynb").read_text())
+    checks = [c["source"] for c in notebook["cells"] if c["source"].startswith("check(")]
+    assert any('"sliding_window_mask"' in source for source in checks)
+    public = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-k", "sliding"],
+                            cwd=copy / "student_template", capture_output=True, text=True, check=False,
+                            env={**{k: v for k, v in os.environ.items() if k != "ATTENTION_IMPL"},
+                                 "ATTENTION_IMPL": str(copy / "reference" / "attention.py")})
     assert public.returncode == 0 and re.search(r"^1 passed", public.stdout, re.M), public.stdout[-2000:]
-    public = public_tests()
-    assert "scaled_scores is not implemented yet (hint: divide attention_scores(Q, K) by sqrt(d_k))" in public.stdout
+
+
+def test_a_new_function_in_an_existing_part_is_graded_templated_and_checked(copy: Path) -> None:
+    _add_sliding_window(copy, "C", "C.14", "C.15", after="    # END SOLUTION\n\n\ndef scaled_dot_product_attention")
+    regen, data = regenerate_build_and_grade(copy)
+    _assert_sliding_window_graded(copy, regen, data, {"C.14", "C.15"})
+    our_tests_pass(copy)
+
+
+def test_a_new_part_needs_its_title_only(copy: Path) -> None:
+    section = "\n\n# Part G: sliding windows\n"
+    _add_sliding_window(copy, "G", "G.1", "G.2", after=(copy / "reference" / "attention.py").read_text().rstrip("\n")
+                        .rsplit("\n", 1)[1] + "\n")
+    edit(copy / "reference" / "attention.py", "\n\n\ndef sliding_window_mask", section + "\n\ndef sliding_window_mask")
+    done = autograder(copy, "template")
+    assert done.returncode == 1 and "no part of PARTS in homework.py" in done.stdout, done.stdout[-2000:]
+    edit(copy / "reference" / "homework.py", '    "F": "KV caching (Dis 11 Q3)",\n',
+         '    "F": "KV caching (Dis 11 Q3)",\n    "G": "Sliding windows",\n')
+    (copy / "reference" / "student" / "notebook" / "part_G.md").write_text("Each query sees its last few keys.\n")
+    regen, data = regenerate_build_and_grade(copy)
+    _assert_sliding_window_graded(copy, regen, data, {"G.1", "G.2"})
+    notebook = (copy / "student_template" / "attention.ipynb").read_text()
+    assert "## Part G: Sliding windows" in notebook and "Each query sees its last few keys." in notebook
+    our_tests_pass(copy)
+
+
+def test_a_solution_change_is_refused_until_regenerated_and_a_contradicted_sentence_is_named(copy: Path) -> None:
+    attention = copy / "reference" / "attention.py"
+    edit(attention, "    return np.tril(np.ones((n_q, n_k), dtype=bool), k=n_k - n_q)",
+         "    return np.tril(np.ones((n_q, n_k), dtype=bool), k=0)")  # the rule changes: top-left aligned
+    done = autograder(copy, "grade", str(attention))
+    assert done.returncode == 3 and "stale" in done.stdout and "reference/attention.py changed" in done.stdout
+    regen = run(copy, "regen")
+    assert "REVIEW causal_top_left: the solution now gives its output" in regen, regen
+    assert "next: run `autograder template`" in regen and "reference/generated/oracle.py" in regen
+    done = autograder(copy, "grade", str(attention))
+    assert done.returncode == 3  # the oracle is still the old rule's
+    run(copy, "template")
+    done = autograder(copy, "grade", str(attention), "-o", str(copy / "results.json"))
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert_full_marks(json.loads((copy / "results.json").read_text()), contract.TOTAL_POINTS)
+
+
+def test_a_rewritten_solution_with_the_same_answers_changes_no_case(copy: Path) -> None:
+    attention = copy / "reference" / "attention.py"
+    edit(attention, "    return np.tril(np.ones((n_q, n_k), dtype=bool), k=n_k - n_q)",
+         "    return np.arange(n_k)[None, :] <= np.arange(n_q)[:, None] + (n_k - n_q)")
+    regen, data = regenerate_build_and_grade(copy)
+    assert "no case changed" in regen and "REVIEW" not in regen
+    assert_full_marks(data, contract.TOTAL_POINTS)
+    our_tests_pass(copy)

@@ -95,6 +95,7 @@ def test_hidden_visibility_is_set_in_one_place() -> None:
         text = path.read_text()
         assert "after_due_date" not in text and "@visibility" not in text, path.name
     assert "after_due_date" not in (REPO / "autograder" / "suite" / "graded" / "support.py").read_text()
+    assert HOMEWORK.HIDDEN == contract.HIDDEN
 
 
 def test_graded_modules_stay_small_and_never_import_the_reference() -> None:
@@ -169,7 +170,7 @@ def test_the_stored_cases_carry_data_only_and_the_zip_no_case_builder() -> None:
             if name.endswith(".npy"):
                 assert np.lib.format.read_array(io.BytesIO(data), allow_pickle=False).dtype.kind in "biuf"
     members = build.zip_members()
-    assert "autograder/suite/cases/graded.npz" in members and "autograder/suite/graded_cases.py" not in members
+    assert "homework/generated/cases/graded.npz" in members and not [m for m in members if "/cases/graded.py" in m]
 
 
 def test_the_hidden_cases_hold_the_worksheets_numbers_not_the_seeds_slips() -> None:

@@ -21,6 +21,7 @@ from autograder import contract
 from autograder.commands import notebook as notebook_module
 from autograder.commands import template
 from autograder.commands.template import TemplateError, raise_lines, solution_blocks
+from tests.homework_copy import autograder, copy_repo
 
 REPO = Path(__file__).resolve().parent.parent
 REFERENCE = REPO / "reference" / "attention.py"
@@ -86,32 +87,38 @@ def test_template_check_passes_on_the_committed_tree(capsys):
     assert template.main(["--check"]) == 0, capsys.readouterr().out
 
 
-def test_template_check_lists_a_stale_file_and_writes_nothing(tmp_path, monkeypatch, capsys):
-    for path, data in template.generated_files().items():
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_bytes(data)
-    (tmp_path / "student_template" / "attention.ipynb").write_text("{}")
-    readme = (tmp_path / "README.md").read_text().replace("| | **total** |", "| | **total (by hand)** |")
-    (tmp_path / "README.md").write_text(readme)
-    monkeypatch.setattr(template, "REPO", tmp_path)
-    monkeypatch.setattr(template, "OUT", tmp_path / "student_template")
-    monkeypatch.setattr(template, "README", tmp_path / "README.md")
-    assert template.main(["--check"]) == 1
-    out = capsys.readouterr().out
-    assert "stale: student_template/attention.ipynb" in out and "stale: README.md" in out
-    assert (tmp_path / "student_template" / "attention.ipynb").read_text() == "{}"
-    assert template.main([]) == 0 and template.main(["--check"]) == 0
-    assert "total (by hand)" not in (tmp_path / "README.md").read_text()
+def test_template_check_lists_a_stale_file_and_writes_nothing(tmp_path):
+    copy = copy_repo(tmp_path / "repo")
+    (copy / "student_template" / "attention.ipynb").write_text("{}")
+    readme = (copy / "README.md").read_text().replace("| | **total** |", "| | **total (by hand)** |")
+    (copy / "README.md").write_text(readme)
+    done = autograder(copy, "template", "--check")
+    assert done.returncode == 1
+    assert "stale: student_template/attention.ipynb" in done.stdout and "stale: README.md" in done.stdout
+    assert (copy / "student_template" / "attention.ipynb").read_text() == "{}"
+    assert autograder(copy, "template").returncode == 0 and autograder(copy, "template", "--check").returncode == 0
+    assert "total (by hand)" not in (copy / "README.md").read_text()
 
 
 def test_rendering_twice_gives_the_same_bytes():
     assert template.render() == template.render()
 
 
-def test_feedback_is_copied_verbatim():
-    assert (STUDENT / "attention_feedback.py").read_bytes() == template.FEEDBACK.read_bytes()
+def test_feedback_is_copied_verbatim_with_the_homeworks_tolerance_and_sentences():
+    copied = (STUDENT / "attention_feedback.py").read_bytes()
+    assert copied.startswith(template.FEEDBACK.read_bytes().rstrip(b"\n") + b"\n")
     for name, source in template.feedback_copies().items():
-        assert (STUDENT / name).read_bytes() == source.read_bytes(), name
+        if name != "attention_feedback.py":
+            assert (STUDENT / name).read_bytes() == source.read_bytes(), name
+    spec = importlib.util.spec_from_file_location("attention_feedback_copy", STUDENT / "attention_feedback.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(STUDENT))
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(STUDENT))
+    assert module.MISTAKES == contract.HOMEWORK.sentences and module.MISTAKES
+    assert (module.RTOL, module.ATOL) == (contract.HOMEWORK.TOLERANCE["rtol"], contract.HOMEWORK.TOLERANCE["atol"])
 
 
 # ----------------------------------------------------------------------------
