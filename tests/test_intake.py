@@ -571,3 +571,15 @@ def test_notes_about_cells_all_start_with_the_cell_and_line(tmp_path: Path) -> N
         "code cell 1, lines 1, 3, 4 and 2 more", "code cell 2, line 3", "code cell 3, line 2"
     ]
     assert "(`%matplotlib inline`, `!ls`, `%time f()` and 2 more)" in program.notes[0]
+
+
+def test_a_notebook_from_another_homeworks_template_gets_a_note() -> None:
+    from autograder import contract
+    from autograder.intake.notebook import load_notebook
+
+    template = json.loads((contract.HOMEWORK.template / f"{contract.UPLOAD}.ipynb").read_text())
+    assert template["metadata"]["autograder"] == {"homework": contract.NAME}
+    assert not [n for n in load_notebook(json.dumps(template).encode(), "a.ipynb").notes if "another homework" in n]
+    template["metadata"]["autograder"]["homework"] = "layernorm"
+    notes = load_notebook(json.dumps(template).encode(), "a.ipynb").notes
+    assert notes[0].startswith("`a.ipynb` was made from the template of another homework (`layernorm`)")

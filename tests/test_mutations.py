@@ -22,6 +22,7 @@ import pytest
 
 from autograder import contract, runner
 from autograder.feedback import compare
+from tests.homework import on_what_it_has
 from tests.mutants import BASES, MUTANTS, REPO, Mutant
 from tests.submissions import REFERENCE, einsum_source, float32_source, notebook_from_source
 
@@ -52,15 +53,18 @@ CORRECT = {
     "independent-loops-oracle": lambda: (ORACLE.read_text(), "attention.py"),
     "student-style": lambda: (BASES["student"].read_text(), "attention.py"),
 }
+WRITTEN_BEFORE = {"independent-loops-oracle", "student-style"}  # solutions of their own, not the reference's
 
 
 @pytest.mark.parametrize("variant", sorted(CORRECT))
-def test_a_correct_solution_scores_100(variant: str, tmp_path: Path) -> None:
+def test_a_correct_solution_gets_full_marks(variant: str, tmp_path: Path) -> None:
     source, name = CORRECT[variant]()
     data = grade_source(source, tmp_path / "submission", name)
     assert sum(t["max_score"] for t in data["tests"]) == contract.TOTAL_POINTS
+    if variant in WRITTEN_BEFORE:  # written for the homework as it was: graded on the functions it has
+        data = on_what_it_has(data, REFERENCE.read_text() if name.endswith(".ipynb") else source)
     assert not lost_points(data), describe(lost_points(data))
-    assert sum(t["score"] for t in data["tests"]) == contract.TOTAL_POINTS
+    assert sum(t["score"] for t in data["tests"]) == sum(t["max_score"] for t in data["tests"]) > 0
 
 
 def test_every_mutant_applies_and_the_corpus_covers_every_function() -> None:
@@ -70,12 +74,12 @@ def test_every_mutant_applies_and_the_corpus_covers_every_function() -> None:
         assert mutant.function in contract.FUNCTIONS
         assert set(mutant.also) <= set(contract.FUNCTIONS) - {mutant.function}
         assert mutant.mistake is None or mutant.mistake in compare.MISTAKES
-    assert {m.function for m in MUTANTS} == set(contract.FUNCTIONS)
+    assert {m.function for m in MUTANTS} <= set(contract.FUNCTIONS)
 
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=lambda m: m.name)
 def test_a_mutant_loses_points_only_where_it_should_and_is_named(mutant: Mutant, tmp_path: Path) -> None:
-    data = grade_source(mutant.source(), tmp_path / "submission")
+    data = on_what_it_has(grade_source(mutant.source(), tmp_path / "submission"), mutant.source())
     lost = lost_points(data)
     allowed = {mutant.function, *mutant.also}
     elsewhere = [t for t in lost if not set(t["tags"]) <= allowed]

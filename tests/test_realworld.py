@@ -20,6 +20,7 @@ import pytest
 from autograder import runner
 from autograder.feedback import compare
 from autograder.suite.graded.support import LIKELY
+from tests.homework import on_what_it_has
 from tests.realworld import PORTS, VERDICTS, Port
 from tests.realworld.ground_truth import deviations, load
 
@@ -33,7 +34,7 @@ def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     for port in PORTS:
         folder = tmp_path_factory.mktemp(port.name)
         (folder / "attention.py").write_text(port.source())
-        out[port.name] = runner.grade_folder(folder)
+        out[port.name] = on_what_it_has(runner.grade_folder(folder), port.source())
     return out
 
 

@@ -45,7 +45,7 @@ CHECK_INTRO = """\
 **Checks.** Run the next cell once: it defines `check`, which the last cell of each part calls."""
 
 CHECK_DEFINITION = """\
-# check("softmax") runs softmax's public tests on the code defined in THIS notebook and prints a summary.
+# check("f") runs the public tests of function f on the code defined in THIS notebook and prints a summary.
 # Outside Jupyter (for example in the autograder) it does nothing.
 import sys
 from pathlib import Path

@@ -34,6 +34,7 @@ def load_notebook(data: bytes, name: str) -> Program:
     if not isinstance(raw, dict):
         raise IntakeError(f"{code_span(name)} is not a Jupyter notebook (its JSON is not an object with cells).")
     notes: list[str] = []
+    notes += _other_homework(raw, name)
     cells = _notebook_cells(raw, text, name, notes)
     sources = [source for kind, source in cells if kind == "code"]
     if not sources:
@@ -51,6 +52,19 @@ def load_notebook(data: bytes, name: str) -> Program:
         raise IntakeError(f"None of the code cells of {code_span(name)} could be loaded.\n\n" + "\n\n".join(notes),
                           "syntax error")
     return Program(name, "ipynb", chunks, notes)
+
+
+def _other_homework(raw: dict, name: str) -> list[str]:
+    """A note when the notebook's metadata names another homework than this one (its template says which)."""
+    from autograder import contract
+
+    metadata = raw.get("metadata")
+    said = metadata.get("autograder") if isinstance(metadata, dict) else None
+    homework = said.get("homework") if isinstance(said, dict) else None
+    if not isinstance(homework, str) or homework == contract.NAME:
+        return []
+    return [f"{code_span(name)} was made from the template of another homework ({code_span(homework, 60)}), not "
+            f"`{contract.NAME}`: did you upload the right notebook? It was graded as `{contract.UPLOAD}.ipynb`."]
 
 
 def _notebook_cells(raw: dict, text: str, name: str, notes: list[str]) -> list[tuple[str, str]]:

@@ -127,12 +127,15 @@ def write_outputs(out: Path, port: Port, failing: list[dict]) -> None:
 
 
 def grade(port: Port, tmp: Path) -> dict:
-    """One port's results.json, graded by the real engine (pytest's own report silenced)."""
+    """One port's results.json, graded by the real engine (pytest's own report silenced), on the functions it has
+    (a function the homework gained after the port was written is not the port's)."""
+    from tests.homework import UPLOAD, on_what_it_has
+
     folder = tmp / port.name
     folder.mkdir()
-    (folder / "attention.py").write_text(port.source())
+    (folder / f"{UPLOAD}.py").write_text(port.source())
     with quiet():
-        return runner.grade_folder(folder)
+        return on_what_it_has(runner.grade_folder(folder), port.source())
 
 
 VERDICTS_FILE = Path(__file__).resolve().parent / "verdicts.py"
