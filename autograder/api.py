@@ -19,10 +19,14 @@ Diagnosis hooks (``diagnosis/__init__.py``): see ``autograder.suite.graded.hooks
 
 from __future__ import annotations
 
+from typing import Any
+
 from autograder import contract
 from autograder.feedback import compare
-from autograder.sandbox.student import StudentError
+from autograder.sandbox.student import Cache, Layer, StudentError
 from autograder.suite.cases import Case, call_arguments, case_seed
+from autograder.suite.graded import precision
+from autograder.suite.graded.calls import case_header, describe_call, error_mistake, error_text, type_mistake
 from autograder.suite.graded.naming import Candidates, Mistakes, diagnose, mistake_ids
 from autograder.suite.graded.support import check, graded, record_evidence, run_case
 from autograder.suite.graded.tools import items, matches, quiet
@@ -33,15 +37,33 @@ def points_of_test(number: str, function: str) -> float:
     return contract.points_of_test(number, function)
 
 
-def make_case(*args, **kwargs) -> Case:
-    """``autograder.suite.regen.make_case``: a case whose expected output is the solution's (dev-time only)."""
-    from autograder.suite.regen import make_case as made
+# Dev-time only (case specs and variants; regen is not shipped): imported when called.
 
-    return made(*args, **kwargs)
+
+def make_case(*args: Any, **kwargs: Any) -> Case:
+    """``autograder.suite.regen.make_case``: a case whose expected output is the solution's."""
+    from autograder.suite import regen
+
+    return regen.make_case(*args, **kwargs)
+
+
+def run(function: str, implementation: Any, inputs: Any) -> Any:
+    """``autograder.suite.regen.run``: ``implementation`` called on copies of ``inputs`` as regen calls it."""
+    from autograder.suite import regen
+
+    return regen.run(function, implementation, inputs)
+
+
+def same_output(a: Any, b: Any) -> bool:
+    """``autograder.suite.stored.same_output``: equal within float rounding."""
+    from autograder.suite import stored
+
+    return stored.same_output(a, b)
 
 
 __all__ = [
-    "Candidates", "Case", "Mistakes", "StudentError", "call_arguments", "case_seed", "check", "compare", "contract",
-    "diagnose", "graded", "items", "make_case", "matches", "mistake_ids", "points_of_test", "quiet",
-    "record_evidence", "run_case",
+    "Cache", "Candidates", "Case", "Layer", "Mistakes", "StudentError", "call_arguments", "case_header", "case_seed",
+    "check", "compare", "contract", "describe_call", "diagnose", "error_mistake", "error_text", "graded", "items",
+    "make_case", "matches", "mistake_ids", "points_of_test", "precision", "quiet", "record_evidence", "run",
+    "run_case", "same_output", "type_mistake",
 ]

@@ -18,15 +18,17 @@ PACKAGE = REPO / "autograder"
 # room -> the rooms it may import (a room is a folder of autograder/, or a top-level module)
 MAY_IMPORT = {
     "feedback": set(),
-    "intake": {"feedback"},
-    "sandbox": {"feedback"},
+    "homework": {"feedback"},  # the loader sets the feedback module's tolerance and sentences
+    "contract": {"homework"},
+    "intake": {"contract", "feedback"},
+    "sandbox": {"contract", "feedback"},
     "results": {"contract"},
-    "suite": {"contract", "feedback", "sandbox"},
-    "contract": set(),
+    "suite": {"contract", "feedback", "homework", "sandbox"},
+    "api": {"contract", "feedback", "sandbox", "suite"},  # what a homework imports
     "runner": {"contract", "feedback", "intake", "results", "sandbox"},
-    "commands": {"contract", "feedback", "intake", "results", "runner", "sandbox", "suite"},
+    "commands": {"contract", "feedback", "homework", "intake", "results", "runner", "sandbox", "suite"},
     "batch": {"commands", "contract", "feedback", "intake", "results", "runner", "sandbox", "suite"},
-    "cli": set(),  # dispatches to commands by module name, lazily
+    "cli": {"homework"},  # --homework; dispatches to commands by module name, lazily
     "__main__": {"cli"},
     "__init__": set(),
 }
@@ -148,3 +150,20 @@ def test_design_doc_names_no_module_that_is_gone() -> None:
     listed = set(re.findall(r"\b([a-z_]+\.py)\b", design_layout()))
     present = {p.name for p in REPO.rglob("*.py") if ".venv" not in p.parts}
     assert listed <= present, f"docs/DESIGN.md names files that do not exist: {sorted(listed - present)}"
+
+
+HOMEWORKS = [p.parent for p in [REPO / "reference" / "homework.py", *REPO.glob("examples/*/homework.py")]
+             if p.is_file()]
+
+
+@pytest.mark.parametrize("folder", HOMEWORKS, ids=lambda p: p.name)
+def test_a_homework_imports_only_the_engines_api(folder: Path) -> None:
+    """Both directions: a homework reaches the engine through ``autograder.api`` only, and no engine module imports
+    a homework (the loader, autograder/homework.py, imports it by path)."""
+    for path in sorted(folder.rglob("*.py")):
+        if "student_template" in path.parts or "student" in path.relative_to(folder).parts[:1]:
+            continue  # handed to students: numpy and the standard library only
+        engine = {m for m in imported(path)} | {n for n in top_level_imports(path) if n == "autograder"}
+        assert engine <= {"autograder.api", "autograder"}, f"{path.relative_to(REPO)} imports {sorted(engine)}"
+    for module, path in modules().items():
+        assert not top_level_imports(path) & {"reference", "examples", "tests"}, module

@@ -1,4 +1,4 @@
-"""The README's generated part: the points table, from ``autograder/contract.py`` (``POINTS``).
+"""The README's generated part: the points table, from the homework's ``homework.py`` (``POINTS``).
 
 ``autograder template`` rewrites the lines between the two markers and ``template --check`` (so
 ``build`` and ``make test``) fails while they are stale; nothing else in the README is touched.
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from autograder import contract
 
-START = "<!-- points-table: generated from autograder/contract.py by `autograder template` (--check checks it) -->"
+START = "<!-- points-table: generated from the homework's homework.py by `autograder template` (--check checks it) -->"
 END = "<!-- end points-table -->"
 TABLE = re.compile(r"^<!-- points-table\b.*?-->\n.*?^<!-- end points-table -->$", re.S | re.M)
 

@@ -107,13 +107,12 @@ def _shown(path: str) -> str:
 
 
 def _next_step() -> None:
-    """Say so when the files ``template`` generates are stale too (the oracle, after a solution change)."""
-    from autograder.commands import template
-
-    stale = template.stale_files()
+    """Say so when what ``template`` generates is stale too (the oracle, after a solution change): the stamp's
+    record of the last template no longer holds."""
+    stale = [line.split(" since the last", 1)[0] for line in stamp.problems() if "`autograder template`" in line]
     if stale:
         print(f"next: run `autograder template`: {', '.join(stale[:4])}{' ...' if len(stale) > 4 else ''} "
-              "no longer match the homework (grading refuses a stale homework)")
+              "(grading refuses a stale homework; the oracle is generated from the solution)")
 
 
 def describe_changes(path: Path, fresh: Mapping[str, Case]) -> list[str]:
@@ -280,7 +279,7 @@ def _builder_exists(builder: str) -> bool:
 
 def _numpy_note(path: str) -> str:
     """Say so when a stale manifest was written by another numpy (outputs may differ in the last bit)."""
-    if not path.endswith(".json") or not (REPO / path).is_file():
+    if not path.endswith("manifest.json") or not (REPO / path).is_file():
         return ""
     stored = json.loads((REPO / path).read_text()).get("numpy")
     return f" (written with numpy {stored}, this is numpy {np.__version__})" if stored != np.__version__ else ""

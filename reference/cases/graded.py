@@ -26,8 +26,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograder.suite.cases import Case, case_seed
-from autograder.suite.regen import make_case
+from autograder.api import Case, case_seed, make_case
 
 from .random import build_cases as build_random_cases
 from .variants import extra_variants, with_extra_mistakes

@@ -15,8 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograder.suite.cases import Case, case_seed
-from autograder.suite.regen import make_case
+from autograder.api import Case, case_seed, make_case
 
 from .graded import _cache, _layer, _n  # the same input generators
 

@@ -12,8 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograder.suite.cases import Case
-from autograder.suite.regen import run, same_output
+from autograder.api import Case, run, same_output
 
 
 def extra_variants() -> dict[str, dict[str, Callable]]:

@@ -17,11 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.feedback import compare
-from autograder.sandbox.student import StudentError
-from autograder.suite.cases import Case
-from autograder.suite.graded.naming import diagnose
-from autograder.suite.graded.tools import matches, quiet
+from autograder.api import Case, StudentError, compare, diagnose, matches, quiet
 
 from . import inference
 from .masks import MASKED, masked_rows

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from autograder.suite.cases import Case
-from autograder.suite.graded import precision
-from autograder.suite.graded.calls import type_mistake
-from autograder.suite.graded.naming import Mistakes, diagnose, mistake_ids
+from autograder.api import Case, Mistakes, diagnose, mistake_ids, precision, type_mistake
 
 from . import evidence, inference, masks
 

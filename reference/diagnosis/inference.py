@@ -25,10 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.feedback import compare
-from autograder.sandbox.student import StudentError
-from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded.tools import matches
+from autograder.api import Case, StudentError, call_arguments, compare, matches
 
 from ..generated import oracle
 from . import rotations, scales, variants

@@ -9,11 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from autograder.feedback import compare
-from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded.naming import Candidates
-from autograder.suite.graded.tools import items as _items
-from autograder.suite.graded.tools import matches, quiet
+from autograder.api import Candidates, Case, call_arguments, compare, matches, quiet
+from autograder.api import items as _items
 
 from ..generated import oracle
 

@@ -18,9 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.feedback import compare
-from autograder.suite.cases import Case
-from autograder.suite.graded.tools import matches
+from autograder.api import Case, compare, matches
 
 from ..generated import oracle
 

@@ -19,8 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.feedback import compare
-from autograder.suite.graded.tools import matches
+from autograder.api import compare, matches
 
 from ..generated import oracle
 from . import variants

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from autograder.suite.cases import Case
+from autograder.api import Case
 
 # The input with the (..., N, d) shape of each function whose inputs have leading axes.
 MAIN_INPUT = {"qkv_project": "X", "attention_scores": "Q", "softmax": "Z", "scaled_dot_product_attention": "Q",

@@ -12,18 +12,21 @@ from typing import Any
 
 import numpy as np
 
-from autograder.feedback import compare
-from autograder.sandbox.student import Cache, Layer, StudentError
-from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded import precision
-from autograder.suite.graded.calls import (
+from autograder.api import (
+    Cache,
+    Case,
+    Layer,
+    StudentError,
+    call_arguments,
     case_header,
+    compare,
     describe_call,
     error_mistake,
     error_text,
+    matches,
+    precision,
     type_mistake,
 )
-from autograder.suite.graded.tools import matches
 
 COUNT_WORDS = {"query": "layer.query", "key": "layer.key", "value": "layer.value"}
 

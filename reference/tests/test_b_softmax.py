@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from autograder import contract
-from autograder.api import check, graded
+from autograder.api import check, graded, points_of_test
 
 
 @graded("B.1", "softmax")
@@ -34,7 +33,7 @@ def test_softmax_temperature(student):
 def test_softmax_dis11_matrices(student, set_score=None):
     """softmax: Dis 11 Q2 matrices A, B, C and D (-inf gets weight 0)"""
     cases = ("softmax-dis11-A", "softmax-dis11-B", "softmax-dis11-C", "softmax-dis11-D")
-    check(student, *cases, set_score=set_score, points=contract.points_of_test("B.5", "softmax"))
+    check(student, *cases, set_score=set_score, points=points_of_test("B.5", "softmax"))
 
 
 @graded("B.6", "softmax", hidden=True)

@@ -10,6 +10,7 @@ import numpy as np
 
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
+from autograder.suite.graded import hooks
 
 NOT_IMPLEMENTED = "is not implemented yet"
 TRACEBACK_LINES = 10  # the last lines of a traceback shown (the student's own frames are last)
@@ -49,8 +50,6 @@ def type_mistake(expected: Any, actual: Any) -> str | None:
 
 def describe_call(function: str, inputs: Mapping[str, Any]) -> str:
     """E.g. "`softmax(Z, axis=1, temperature=1)` with Z of shape (3, 4, 5)"."""
-    from autograder.suite.graded import hooks
-
     shown, shapes, keyword = [], [], False
     for name, value in call_arguments(inputs):
         keyword = keyword or name in hooks.keywords()  # from the first keyword on, every argument is named

@@ -72,23 +72,10 @@ def keywords() -> Collection[str]:
 
 
 def explain(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
-            actual: Any) -> tuple[Any, str, bool]:
-    """The mistakes a wrong output evidences, how, and whether exactly (the homework's ``explain``, else: a list
-    where an array is due, a stored mistake's output, low precision)."""
+            actual: Any) -> tuple[Any, str, bool] | None:
+    """The homework's explanation of a wrong output: (mistakes, how, exact); None without an ``explain`` hook."""
     found = hook("explain")
-    if found is not None:
-        return found(student, stored, args, names, batched, actual)
-    from autograder.suite.graded import precision
-    from autograder.suite.graded.calls import type_mistake
-    from autograder.suite.graded.naming import diagnose
-
-    if mistake := type_mistake(stored.expected, actual):
-        return mistake, "the output's type", False
-    if mistake := diagnose(actual, stored.mistakes, stored.expected):
-        return mistake, "the output equals this mistake's output on the case", True
-    if precision.low_precision(stored.expected, actual):
-        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
-    return None, "", False
+    return found(student, stored, args, names, batched, actual) if found is not None else None
 
 
 def explain_error(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,

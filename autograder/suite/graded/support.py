@@ -37,15 +37,16 @@ from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import callees, hooks
+from autograder.suite.graded import callees, hooks, precision
 from autograder.suite.graded.calls import (
     NOT_IMPLEMENTED,
     case_header,
     describe_call,
     error_mistake,
     error_text,
+    type_mistake,
 )
-from autograder.suite.graded.naming import Mistakes, mistake_ids, resolve
+from autograder.suite.graded.naming import Mistakes, diagnose, mistake_ids, resolve
 
 LIKELY = "**Likely mistake:**"
 OUTPUT_NAMES: Mapping[str, Sequence[str]] = contract.HOMEWORK.OUTPUT_NAMES  # a tuple output's item names
@@ -289,6 +290,18 @@ def shorten(text: str, budget: int) -> str:
     return "\n\n".join([*kept, "_(Excerpts and heatmaps are left out to keep this short.)_"])
 
 
+def _explain(stored: Case, actual: Any) -> tuple[Mistakes, str, bool]:
+    """What a wrong output evidences without the homework's own diagnosis: a list where an array is due, a stored
+    mistake's output, low precision."""
+    if mistake := type_mistake(stored.expected, actual):
+        return mistake, "the output's type", False
+    if mistake := diagnose(actual, stored.mistakes, stored.expected):
+        return mistake, "the output equals this mistake's output on the case", True
+    if precision.low_precision(stored.expected, actual):
+        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
+    return None, "", False
+
+
 def sentence(mistake_id: str) -> str:
     """The one-sentence explanation of a mistake; "<id>.<how>" (another spelling of it) shares its id's."""
     base = mistake_id.split(".", maxsplit=1)[0]
@@ -333,7 +346,7 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
     )
     if text is None:
         return None, None
-    mistake, how, exact = hooks.explain(student, stored, args, names, batched, actual)
+    mistake, how, exact = hooks.explain(student, stored, args, names, batched, actual) or _explain(stored, actual)
     if mistake:
         record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": exact})
     return f"{header}\n\n{text}", mistake
