@@ -23,7 +23,8 @@ from typing import Any
 
 from autograder import contract
 from autograder.feedback import compare
-from autograder.sandbox.student import Cache, Layer, StudentError
+from autograder.sandbox.callbacks import CallbackLimit, GraderObject, real_array
+from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, case_seed
 from autograder.suite.graded import precision
 from autograder.suite.graded.calls import case_header, describe_call, error_mistake, error_text, type_mistake
@@ -62,8 +63,8 @@ def same_output(a: Any, b: Any) -> bool:
 
 
 __all__ = [
-    "Cache", "Candidates", "Case", "Layer", "Mistakes", "StudentError", "call_arguments", "case_header", "case_seed",
-    "check", "compare", "contract", "describe_call", "diagnose", "error_mistake", "error_text", "graded", "items",
-    "make_case", "matches", "mistake_ids", "points_of_test", "precision", "quiet", "record_evidence", "run",
-    "run_case", "same_output", "type_mistake",
+    "CallbackLimit", "Candidates", "Case", "GraderObject", "Mistakes", "StudentError", "call_arguments",
+    "case_header", "case_seed", "check", "compare", "contract", "describe_call", "diagnose", "error_mistake",
+    "error_text", "graded", "items", "make_case", "matches", "mistake_ids", "points_of_test", "precision", "quiet",
+    "real_array", "record_evidence", "run", "run_case", "same_output", "type_mistake",
 ]

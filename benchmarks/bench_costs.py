@@ -146,7 +146,9 @@ def callback_cost(n: int = 2000) -> float:
     """Wall seconds of one layer.query round trip (worker -> grader -> worker), measured over ``n``."""
     import numpy as np
 
-    from autograder.sandbox.callbacks import Layer
+    from autograder import contract
+
+    Layer = contract.HOMEWORK.module("diagnosis.objects").Layer
 
     with _student(CALLBACK_PROGRAM) as s:
         weights = np.ones((4, 3))

@@ -10,10 +10,12 @@ import textwrap
 import numpy as np
 import pytest
 
-from autograder.sandbox import callbacks
-from autograder.sandbox.callbacks import Layer
 from autograder.sandbox.student import Student, StudentError
+from tests.homework import module as homework_module
 from tests.hostile import program, sandbox_user
+
+objects = homework_module("diagnosis.objects")
+Layer = objects.Layer
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +65,7 @@ def test_a_reload_after_a_restart_adds_no_note_and_finds_no_saved_file(user) -> 
 
 def test_a_callback_limit_fails_that_call_and_the_next_call_is_answered_correctly(user, monkeypatch) -> None:
     limit = 200  # the real one (20,000 round trips) takes longer than a call may on a slow machine
-    monkeypatch.setattr(callbacks, "MAX_PROJECTIONS", limit)
+    monkeypatch.setattr(objects, "MAX_PROJECTIONS", limit)
     source = textwrap.dedent("""
         import numpy as np
 

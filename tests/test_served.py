@@ -6,12 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from autograder.sandbox.callbacks import Layer, Served
+from autograder.sandbox.callbacks import Served
 from autograder.sandbox.student import Student, StudentError
 from tests.homework import module as homework_module
 from tests.hostile import REFERENCE, program, sandbox_user
 
 oracle = homework_module('generated.oracle')
+objects = homework_module('diagnosis.objects')
+Layer = objects.Layer
 
 BROKEN = '''
 KEPT = []
@@ -73,7 +75,7 @@ def test_a_served_kv_cache_is_a_correct_cache_kept_by_the_grader(student: Studen
     X = rng.normal(size=(5, 4))
     expected = oracle.generate_cached(oracle.AttentionLayer(*W), X)
     wrong = student.call("generate_cached", Layer(*W), X)
-    served = Served({"KVCache": None, "softmax": oracle.softmax})  # its softmax is broken too
+    served = Served({"KVCache": objects.Cache, "softmax": oracle.softmax})  # its softmax is broken too
     right = student.call_served(served, "generate_cached", Layer(*W), X)
-    assert len(served.caches) == 1 and len(served.caches[0]) == 5  # one correct cache, every token in it
+    assert len(served.instances) == 1 and len(served.instances[0]) == 5  # one correct cache, every token in it
     assert np.allclose(right, expected) and not np.allclose(wrong, expected)

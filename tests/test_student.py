@@ -1,4 +1,5 @@
-"""Student, Remote, Layer, Cache against real worker processes running real (and hostile) code."""
+"""Student, Remote and grader objects (the attention homework's Layer and Cache) against real worker processes
+running real (and hostile) code."""
 
 from __future__ import annotations
 
@@ -15,9 +16,12 @@ import pytest
 
 from autograder.sandbox import namespace, protocol
 from autograder.sandbox import student as student_module
-from autograder.sandbox.student import Cache, Layer, Student, StudentError, WorkerLost
+from autograder.sandbox.student import Student, StudentError, WorkerLost
 from autograder.suite import stored
+from tests.homework import module as homework_module
 from tests.hostile import HERE, REFERENCE, program, sandbox_user, snippet
+
+Layer, Cache = homework_module("diagnosis.objects").Layer, homework_module("diagnosis.objects").Cache
 
 RNG = np.random.default_rng(189)
 ROOT = os.geteuid() == 0
@@ -592,5 +596,6 @@ def test_the_graders_cache_accepts_every_append_the_contracts_kvcache_accepts_an
         assert keys.shape == (3, 3) and len(cache) == 3 and cache.values.shape == (3, 4)
         with pytest.raises(StudentError) as info:
             s.call("index", Cache())
-        assert "cache.cache_index is not part of the contract's KVCache interface" in str(info.value)
+        assert "cache.cache_index is not part of its interface" in str(info.value)
+        assert "the contract's KVCache interface only" in str(info.value)
         assert "append(k, v), keys, values and len(cache)" in str(info.value)

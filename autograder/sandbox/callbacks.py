@@ -1,22 +1,18 @@
-"""The grader-side objects student code calls back into: the ``layer`` and ``cache`` of Part F.
+"""The grader-side objects student code calls back into: those a homework declares, and served stand-ins.
 
-The worker gets proxies of these; every ``layer.query/key/value`` and ``cache`` call goes
-back over the protocol and runs here, so the weights never reach the student's process,
-the grader counts (and records) every projection, and the grader's cache stays correct.
-Both are bounded, so a submission cannot make the grader compute or store without limit.
+A homework declares its objects as ``GraderObject`` subclasses (the attention homework's layer and cache, in its
+``diagnosis/objects.py``): the worker gets a proxy built from the class's declared interface (``interface``), and
+every method or property it offers comes back over the protocol and runs here, so what the object holds never
+reaches the student's process and the grader counts (and records) every call. Each declares its own bounds, so a
+submission cannot make the grader compute or store without limit; ``Served`` stands in for some of the student's
+own functions and classes during one probe.
 """
 
 from __future__ import annotations
 
-import functools
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
-
-MAX_PROJECTIONS = 20_000  # layer.query/key/value calls per Layer (the graded cases need at most a few hundred)
-MAX_CACHE_ROWS, MAX_CACHE_WIDTH = 1024, 1024  # the grader's Cache (the graded cases need about 10 rows)
-CACHE_INTERFACE = "the cache passed to decode_step has the contract's KVCache interface only: append(k, v), keys, " \
-    "values and len(cache)"
 
 
 class CallbackLimit(Exception):  # noqa: N818 - a limit reached, not a fault of the grader
@@ -24,95 +20,79 @@ class CallbackLimit(Exception):  # noqa: N818 - a limit reached, not a fault of 
     reached it is stopped (its worker restarted, so no reply is ever read as another request's answer)."""
 
 
-class Layer:
-    """Projections of one token at a time, computed and counted here; the worker never sees W."""
+class GraderObject:
+    """A grader-side object the student's code gets as a proxy. A subclass declares its interface:
 
-    def __init__(self, W_Q: Any, W_K: Any, W_V: Any) -> None:
-        self._W = {name: np.array(W, dtype=float) for name, W in (("query", W_Q), ("key", W_K), ("value", W_V))}
-        self.D = self._W["query"].shape[0]
-        self.counts: dict[str, int] = {"query": 0, "key": 0, "value": 0}
-        self.inputs: dict[str, list[np.ndarray]] = {"query": [], "key": [], "value": []}  # what was projected
+    ``NAME``        how the student's code and the messages name it ("layer")
+    ``METHODS``     method -> how many arguments it takes
+    ``VECTOR``      methods of one float vector, sent as compact frames (protocol.py); at most 255
+    ``PROPERTIES``  attributes it answers
+    ``LENGTH``      whether ``len(obj)`` works
+    ``OFFERS``      the sentence an AttributeError ends with: what it offers ("layer.query(x), ...")
 
-    def _project(self, method: str, x: Any) -> np.ndarray:
-        x = _real_array(x, f"layer.{method}(x)")
-        if x.shape != (self.D,):
-            raise ValueError(f"layer.{method}(x) projects ONE token: x must have shape ({self.D},), got {x.shape}")
-        if sum(self.counts.values()) >= MAX_PROJECTIONS:
-            raise CallbackLimit(f"more than {MAX_PROJECTIONS:,} projections (`layer.query/key/value` calls) in one "
-                                "call, so it was stopped; the graded cases need at most a few hundred (an endless "
-                                "loop?)")
-        self.counts[method] += 1
-        self.inputs[method].append(x.copy())
-        return x @ self._W[method]
+    and implements each method and property; ``serve`` dispatches a callback to them.
+    """
 
-    query = functools.partialmethod(_project, "query")  # x (D,) -> (d_k,), counted
-    key = functools.partialmethod(_project, "key")
-    value = functools.partialmethod(_project, "value")
+    NAME: ClassVar[str] = "object"
+    METHODS: ClassVar[dict[str, int]] = {}
+    VECTOR: ClassVar[tuple[str, ...]] = ()
+    PROPERTIES: ClassVar[tuple[str, ...]] = ()
+    LENGTH: ClassVar[bool] = False
+    OFFERS: ClassVar[str] = ""
 
-    def serve(self, method: str, args: tuple) -> Any:
-        if method not in self.counts or len(args) != 1:
-            raise TypeError(f"layer.{method}() is not available; use layer.query(x), layer.key(x), layer.value(x)")
-        return self._project(method, args[0])
+    @classmethod
+    def interface(cls) -> dict[str, Any]:
+        """What the worker builds its proxy from (plain JSON)."""
+        return {"name": cls.NAME, "methods": dict(cls.METHODS), "vector": list(cls.VECTOR),
+                "properties": list(cls.PROPERTIES), "len": cls.LENGTH, "offers": cls.OFFERS}
+
+    def serve(self, method: str | int, args: tuple) -> Any:
+        """Run the callback ``method`` (a name, or a compact frame's index into ``VECTOR``) with ``args``."""
+        if type(method) is int and 0 <= method < len(self.VECTOR):
+            method = self.VECTOR[method]
+        if method in self.PROPERTIES and not args:
+            return getattr(self, str(method))
+        if method == "len" and self.LENGTH and not args:
+            return len(self)  # type: ignore[arg-type]
+        if method in self.METHODS and len(args) == self.METHODS[str(method)]:
+            return getattr(self, str(method))(*args)
+        raise TypeError(f"{self.NAME}.{method}() is not available: {self.OFFERS}")
 
 
-class Cache:
-    """A correct KV cache with the contract's interface, passed to the student's decode_step."""
-
-    def __init__(self, keys: Any = None, values: Any = None) -> None:
-        self._keys = np.zeros((0, 0)) if keys is None else np.array(keys, dtype=float).reshape(len(keys), -1)
-        self._values = np.zeros((0, 0)) if values is None else np.array(values, dtype=float).reshape(len(values), -1)
-        if len(self._keys) != len(self._values):
-            raise ValueError("keys and values must have the same number of rows")
-        self.appends = 0
-
-    keys = property(lambda self: self._keys.copy(), doc="(len, d_k) every cached key, oldest first")
-    values = property(lambda self: self._values.copy(), doc="(len, d_v) every cached value, oldest first")
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def append(self, k: Any, v: Any) -> None:
-        k, v = _real_array(k, "cache.append(k, v): k"), _real_array(v, "cache.append(k, v): v")
-        if k.ndim not in (1, 2) or v.ndim not in (1, 2) or len(np.atleast_2d(k)) != len(np.atleast_2d(v)):
-            raise ValueError(f"cache.append(k, v) takes k (d_k,) or (T, d_k) and v (d_v,) or (T, d_v), with as "
-                             f"many rows in each; got {k.shape} and {v.shape}")
-        k, v = np.atleast_2d(k), np.atleast_2d(v)  # as the contract's KVCache: (1, d_k) with (d_v,) is one token
-        for name, old, new in (("k", self._keys, k), ("v", self._values, v)):
-            if len(old) and old.shape[1] != new.shape[1]:
-                raise ValueError(f"cache.append: {name} has width {new.shape[1]}, the cache holds {old.shape[1]}")
-            if len(old) + len(new) > MAX_CACHE_ROWS or new.shape[1] > MAX_CACHE_WIDTH:
-                raise ValueError(f"cache.append: this cache holds at most {MAX_CACHE_ROWS} rows of width at most "
-                                 f"{MAX_CACHE_WIDTH}; the graded cases need far fewer")
-        self._keys = np.concatenate([self._keys.reshape(-1, k.shape[1]), k])
-        self._values = np.concatenate([self._values.reshape(-1, v.shape[1]), v])
-        self.appends += 1
-
-    def serve(self, method: str, args: tuple) -> Any:
-        if method == "append" and len(args) == 2:
-            return self.append(*args)
-        if method in ("keys", "values", "len") and not args:
-            return len(self) if method == "len" else getattr(self, method)
-        raise TypeError(f"cache.{method}() is not available: {CACHE_INTERFACE}")
+def real_array(x: Any, what: str) -> np.ndarray:
+    """``x`` as an array of real numbers (a list or number too); TypeError naming ``what`` otherwise."""
+    try:
+        array = np.array(x, dtype=float) if isinstance(x, (list, tuple, int, float)) else np.array(x)
+    except (TypeError, ValueError):
+        array = np.array(None)
+    if array.dtype.kind not in "iuf":
+        raise TypeError(f"{what} must be an array of real numbers")
+    return array
 
 
 MAX_SERVED = 2_000  # answers of one Served (a probe re-runs one case: the graded cases need a few dozen)
 
 
 class Served:
-    """Correct stand-ins for some of the student's functions during one probe call (``Student.call_served``).
+    """Correct stand-ins for some of the student's functions and classes during one probe call
+    (``Student.call_served``).
 
-    ``functions`` maps each served name to the grader's own implementation (the suite's oracle); the
-    worker calls back with ``(args, [[keyword, value], ...])``. "KVCache" is served as correct caches
-    kept here (``Cache``). Its answers exist only for the call it is passed to: a stand-in that student
-    code keeps and calls later refers to an earlier call's object and gets an error.
+    ``functions`` maps each served name to the grader's own implementation (the homework's oracle), or, for a
+    class, to the ``GraderObject`` subclass whose instances stand for the student's (the attention homework's
+    correct cache for its KVCache). The worker calls back with ``(args, [[keyword, value], ...])``; a served
+    class's instances are kept here and called back as ``Name.method`` with their index first. Its answers
+    exist only for the call it is passed to: a stand-in that student code keeps and calls later refers to an
+    earlier call's object and gets an error.
     """
 
     def __init__(self, functions: dict[str, Any]) -> None:
         self.functions = dict(functions)
         self.names = list(self.functions)
-        self.caches: list[Cache] = []
+        self.classes = {name: made for name, made in self.functions.items()
+                        if isinstance(made, type) and issubclass(made, GraderObject)}
+        self.instances: list[GraderObject] = []
         self.calls = 0
-        self.used: dict[str, int] = {}  # answers given, by served name (a cache's methods count for KVCache)
+        self.used: dict[str, int] = {}  # answers given, by served name (an object's methods count for its class)
 
     def serve(self, method: str, args: tuple) -> Any:
         self.calls += 1
@@ -124,14 +104,14 @@ class Served:
         if len(args) != 2 or not isinstance(args[0], list) or not isinstance(args[1], list):
             raise TypeError("bad arguments")
         positional, keywords = args
-        if method == "KVCache" and "KVCache" in self.functions:
-            self.caches.append(Cache())
-            return len(self.caches) - 1
-        if method.startswith("KVCache.") and positional and type(positional[0]) is int:
+        if method in self.classes:
+            self.instances.append(self.classes[method]())
+            return len(self.instances) - 1
+        if name in self.classes and "." in method and positional and type(positional[0]) is int:
             index = positional[0]
-            if not 0 <= index < len(self.caches):
-                raise ValueError("unknown cache")
-            return self.caches[index].serve(method.split(".", 1)[1], tuple(positional[1:]))
+            if not 0 <= index < len(self.instances) or not isinstance(self.instances[index], self.classes[name]):
+                raise ValueError(f"unknown {name} object")
+            return self.instances[index].serve(method.split(".", 1)[1], tuple(positional[1:]))
         function = self.functions.get(method)
         if function is None or not all(isinstance(kw, list) and len(kw) == 2 and isinstance(kw[0], str)
                                        for kw in keywords):
@@ -142,12 +122,3 @@ class Served:
         except Exception as e:  # a call the contract does not allow: the student's code gets the error
             raise ValueError(f"{method}(): {type(e).__name__}: {e}") from None
 
-
-def _real_array(x: Any, what: str) -> np.ndarray:
-    try:
-        array = np.array(x, dtype=float) if isinstance(x, (list, tuple, int, float)) else np.array(x)
-    except (TypeError, ValueError):
-        array = np.array(None)
-    if array.dtype.kind not in "iuf":
-        raise TypeError(f"{what} must be an array of real numbers")
-    return array

@@ -13,20 +13,21 @@ size within the frame) *before* any allocation; validated headers are remembered
 The array is a read-only view of the received bytes (``flags.writeable`` cannot be switched
 back on). Whatever goes wrong while parsing a frame is a ProtocolError.
 
-One exchange has compact frames of its own: ``layer.query/key/value(x)`` of one float token (about
-two thirds of a grading's exchanges: generate_naive's are quadratic). Their body is a fixed 16-byte
-head and the raw values, no JSON and no npy header (``pack_projection``); ``unpack_body`` reads one
-as the callback or reply it stands for, so the rest of the code sees one kind of frame::
+One exchange has compact frames of its own: a grader object's method of one float vector (its
+``VECTOR`` methods, callbacks.py: the attention homework's ``layer.query/key/value(x)`` of one token, about
+two thirds of a grading's exchanges). Their body is a fixed 16-byte head and the raw values, no JSON and
+no npy header (``pack_projection``); ``unpack_body`` reads one as the callback or reply it stands for, so
+the rest of the code sees one kind of frame (its ``method``: the index into the object's ``VECTOR``)::
 
-    body = b"PROJ" | u8 what (0 query, 1 key, 2 value, 3 reply) | u8 dtype (0 <f8, 1 <f4) | u16 0
-         | u32 layer ref | u32 count | count values
+    body = b"PROJ" | u8 what (the method's index; 255 reply) | u8 dtype (0 <f8, 1 <f4) | u16 0
+         | u32 object ref | u32 count | count values
 
 A JSON frame's body starts with its header length (big-endian, below 2**32): never b"PROJ".
 
 Values travel as a tree (``encode``/``decode``) whose leaves point into the array list:
 ``{"t": "array", "i": k}``, ``{"t": "num", "v": x}`` (nan/inf as strings), ``{"t": "bool", "v": b}``,
 ``{"t": "none"}``, ``{"t": "str", "v": s}``, ``{"t": "tuple"|"list", "items": [...]}`` and
-``{"t": "ref", "kind": "layer"|"cache"|"handle", "id": n}``.
+``{"t": "ref", "kind": "object"|"handle", "id": n}``.
 
 This module is copied next to worker.py into the sandbox, so it imports only the
 standard library and numpy.
@@ -54,7 +55,7 @@ MAX_NDIM = 32  # dimensions of one array (numpy's own limit is 64)
 MAX_NODES = 100_000  # tree nodes in a value
 MAX_STR = 2**20  # characters in one string value
 ALIGN = 64
-REF_KINDS = ("layer", "cache", "handle")
+REF_KINDS = ("object", "handle")
 REAL_KINDS = "biuf"  # bool, signed int, unsigned int, float
 
 _PREFIX = struct.Struct(">Q")
@@ -74,7 +75,7 @@ class EncodeError(ValueError):
 
 
 class Ref:
-    """A reference to an object that lives on one side only (grader layer/cache, worker handle). A plain class:
+    """A reference to an object that lives on one side only (a grader object, a worker handle). A plain class:
     importing ``dataclasses`` costs every worker start ~7 ms."""
 
     __slots__ = ("id", "kind")
@@ -163,7 +164,7 @@ ZYGOTE_HELLO = struct.Struct("<cq")  # b"P" and its pid, with a pidfd of itself 
 ZYGOTE_STATUS = struct.Struct("<ci")  # b"S" and the world's exit status, as ``unshare --fork`` reports it
 
 PROJECTION = b"PROJ"
-PROJECTIONS = ("query", "key", "value", "reply")  # the ``what`` byte of a compact frame
+REPLY = 255  # the ``what`` byte of a compact reply; a callback's is its method's index (below 255)
 PROJECTION_DTYPES = (np.dtype("<f8"), np.dtype("<f4"))  # its ``dtype`` byte
 MAX_PROJECTION = 2**16  # values in one compact frame (a token of the graded cases has at most a few hundred)
 _PROJECTION_HEAD = struct.Struct("<4sBBHII")
@@ -171,32 +172,33 @@ _FIRST_ARRAY = {"t": "array", "i": 0}  # the value tree of a compact reply
 _ONE_ARRAY = {"t": "tuple", "items": [_FIRST_ARRAY]}  # ... and of a compact callback's arguments
 
 
-def pack_projection(what: str, ref: int, x: Any) -> bytes | None:
-    """The compact frame (length prefix included) of ``layer.<what>(x)`` on layer ``ref``, or of the reply ``x``
-    (``what`` "reply"); None when ``x`` is not a small 1-d float64/float32 array (the JSON frames carry it)."""
+def pack_projection(what: int, ref: int, x: Any) -> bytes | None:
+    """The compact frame (length prefix included) of vector method number ``what`` of grader object ``ref`` called
+    with ``x``, or of the reply ``x`` (``what`` REPLY); None when ``x`` is not a small 1-d float64/float32 array
+    (the JSON frames carry it)."""
     if type(x) is not np.ndarray or x.ndim != 1 or x.dtype not in PROJECTION_DTYPES or x.size > MAX_PROJECTION:
         return None
-    head = _PROJECTION_HEAD.pack(PROJECTION, PROJECTIONS.index(what), PROJECTION_DTYPES.index(x.dtype), 0,
-                                 ref, x.size)
+    if type(what) is not int or not 0 <= what <= REPLY:
+        return None
+    head = _PROJECTION_HEAD.pack(PROJECTION, what, PROJECTION_DTYPES.index(x.dtype), 0, ref, x.size)
     data = x.tobytes()
     return _PREFIX.pack(len(head) + len(data)) + head + data
 
 
 def _unpack_projection(body: bytes) -> tuple[dict, list[np.ndarray]]:
-    """A compact frame as the JSON frame it stands for: a layer callback (arguments: one array) or a reply."""
+    """A compact frame as the JSON frame it stands for: an object's callback (arguments: one array) or a reply."""
     if len(body) < _PROJECTION_HEAD.size:
         raise ProtocolError("truncated projection frame")
     _, what, dtype, zero, ref, count = _PROJECTION_HEAD.unpack_from(body)
-    if what >= len(PROJECTIONS) or dtype >= len(PROJECTION_DTYPES) or zero or count > MAX_PROJECTION:
+    if dtype >= len(PROJECTION_DTYPES) or zero or count > MAX_PROJECTION:
         raise ProtocolError("bad projection frame")
     dtype = PROJECTION_DTYPES[dtype]
     if len(body) != _PROJECTION_HEAD.size + count * dtype.itemsize:
         raise ProtocolError("projection frame of the wrong length")
     x = np.frombuffer(body, dtype=dtype, count=count, offset=_PROJECTION_HEAD.size)  # read-only: body is bytes
-    if what == PROJECTIONS.index("reply"):
+    if what == REPLY:
         return {"op": "reply", "value": _FIRST_ARRAY, "compact": True}, [x]
-    return {"op": "callback", "kind": "layer", "ref": ref, "method": PROJECTIONS[what], "args": _ONE_ARRAY,
-            "compact": True}, [x]
+    return {"op": "callback", "kind": "object", "ref": ref, "method": what, "args": _ONE_ARRAY, "compact": True}, [x]
 
 
 def write_frame(f: BinaryIO, header: dict, arrays: Sequence[np.ndarray] = ()) -> None:

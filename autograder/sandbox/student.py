@@ -1,4 +1,4 @@
-"""The API graded tests use to run student code: Student, Remote, Layer, Cache, StudentError.
+"""The API graded tests use to run student code: Student, Remote, StudentError (and GraderObject arguments).
 
 ``Student(program)`` loads the submission into a sandboxed worker (lazily, on first
 use) and forwards calls to it. Every value that comes back is validated and copied
@@ -39,7 +39,7 @@ import numpy as np
 from autograder import contract
 from autograder.feedback.markdown import code_span, fenced, plain
 from autograder.sandbox import protocol
-from autograder.sandbox.callbacks import Cache, CallbackLimit, Layer, Served
+from autograder.sandbox.callbacks import CallbackLimit, GraderObject, Served
 from autograder.sandbox.supervisor import (
     Limits,
     Sandbox,
@@ -62,8 +62,8 @@ MAX_NOTES = 20  # notes about top-level statements, at most
 SHOWN = 500  # characters of student-controlled text in one message
 KINDS = ("exception", "timeout", "crash", "invalid_output", "modified_input", "missing", "not_loaded", "budget")
 
-# Layer, Cache: callbacks.py
-__all__ = ["Cache", "Layer", "Remote", "SandboxError", "Student", "StudentError", "WorkerLost"]
+# GraderObject: callbacks.py
+__all__ = ["GraderObject", "Remote", "SandboxError", "Student", "StudentError", "WorkerLost"]
 
 
 class StudentError(Exception):
@@ -307,14 +307,18 @@ class Student:
                  served: Served | None = None) -> Any:
         self.entered = None
         self._check(what)
-        refs: list[Layer | Cache | Served] = []
+        refs: list[GraderObject | Served] = []
         self._outgoing(remote, refs)  # raises when that object died with an earlier worker
         tree, arrays = protocol.encode(self._outgoing((tuple(args), tuple(kwargs.values())), refs))
         timeout = max(min(self.call_timeout, self.budget - self.spent), 0.1)
         header = dict(header, args=tree, kw=list(kwargs), timeout=timeout)
+        objects = {str(i): ref.interface() for i, ref in enumerate(refs) if isinstance(ref, GraderObject)}
+        if objects:  # the interfaces the worker builds its proxies from
+            header["objects"] = objects
         if served is not None:
             refs.append(served)
-            header["served"] = {"ref": len(refs) - 1, "names": served.names}
+            header["served"] = {"ref": len(refs) - 1, "names": served.names,
+                                "objects": {name: made.interface() for name, made in served.classes.items()}}
         began = self.sandbox.clock.now()  # the student's time (cputime.py), as every limit here
         deadline = self.sandbox.deadline(timeout + GRACE, now=began)
         try:
@@ -351,10 +355,10 @@ class Student:
             self.output = self.sandbox.take_output()
 
     def _outgoing(self, value: Any, refs: list) -> Any:
-        """Layers and Caches become refs into ``refs``; Remotes become handle refs (of this worker only)."""
-        if isinstance(value, (Layer, Cache)):
+        """Grader objects become refs into ``refs``; Remotes become handle refs (of this worker only)."""
+        if isinstance(value, GraderObject):
             refs.append(value)
-            return protocol.Ref("layer" if isinstance(value, Layer) else "cache", len(refs) - 1)
+            return protocol.Ref("object", len(refs) - 1)
         if isinstance(value, Remote):
             if value.generation != self.generation:
                 raise StudentError("crash", f"this {value.class_name} object was lost when the worker process "
@@ -365,7 +369,8 @@ class Student:
         return value
 
     def _callback(self, reply: dict, arrays: list, refs: list, deadline: float) -> None:
-        """Run one layer/cache method the student's code called, here, and send back the answer.
+        """Run one method of a grader object (or a served stand-in) the student's code called, here, and send back
+        the answer.
 
         A limit reached (CallbackLimit) or anything unexpected leaves the worker waiting for an answer: the
         caller kills it (CallbackLimit: see ``_request``), so no later reply is read as this one's."""
@@ -373,12 +378,15 @@ class Student:
         args = protocol.decode(reply.get("args"), arrays, allow_refs=False)
         compact = None  # a compact callback (protocol.py) gets a compact reply when the value fits one
         try:
-            if type(ident) is not int or not 0 <= ident < len(refs) or kind != type(refs[ident]).__name__.lower():
-                raise ValueError(f"this {kind} object is no longer valid (it belongs to an earlier call)")
+            expected = Served if kind == "served" else GraderObject if kind == "object" else None
+            if type(ident) is not int or not 0 <= ident < len(refs) or expected is None \
+                    or not isinstance(refs[ident], expected):
+                raise ValueError("this object is no longer valid (it belongs to an earlier call)")
             if not isinstance(args, tuple):
                 raise TypeError("bad arguments")
-            value = refs[ident].serve(str(reply.get("method")), args)
-            compact = protocol.pack_projection("reply", 0, value) if reply.get("compact") else None
+            method = reply.get("method")
+            value = refs[ident].serve(method if type(method) is int else str(method), args)
+            compact = protocol.pack_projection(protocol.REPLY, 0, value) if reply.get("compact") else None
             tree, out = protocol.encode(value) if compact is None else (None, [])
             answer: dict = {"op": "reply", "value": tree}
         except (TypeError, ValueError) as e:

@@ -12,9 +12,9 @@ of all it makes itself not dumpable: other processes of its user cannot ptrace i
    a chunk with a syntax error is skipped. A ``progress`` frame precedes each statement,
    so one that kills the worker is skipped on the next start.
 2. Serve ``call`` / ``new`` / ``method`` / ``getattr`` / ``len``. Input arrays are
-   read-only; the grader's layer and cache arrive as proxies whose methods send
-   ``callback`` frames; results are checked before they are sent. Student stdout and
-   stderr (fds 1, 2) go to a grader-owned file, never protocol data.
+   read-only; the grader's objects (a homework's layer, cache...) arrive as proxies, made from each one's
+   declared interface, whose methods send ``callback`` frames; results are checked before they are sent.
+   Student stdout and stderr (fds 1, 2) go to a grader-owned file, never protocol data.
 """
 
 from __future__ import annotations
@@ -199,77 +199,69 @@ class Channel:
         return protocol.read_frame(self.rfile, max_header=protocol.MAX_REQUEST_HEADER)  # a load: the Program
 
 
-class GraderObject:
-    """A proxy for the grader's layer or cache: every method is a callback to the grader."""
+class Proxy:
+    """A grader object in the student's code (its class is made from the object's declared interface, ``proxy_class``):
+    every method, property and ``len`` is a callback to the grader."""
 
-    kind = ""
+    _offers = ""
+    _name = "object"
 
-    def __init__(self, server: Server, ident: int) -> None:
-        self._server, self._id = server, ident
-
-    def _call(self, method: str, *args: Any) -> Any:
-        return self._server.callback(self.kind, self._id, method, args)
-
-
-class LayerProxy(GraderObject):
-    """The grader's layer: query(x), key(x), value(x) are computed (and counted) by the grader."""
-
-    kind = "layer"
-
-    def _project(self, method: str, *args: Any) -> Any:
-        return self._server.project(self._id, method, args)
-
-    query = functools.partialmethod(_project, "query")
-    key = functools.partialmethod(_project, "key")
-    value = functools.partialmethod(_project, "value")
+    def __init__(self, call: Callable[..., Any]) -> None:
+        self._call = call
 
     def __getattr__(self, name: str) -> Any:  # only for names the interface lacks (e.g. layer.W_Q)
         if name.startswith("__"):
             raise AttributeError(name)
-        raise AttributeError(f"layer.{name} is not part of the layer's interface; it offers only layer.query(x), "
-                             "layer.key(x) and layer.value(x), each projecting one token x of shape (D,)")
+        raise AttributeError(f"{self._name}.{name} is not part of its interface; {self._offers}")
 
 
-class CacheProxy(GraderObject):
-    """The grader's KV cache: append(k, v), keys, values and len() are answered by the grader."""
-
-    kind = "cache"
-    append = functools.partialmethod(GraderObject._call, "append")
-    __len__ = functools.partialmethod(GraderObject._call, "len")
-    keys = property(lambda self: self._call("keys"))
-    values = property(lambda self: self._call("values"))
-
-    def __getattr__(self, name: str) -> Any:  # only for names the interface lacks (e.g. cache.cache_index)
-        if name.startswith("__"):
-            raise AttributeError(name)
-        raise AttributeError(f"cache.{name} is not part of the contract's KVCache interface; the cache passed to "
-                             "decode_step offers only append(k, v), keys, values and len(cache)")
+_PROXY_CLASSES: dict[str, type] = {}
 
 
-class ServedCache(GraderObject):
-    """A correct KVCache served by the grader during a probe (``Server.serving``): every method is a callback."""
+def proxy_class(interface: Any) -> type:
+    """The proxy class of a declared interface (callbacks.GraderObject.interface), made once per interface."""
+    if not isinstance(interface, dict):
+        raise ValueError("bad object interface")
+    key = repr(sorted((str(k), repr(v)) for k, v in interface.items()))
+    known = _PROXY_CLASSES.get(key)
+    if known is not None:
+        return known
+    name = str(interface.get("name", "object"))
+    methods, vector = interface.get("methods") or {}, list(interface.get("vector") or [])
+    members: dict[str, Any] = {"_name": name, "_offers": str(interface.get("offers", ""))}
 
-    kind = "served"
+    def method(called: str) -> Callable[..., Any]:
+        index = vector.index(called) if called in vector else None
 
-    def __init__(self, server: Server, ident: int, index: int) -> None:
-        super().__init__(server, ident)
-        self._index = index
+        def run(self: Proxy, *args: Any) -> Any:
+            return self._call(called, args, index)
 
-    def _cache(self, method: str, *args: Any) -> Any:
-        return self._call(f"KVCache.{method}", [self._index, *args], [])
+        run.__name__ = called
+        return run
 
-    append = functools.partialmethod(_cache, "append")
-    __len__ = functools.partialmethod(_cache, "len")
-    keys = property(lambda self: self._cache("keys"))
-    values = property(lambda self: self._cache("values"))
+    for called in methods if isinstance(methods, dict) else ():
+        if str(called).isidentifier() and not str(called).startswith("_"):
+            members[str(called)] = method(str(called))
+    for attr in interface.get("properties") or ():
+        if str(attr).isidentifier() and not str(attr).startswith("_"):
+            members[str(attr)] = property(lambda self, attr=str(attr): self._call(attr, (), None))
+    if interface.get("len"):
+        members["__len__"] = lambda self: self._call("len", (), None)
+    made = type(f"{name}_proxy", (Proxy,), members)
+    if len(_PROXY_CLASSES) < 64:
+        _PROXY_CLASSES[key] = made
+    return made
 
 
-def _served(server: Server, ident: int, name: str) -> Callable[..., Any]:
-    """A stand-in for the student's ``name`` whose answers the grader computes (a probe's served dependency)."""
+def _served(server: Server, ident: int, name: str, interface: Any = None) -> Callable[..., Any]:
+    """A stand-in for the student's ``name`` whose answers the grader computes (a probe's served dependency); a
+    served class (``interface``: its declared interface) makes grader objects, called back as ``name.method``."""
 
     def served(*args: Any, **kwargs: Any) -> Any:
-        if name == "KVCache":
-            return ServedCache(server, ident, server.callback("served", ident, name, ([], [])))
+        if interface is not None:
+            index = server.callback("served", ident, name, ([], []))
+            return proxy_class(interface)(lambda method, margs, _: server.callback(
+                "served", ident, f"{name}.{method}", ([index, *margs], [])))
         return server.callback("served", ident, name, (list(args), [[k, v] for k, v in kwargs.items()]))
 
     served.__name__ = served.__qualname__ = name
@@ -288,6 +280,7 @@ class Server:
         self.labels: dict[str, str] = {}  # code filename -> label shown to the student
         self.handles: dict[int, Any] = {}
         self.handle_of: dict[int, int] = {}  # id(obj) -> handle
+        self.interfaces: dict[str, Any] = {}  # the current request's grader objects: ref -> declared interface
         self.future_flags = 0
         self.entered: dict[str, int] = {}  # top-level functions entered during the current call, with counts
         self.wrappers: dict[tuple[str, int], tuple[Callable[..., Any], Callable[..., Any]]] = {}  # see _wrapper
@@ -417,6 +410,8 @@ class Server:
                 target = functools.partial(getattr, obj, name) if op == "getattr" else functools.partial(len, obj)
         else:
             raise ValueError(f"unknown request {op!r}")
+        objects = header.get("objects")
+        self.interfaces = objects if isinstance(objects, dict) else {}  # this request's grader objects
         args, kwvalues = self.incoming(protocol.decode(header["args"], arrays))
         kwargs = dict(zip(header["kw"], kwvalues))
         entered: dict[str, int] = {}
@@ -443,7 +438,8 @@ class Server:
 
         Each function is replaced, for the call only, by a wrapper that counts and calls it; calls
         through the module's globals (``softmax(...)`` inside ``scaled_dot_product_attention``) are seen.
-        A top-level class counts when its own ``__init__`` or ``append`` runs (KVCache in generate_cached).
+        A top-level class counts when its own ``__init__`` or one of its own public methods runs (a cache class
+        made and appended to inside the function under test).
         """
         self.entered = entered  # what the wrappers count into (made once per function: ~60 us a call saved)
         top = [(n, v) for n, v in self.module.__dict__.items() if not n.startswith("__") and len(n) <= 100][:5000]
@@ -451,9 +447,10 @@ class Server:
         originals = {name: self.module.__dict__[name] for name in names}
         wrappers = {name: self._wrapper(name, fn) for name, fn in originals.items()}
         self.module.__dict__.update(wrappers)
-        methods = []  # (class, method name, original): a class counts as entered when its own __init__ or append runs
+        methods = []  # (class, method name, original): a class counts as entered when its own methods run
         for name, cls in ([(n, v) for n, v in top if isinstance(v, type)][:MAX_TRACKED] if on else []):
-            for method in ("__init__", "append"):
+            own = [m for m in list(vars(cls))[:100] if m == "__init__" or not m.startswith("_")]
+            for method in own:
                 original = vars(cls).get(method)
                 if isinstance(original, types.FunctionType):
                     with contextlib.suppress(Exception):
@@ -479,9 +476,10 @@ class Server:
             yield
             return
         names = [n for n in names if isinstance(n, str) and n.isidentifier()][:20]
+        objects = served.get("objects") if isinstance(served.get("objects"), dict) else {}
         missing = object()
         before = {name: self.module.__dict__.get(name, missing) for name in names}
-        self.module.__dict__.update({name: _served(self, served["ref"], name) for name in names})
+        self.module.__dict__.update({name: _served(self, served["ref"], name, objects.get(name)) for name in names})
         try:
             yield
         finally:
@@ -505,8 +503,12 @@ class Server:
     def incoming(self, value: Any) -> Any:
         """Refs become proxies or handle objects; arrays stay read-only views."""
         if isinstance(value, protocol.Ref):
-            if value.kind in ("layer", "cache"):
-                return (LayerProxy if value.kind == "layer" else CacheProxy)(self, value.id)
+            if value.kind == "object":
+                interface = self.interfaces.get(str(value.id))
+                if interface is None:
+                    raise ValueError("unknown grader object")
+                ident = value.id
+                return proxy_class(interface)(lambda method, args, index: self.object_call(ident, method, args, index))
             if value.id not in self.handles:
                 raise ValueError("unknown object handle")
             return self.handles[value.id]
@@ -533,13 +535,14 @@ class Server:
         self.handles[handle], self.handle_of[id(obj)] = obj, handle
         return handle
 
-    def project(self, ident: int, method: str, args: tuple) -> Any:
-        """``layer.<method>(x)``: a compact frame (protocol.py) when ``x`` is one float token, else ``callback``."""
-        request = protocol.pack_projection(method, ident, args[0]) if len(args) == 1 else None
-        return self.callback("layer", ident, method, args) if request is None else self.exchange(request)
+    def object_call(self, ident: int, method: str, args: tuple, index: int | None) -> Any:
+        """A grader object's ``method``: a compact frame (protocol.py) when it is one of the object's vector methods
+        (``index``) called with one float vector, else ``callback``."""
+        request = protocol.pack_projection(index, ident, args[0]) if index is not None and len(args) == 1 else None
+        return self.callback("object", ident, method, args) if request is None else self.exchange(request)
 
     def callback(self, kind: str, ident: int, method: str, args: tuple) -> Any:
-        """Ask the grader to run ``method`` of its layer/cache ``ident``; raises like a local call would."""
+        """Ask the grader to run ``method`` of its object ``ident``; raises like a local call would."""
         try:
             tree, arrays = protocol.encode(args, name=f"an argument of {kind}.{method}()")
         except protocol.EncodeError as e:

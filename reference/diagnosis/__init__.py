@@ -16,12 +16,15 @@ import numpy as np
 from autograder.api import Case, Mistakes, StudentError
 
 from . import explain as _explain
-from . import inference, stateful
+from . import inference, objects, stateful
 from .scales import budget
 from .shapes import probe_evidence, shape_evidence
 
-__all__ = ["KEYWORDS", "budget", "describe_object", "explain", "explain_error", "probe_evidence", "run_case",
-           "shape_evidence"]
+__all__ = ["KEYWORDS", "SERVED_OBJECTS", "budget", "describe_object", "explain", "explain_error", "probe_evidence",
+           "run_case", "shape_evidence"]
+
+# A correct object served for the student's class in a probe (Check first: "with a correct KVCache standing in").
+SERVED_OBJECTS = {"KVCache": objects.Cache}
 
 # Arguments shown as keywords in a call (and every argument after the first of them).
 KEYWORDS = {"axis", "temperature", "n_k", "mask", "scale", "num_heads", "base", "rope_base"}

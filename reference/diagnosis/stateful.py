@@ -13,9 +13,7 @@ from typing import Any
 import numpy as np
 
 from autograder.api import (
-    Cache,
     Case,
-    Layer,
     StudentError,
     call_arguments,
     case_header,
@@ -27,6 +25,8 @@ from autograder.api import (
     precision,
     type_mistake,
 )
+
+from .objects import Cache, Layer
 
 COUNT_WORDS = {"query": "layer.query", "key": "layer.key", "value": "layer.value"}
 

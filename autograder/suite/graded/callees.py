@@ -95,11 +95,16 @@ class _Serving:
 
 @functools.lru_cache(maxsize=1)
 def servable() -> dict[str, Callable[..., Any]]:
-    """The callees a probe can serve: the contract's functions and classes in the homework's generated oracle."""
+    """The callees a probe can serve: the contract's functions in the homework's generated oracle, and its classes
+    for which the homework's diagnosis names a grader object to serve (``SERVED_OBJECTS``)."""
     oracle = contract.HOMEWORK.optional("generated.oracle")
-    return {name: getattr(oracle, name) for name in contract.FUNCTIONS if hasattr(oracle, name)}
+    objects = hooks.hook("SERVED_OBJECTS", {})
+    found = {name: getattr(oracle, name) for name in contract.FUNCTIONS
+             if hasattr(oracle, name) and not inspect.isclass(getattr(oracle, name))}
+    return found | {name: made for name, made in objects.items() if name in contract.FUNCTIONS}
 
 
 def _is_class(function: str) -> bool:
     """A class of the contract (its case is made by the homework's own ``run_case``; no stand-in is served in it)."""
-    return inspect.isclass(servable().get(function))
+    oracle = contract.HOMEWORK.optional("generated.oracle")
+    return inspect.isclass(getattr(oracle, function, None))
