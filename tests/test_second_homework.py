@@ -144,19 +144,33 @@ def test_grade_full_marks_zero_and_a_bug_named_by_its_sentence(copy: Path, tmp_p
             assert test["extra_data"]["mistakes"] == [BUG_MISTAKE]
 
 
-def test_a_stateful_bug_is_named_from_the_objects_history(copy: Path, tmp_path: Path) -> None:
+# a line of RunningStats.update -> (its buggy version, the mistake named, what the feedback says); C.1's one batch
+# needs no merge
+STATS_BUGS = {
+    "variance_not_merged": ("        m2 = self.var * self.count + batch_var * n + delta**2 * self.count * n / total\n",
+                            "        m2 = self.var * self.count + batch_var * n\n",
+                            "stats_variance_not_merged", "stats.var after update number 2"),
+    "writes_its_input": ("        n = rows.shape[0]\n", "        rows -= 0.0\n        n = rows.shape[0]\n",
+                         "modified_input", "RunningStats.update modified one of its input arrays in place"),
+}
+
+
+@pytest.mark.parametrize("bug", sorted(STATS_BUGS))
+def test_a_stateful_bug_is_named_from_the_objects_history(copy: Path, tmp_path: Path, bug: str) -> None:
     """RunningStats runs in the worker (student.new) through the homework's diagnosis hook, update after update."""
+    line, buggy_line, mistake, said = STATS_BUGS[bug]
     source = LAYERNORM.solution.read_text()
-    merge = "        m2 = self.var * self.count + batch_var * n + delta**2 * self.count * n / total\n"
-    assert merge in source
-    buggy = tmp_path / "stats" / "layernorm.py"
+    assert source.count(line) == 1
+    buggy = tmp_path / bug / "layernorm.py"
     buggy.parent.mkdir()
-    buggy.write_text(source.replace(merge, "        m2 = self.var * self.count + batch_var * n\n"))
+    buggy.write_text(source.replace(line, buggy_line))
     data = grade(copy, buggy, tmp_path / "stats.json")
     failed = [t for t in data["tests"] if t["status"] == "failed"]
-    assert failed and {t["tags"][0] for t in failed} == {"RunningStats"}
-    sentence = LAYERNORM.sentences["stats_variance_not_merged"]
-    assert all(sentence in t["output"] and "stats.var after update number 2" in t["output"] for t in failed)
+    one_batch = {"C.1"} if mistake == "stats_variance_not_merged" else set()
+    assert {t["number"] for t in failed} == set(LAYERNORM.POINTS["RunningStats"]) - one_batch
+    for test in failed:
+        assert f"**Likely mistake:** {LAYERNORM.sentences[mistake]}" in test["output"] and said in test["output"]
+        assert test["extra_data"]["mistakes"] == [mistake]
 
 
 def test_batch_grades_a_tiny_export(copy: Path, tmp_path: Path) -> None:

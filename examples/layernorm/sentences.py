@@ -40,6 +40,7 @@ SENTENCES: dict[str, str] = {
     # the engine's own
     "modified_input": "You changed an input array in place: compute into new arrays instead (x = x - mean, not "
     "x -= mean).",
-    "returned_list": "You returned a Python list: return a numpy array (np.array(...) or numpy operations).",
+    "returned_list": "A result (or attribute) of yours is a Python list where a numpy array is due: build it with "
+    "numpy operations, or np.array(...) of it.",
     "low_precision": "Your values are right to about 3 digits only: compute in float64, not float16 or float32.",
 }

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from autograder.api import Case, StudentError, compare, diagnose
-from autograder.suite.graded.calls import case_header, error_mistake, error_text
+from autograder.suite.graded.calls import case_header, error_mistake, error_text, type_mistake
 
 ATTRIBUTES = ("count", "mean", "var")
 
@@ -56,7 +56,11 @@ def run_running_stats(student: Any, stored: Case) -> tuple[str | None, Any]:
 
 
 def _mistake(stored: Case, seen: dict[str, list[Any]], normalized: Any) -> Any:
-    """The stored mistake whose whole history (count, mean and var after every update, then normalize) matches."""
+    """A list where an array is due; else the stored mistake whose whole history (count, mean and var after every
+    update, then normalize) matches."""
+    for name, values in seen.items():
+        if found := next((m for e, v in zip(stored.expected[name], values) if (m := type_mistake(e, v))), None):
+            return found
     try:
         observed = {name: np.array(values, dtype=float) for name, values in seen.items()}
     except (TypeError, ValueError):  # ragged or non-numeric attributes: no stored mistake looks like that

@@ -325,6 +325,7 @@ MISTAKES.update(
                                 'variance, 1/count, of every row seen.',
      'modified_input': 'You changed an input array in place: compute into new arrays instead (x = x - mean, not x '
                        '-= mean).',
-     'returned_list': 'You returned a Python list: return a numpy array (np.array(...) or numpy operations).',
+     'returned_list': 'A result (or attribute) of yours is a Python list where a numpy array is due: build it with '
+                      'numpy operations, or np.array(...) of it.',
      'low_precision': 'Your values are right to about 3 digits only: compute in float64, not float16 or float32.'}
 )

@@ -275,15 +275,18 @@ def run_checks(*functions: str, verbose: bool = False) -> bool:
         print(f"{names}: all {total} public tests pass.")
         return True
     print(f"{names}: {len(selected.passed)} of {total} public tests pass, {len(selected.failed)} fail.")
+    problems: dict[str, list[str]] = {}  # each distinct problem once, with the tests it fails
     for report in selected.failed:
         crash = getattr(report.longrepr, "reprcrash", None)
         text = str((crash and crash.message) or report.longrepr).strip().removeprefix("Failed: ")
-        name = report.nodeid.rsplit("::", 1)[-1].removeprefix("test_")
+        name = report.nodeid.rsplit("::", 1)[-1].removeprefix("test_").replace("_", " ")
         if verbose:
             print(f"\n--- {name}\n{text}")
-        else:
-            first = next((line.strip() for line in text.splitlines() if line.strip()), "failed")
-            print(f"  - {name}: {first[:160]}")
+        first = next((line.strip() for line in text.splitlines() if line.strip()), "failed")
+        problems.setdefault(first[:160], []).append(name)
+    for first, names in problems.items():
+        more = f" and {len(names) - 1} more" if len(names) > 1 else ""
+        print(f"  - {first}\n      ({names[0]}{more})")
     if not verbose:
         print("Fix the first problem, re-run its cell, then this one. Full feedback: add verbose=True.")
     return False
