@@ -45,7 +45,7 @@ CHECK_INTRO = """\
 **Checks.** Run the next cell once: it defines `check`, which the last cell of each part calls."""
 
 CHECK_DEFINITION = """\
-# check("f") runs the public tests of function f on the code defined in THIS notebook and prints a summary.
+# check("{example}") runs {example}'s public tests on the code defined in THIS notebook and prints a summary.
 # Outside Jupyter (for example in the autograder) it does nothing.
 import sys
 from pathlib import Path
@@ -91,7 +91,8 @@ def notebook(student: str, reference: str, support: list[str], given: set[str]) 
     shown = [f"`{name}`" for name in support if name != f"test_{contract.UPLOAD}.py"]
     first = intro().replace("{support}", ", ".join(shown[:-1]) + " and " + shown[-1] if len(shown) > 1
                             else "".join(shown))
-    check_cell = CHECK_DEFINITION.format(files=repr(tuple(support)), upload=contract.UPLOAD)
+    check_cell = CHECK_DEFINITION.format(files=repr(tuple(support)), upload=contract.UPLOAD,
+                                         example=next(iter(contract.FUNCTIONS)))
     cells = [nbformat.v4.new_markdown_cell(first), nbformat.v4.new_code_cell("\n".join(imports)),
              nbformat.v4.new_markdown_cell(CHECK_INTRO), nbformat.v4.new_code_cell(check_cell)]
     part = None

@@ -431,8 +431,8 @@ class Student:
                                 f"it was stopped{' at ' + text['where'] if text['where'] else ''}", traceback)
         if kind == "modified_input":
             params = [str(p) for p in reply.get("params", [])][:10] if isinstance(reply.get("params"), list) else []
-            name = code_span(params[0]) if len(params) == 1 else "one of its input arrays"
-            return StudentError(kind, f"{what} modified its input {name} in place; work on a copy{where}", traceback)
+            name = f"its input {code_span(params[0])}" if len(params) == 1 else "one of its input arrays"
+            return StudentError(kind, f"{what} modified {name} in place; work on a copy{where}", traceback)
         hint = _hint(text["type"], text["message"], self.sandbox.limits)
         return StudentError("exception", f"{what} raised {text['type']}: {text['message']}{where}{hint}", traceback)
 
