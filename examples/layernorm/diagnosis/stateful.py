@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.api import Case, StudentError, compare, diagnose
-from autograder.suite.graded.calls import case_header, error_mistake, error_text, type_mistake
+from autograder.api import Case, StudentError, case_header, compare, diagnose, error_mistake, error_text, type_mistake
 
 ATTRIBUTES = ("count", "mean", "var")
 
