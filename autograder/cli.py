@@ -109,8 +109,14 @@ def _dispatch(argv: list[str]) -> int:
     if command not in COMMANDS:
         print(f"unknown command {command!r}\n\n{usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[command][0])
-    return int(module.main(rest) or 0)
+    from autograder.homework import HomeworkError
+
+    try:
+        module = importlib.import_module(COMMANDS[command][0])
+        return int(module.main(rest) or 0)
+    except HomeworkError as error:  # the homework folder cannot be loaded: say where, not a traceback
+        print(f"autograder {command}: the homework cannot be loaded: {error}", file=sys.stderr)
+        return 2
 
 
 class _QuietPipe:
