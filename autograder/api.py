@@ -12,14 +12,11 @@ Graded tests (``tests/test_*.py``)::
         \"\"\"softmax: each row sums to 1 along the last axis\"\"\"   # the title students and scores.csv see
         check(student, "softmax-rows", "softmax-square")        # stored case ids (cases/graded.py)
 
-Case specs (``cases/graded.py``, ``cases/public.py``): ``build_cases() -> list[Case]``, each made with
-``make_case(id, function, inputs, seed=..., description=...)``, the inputs drawn from ``case_seed``'s generator.
+Case specs (``cases/graded.py``, ``cases/public.py``, dev-time only) import ``autograder.devapi`` as well.
 Diagnosis hooks (``diagnosis/__init__.py``): see ``autograder.suite.graded.hooks``.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from autograder import contract
 from autograder.feedback import compare
@@ -38,33 +35,9 @@ def points_of_test(number: str, function: str) -> float:
     return contract.points_of_test(number, function)
 
 
-# Dev-time only (case specs and variants; regen is not shipped): imported when called.
-
-
-def make_case(*args: Any, **kwargs: Any) -> Case:
-    """``autograder.suite.regen.make_case``: a case whose expected output is the solution's."""
-    from autograder.suite import regen
-
-    return regen.make_case(*args, **kwargs)
-
-
-def run(function: str, implementation: Any, inputs: Any) -> Any:
-    """``autograder.suite.regen.run``: ``implementation`` called on copies of ``inputs`` as regen calls it."""
-    from autograder.suite import regen
-
-    return regen.run(function, implementation, inputs)
-
-
-def same_output(a: Any, b: Any) -> bool:
-    """``autograder.suite.stored.same_output``: equal within float rounding."""
-    from autograder.suite import stored
-
-    return stored.same_output(a, b)
-
-
 __all__ = [
     "CallbackLimit", "Candidates", "Case", "GraderObject", "Mistakes", "StudentError", "call_arguments",
     "case_header", "case_seed", "check", "compare", "contract", "describe_call", "diagnose", "error_mistake",
-    "error_text", "graded", "items", "make_case", "matches", "mistake_ids", "points_of_test", "precision", "quiet",
-    "real_array", "record_evidence", "run", "run_case", "same_output", "type_mistake",
+    "error_text", "graded", "items", "matches", "mistake_ids", "points_of_test", "precision", "quiet",
+    "real_array", "record_evidence", "run_case", "type_mistake",
 ]

@@ -9,7 +9,7 @@ exactly one, there) or ``reference/`` (a checkout). The folder is imported as a 
 The folder (``docs/changing-the-homework.md`` says what each file is for)::
 
     homework.py          the contract: NAME, UPLOAD, PARTS, POINTS, HIDDEN, TOLERANCE, CALLS, ... (literals)
-    <UPLOAD>.py          the solution, with ``# BEGIN SOLUTION hint: ...`` / ``# END SOLUTION`` markers (not shipped)
+    <UPLOAD>.py          the solution, with its solution markers (not shipped)
     mistakes.py          known-wrong variants whose outputs regen stores (optional; not shipped)
     sentences.py         SENTENCES: known-mistake id -> the sentence students read (optional)
     cases/               graded.py, public.py (optional): the case specs regen runs (not shipped)

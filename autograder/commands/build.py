@@ -31,6 +31,7 @@ EXECUTABLE = {"setup.sh", "run_autograder"}
 # Modules only instructors and TAs run on their own machines; they import the reference
 # or produce the template, so they stay out of the zip.
 DEV_ONLY = {
+    "autograder/devapi.py",
     "autograder/suite/changes.py",
     "autograder/suite/regen.py",
     "autograder/suite/stamp.py",

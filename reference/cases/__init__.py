@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.api import call_arguments
+from autograder.devapi import call_arguments
 
 
 def run(function: str, implementation: Callable, inputs: Mapping[str, Any], solution: ModuleType) -> Any:

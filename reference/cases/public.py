@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograder.api import Case, case_seed, make_case
+from autograder.devapi import Case, case_seed, make_case
 
 from .graded import _cache, _layer, _n  # the same input generators
 

@@ -37,7 +37,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograder.api import Case, case_seed, make_case
+from autograder.devapi import Case, case_seed, make_case
 
 from .variants import extra_variants, with_extra_mistakes
 

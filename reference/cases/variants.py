@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograder.api import Case, run, same_output
+from autograder.devapi import Case, run, same_output
 
 
 def extra_variants() -> dict[str, dict[str, Callable]]:

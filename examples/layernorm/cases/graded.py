@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograder.api import Case, case_seed, make_case
+from autograder.devapi import Case, case_seed, make_case
 
 Inputs = dict[str, object]
 SET = "graded"

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from autograder.api import Case
+from autograder.devapi import Case
 
 from .graded import block_inputs, cases_of, ff_inputs, layer_norm_inputs, relu_inputs, stats_inputs
 
