@@ -229,9 +229,10 @@ def test_interrupt_kills_running_graders_and_the_rerun_resumes(tmp_path: Path) -
 
     def on_done(outcome: pool.Outcome) -> None:
         seen.append(outcome.id)
-        state.append_record(
-            out, state.Record(outcome.id, VERSION, outcome.status, f"results/{state.file_stem(outcome.id)}.json", 0.1)
-        )
+        graded = next(s.path for s in subs if s.id == outcome.id)
+        state.append_record(out, state.Record(outcome.id, VERSION, outcome.status,
+                                              f"results/{state.file_stem(outcome.id)}.json", 0.1,
+                                              content=state.content_hash(graded)))
         raise KeyboardInterrupt
 
     pool._start = start

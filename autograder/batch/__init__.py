@@ -14,8 +14,9 @@ OUTDIR gets ``scores.csv``, ``report.html``, ``plots/*.png``, ``results/<id>.jso
 (each submission's results.json), ``logs/<id>.log``, ``state.jsonl`` and ``batch.json``.
 
 Interrupted? Rerun the same command: submissions already graded by the same
-autograder version (a sha256 of the zip's contents) are skipped; a changed test or
-case regrades everything. ``--shard i/n`` (1 <= i <= n) grades the submissions at
+autograder version (a sha256 of the zip's contents) with the same content (a sha256 of
+what intake reads) are skipped; a changed test or case regrades everything, a new export
+regrades the submissions whose files changed. ``--shard i/n`` (1 <= i <= n) grades the submissions at
 positions i-1, i-1+n, i-1+2n, ... of the export sorted by submission id (numeric ids
 numerically), so n machines with the same export and command but i = 1..n cover the
 class exactly once; ``--merge`` then combines their OUTDIRs. ``--shard auto`` takes i and n from a job
@@ -244,13 +245,14 @@ def _run(
         print(f"batch: {error}", file=sys.stderr)
         return 2
     chosen = select_shard(export.submissions, shard)
+    contents = {s.id: state.content_hash(s.path) for s in chosen}
     try:
-        _write_run(outdir, export_path, export, chosen, shard, version)
+        _write_run(outdir, export_path, export, chosen, shard, version, contents)
     except OSError as error:
         print(f"batch: cannot write to {outdir} ({error.strerror or error}); free some space and rerun",
               file=sys.stderr)
         return 1
-    done = set() if force else state.done_ids(outdir, version)
+    done = set() if force else state.done_ids(outdir, version, contents)
     todo = [s for s in chosen if s.id not in done]
     label = f"shard {shard[0]}/{shard[1]}: " if shard else ""
     for note in export.notes:
@@ -270,7 +272,8 @@ def _run(
     refusal = accounts.refusal(user, [export_path, outdir], allowed=allowed[1]) if environments else ""
     if refusal and not allowed[1]:
         print(f"batch: {refusal}", file=sys.stderr)
-        report.write_outputs(outdir, chosen, version, title=_title(export_path, shard), notes=[*export.notes, refusal])
+        report.write_outputs(outdir, chosen, version, title=_title(export_path, shard), notes=[*export.notes, refusal],
+                             contents=contents)
         return 2
     if refusal:
         isolation_notes.append(refusal)  # printed below, and in report.html
@@ -295,7 +298,8 @@ def _run(
         previous = {sig: signal.signal(sig, _interrupt) for sig in STOP_SIGNALS
                     if signal.getsignal(sig) != signal.SIG_IGN}  # under nohup, a hangup stays ignored
     try:
-        _grade(todo, outdir, version, bar, jobs=jobs, timeout=timeout, target=target, environments=environments)
+        _grade(todo, outdir, (version, contents), bar, jobs=jobs, timeout=timeout, target=target,
+               environments=environments)
     except KeyboardInterrupt:
         interrupted = True
     except state.OutputError as error:  # a full disk: stop cleanly, what was recorded stays valid
@@ -316,6 +320,7 @@ def _run(
         summary, notes = report.write_outputs(
             outdir, chosen, version, title=_title(export_path, shard),
             notes=export.notes + isolation_notes + ([bar.note] if bar.note else []) + ([stopped] if stopped else []),
+            contents=contents,
         )
     except OSError as error:
         print(f"batch: could not write scores.csv, report.html or the plots in {outdir} ({error.strerror or error}); "
@@ -331,7 +336,10 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _grade(todo: list[Submission], outdir: Path, version: str, bar: progress.Progress, **options: object) -> None:
+def _grade(todo: list[Submission], outdir: Path, key: tuple[str, dict[str, str]], bar: progress.Progress,
+           **options: object) -> None:
+    """Grade ``todo``, recording each with ``key``: the autograder version and each submission's content hash."""
+    version, contents = key
     tasks = []
     for submission in todo:
         results = state.results_path(outdir, submission.id)
@@ -354,6 +362,7 @@ def _grade(todo: list[Submission], outdir: Path, version: str, bar: progress.Pro
             seconds=outcome.seconds,
             error=outcome.error,
             log=state.log_path(outdir, outcome.id).relative_to(outdir).as_posix(),
+            content=contents.get(outcome.id, ""),
         )
         try:
             state.append_record(outdir, record)
@@ -372,7 +381,8 @@ def _missing(outdir: Path, submission: Submission, version: str, results: Path) 
 
 
 def _write_run(
-    outdir: Path, export_path: Path, export: Export, chosen: list[Submission], shard: tuple | None, version: str
+    outdir: Path, export_path: Path, export: Export, chosen: list[Submission], shard: tuple | None, version: str,
+    contents: dict[str, str],
 ) -> None:
     state.write_json(
         outdir / RUN_FILE,
@@ -383,6 +393,7 @@ def _write_run(
             "export_submissions": len(export.submissions),
             "shard": list(shard) if shard else None,
             "submissions": [s.to_json() for s in chosen],
+            "contents": contents,
         },
     )
 
@@ -436,6 +447,7 @@ def _merge(args: argparse.Namespace) -> int:
         print(f"batch --merge: warning: {warning}")
     submissions = [Submission.from_json(s) for s in run_info["submissions"]]
     title = f"Batch regrade: {Path(run_info['export']).name.removesuffix('.zip')} (merged)"
-    summary, notes = report.write_outputs(args.output, submissions, run_info["version"], title=title, notes=warnings)
+    summary, notes = report.write_outputs(args.output, submissions, run_info["version"], title=title, notes=warnings,
+                                          contents=run_info.get("contents"))
     _print_summary(args.output, summary, notes, 0, 0.0)
     return 1 if summary.errors or summary.pending or warnings else 0

@@ -324,12 +324,14 @@ def _results_link(row: Row) -> str:
 
 
 def write_outputs(
-    outdir: Path, submissions: list, version: str, *, title: str, notes: list[str]
+    outdir: Path, submissions: list, version: str, *, title: str, notes: list[str],
+    contents: dict[str, str] | None = None,
 ) -> tuple[Summary, list[str]]:
-    """Rebuild scores.csv, the plots and report.html from OUTDIR's state; return the summary and notes."""
+    """Rebuild scores.csv, the plots and report.html from OUTDIR's state; return the summary and notes.
+    ``contents``: each submission's content hash now (a grading of other content is stale); None: not checked."""
     from autograder.batch import plots, table
 
-    summary = table.summarize(table.load_rows(outdir, submissions, version))
+    summary = table.summarize(table.load_rows(outdir, submissions, version, contents))
     write_csv(summary, outdir / "scores.csv")
     pngs, plot_note = plots.write_plots(summary, outdir / "plots")
     notes = [*notes, plot_note] if plot_note else list(notes)

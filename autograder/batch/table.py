@@ -59,13 +59,15 @@ class Row:
             "defines_none") is True else "graded"
 
 
-def load_rows(outdir: Path, submissions: list[Submission], version: str) -> list[Row]:
-    """Join each submission with its latest record of this autograder version and its results."""
+def load_rows(outdir: Path, submissions: list[Submission], version: str,
+              contents: dict[str, str] | None = None) -> list[Row]:
+    """Join each submission with its latest record of this autograder version (and, with ``contents``, of the
+    content it has now: ``state.current``) and its results."""
     records = state.load_records(outdir)
     rows = []
     for submission in submissions:
         record = records.get(submission.id)
-        if record is not None and record.version != version:
+        if not state.current(record, version, None if contents is None else contents.get(submission.id, "")):
             record = None
         results = None
         if record is not None and (outdir / record.results).is_file():
