@@ -7,28 +7,13 @@ The batch machinery runs for real with ``fixtures_export.fake_grade`` in place o
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 
 from autograder import batch
 from autograder.batch import state
 from tests import fixtures_export as fx
-
-VERSION = "v" * 64
-GOOD = fx.fake_source(*fx.FAKE_FUNCTIONS)
-HALF = fx.fake_source("softmax", mistake="mask_after_softmax")
-
-
-def run_fake(export_path: Path, out: Path, **kwargs: object) -> int:
-    options = {"jobs": 2, "timeout": 20.0, "plain": True, "target": fx.FAKE_GRADER, "version": VERSION}
-    options.update(kwargs)
-    return batch.run(export_path, out, **options)
-
-
-def read_csv(path: Path) -> list[dict[str, str]]:
-    with open(path, newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
+from tests.test_batch import GOOD, HALF, read_csv, run_fake
 
 
 def graded_ids(out: Path) -> list[str]:
