@@ -168,10 +168,13 @@ def test_batch_outputs_and_a_hostile_submission_costs_only_its_limit(tmp_path: P
     rows = read_csv(out / "scores.csv")
     assert [r["submission_id"] for r in rows] == order
     assert list(rows[0])[:6] == ["submission_id", "names", "emails", "sids", "total", "status"]
-    assert list(rows[0])[6:] == [f"{fn}: matches the reference" for fn in fx.FAKE_FUNCTIONS]
+    assert list(rows[0])[6:] == ["1", "2", "3"]  # the tests' numbers; their titles are in the key file
+    assert read_csv(out / "scores_key.csv") == [
+        {"column": str(n), "test": f"{fn}: matches the reference", "function": fn, "visibility": "visible",
+         "points": "10"} for n, fn in enumerate(fx.FAKE_FUNCTIONS, 1)]
     assert [r["total"] for r in rows] == ["30", "10", "0", "", "", "", "30", "10"]
     assert [r["status"] for r in rows] == ["graded"] * 3 + ["grader error"] * 3 + ["graded"] * 2
-    assert rows[1]["softmax: matches the reference"] == "10" and rows[1]["rope: matches the reference"] == "0"
+    assert rows[1]["1"] == "10" and rows[1]["3"] == "0"
     records = state.load_records(out)
     errors = {i: records[order[i]].error for i in (3, 4, 5)}
     assert "time limit of 4 s" in errors[3]

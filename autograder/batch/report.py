@@ -1,7 +1,11 @@
-"""scores.csv and report.html of a batch.
+"""scores.csv, its key and report.html of a batch.
 
 The CSV has one row per submission: ``submission_id``, ``names``, ``emails``, ``sids``,
-``total``, ``status``, then one column per graded test (its score). ``status`` says where the total
+``total``, ``status``, then one column per graded test (its score), headed by the test's number
+(``A.1``, ``B.3``...). ``scores_key.csv`` gives each number its title, function, visibility and
+points. A key file rather than a second header row: a spreadsheet's sort, filter and pivot table,
+and ``pandas.read_csv``, take the first row as the header and every other row as data, so a second
+header row would be sorted among the students and turn every score column into text. ``status`` says where the total
 comes from: ``graded`` (``graded: defines none of the graded functions``: it ran, the wrong file?);
 ``not graded: <why>`` (0 from intake: missing, misnamed, empty, syntax error,
 unreadable); ``grader error`` (the grader could not grade it: an empty total and empty test cells,
@@ -17,6 +21,7 @@ import base64
 import csv
 import html
 import io
+import re
 import time
 from pathlib import Path
 
@@ -25,6 +30,10 @@ from autograder.results import hygiene
 from autograder.results.document import atomic_write_text
 
 FIXED_COLUMNS = ["submission_id", "names", "emails", "sids", "total", "status"]
+KEY_FILE = "scores_key.csv"  # scores.csv's test columns: number -> title, function, visibility, points
+KEY_COLUMNS = ["column", "test", "function", "visibility", "points"]
+MESSAGE_CHARS, MESSAGE_LINES = 600, 8  # of a student's message shown in the report, in whole lines
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")  # a markdown code fence's opening or closing line
 
 
 def number(value: float | None) -> str:
@@ -56,9 +65,45 @@ def csv_text(summary: Summary) -> str:
     return out.getvalue()
 
 
+def key_text(summary: Summary) -> str:
+    """scores_key.csv: what each test column of scores.csv is."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(KEY_COLUMNS)
+    for key, test in summary.tests.items():
+        writer.writerow([_cell(key), _cell(test.title), test.function, test.visibility, number(test.max_score)])
+    return out.getvalue()
+
+
 def write_csv(summary: Summary, path: Path) -> Path:
+    """scores.csv at ``path``, and its key file beside it."""
+    atomic_write_text(path.with_name(KEY_FILE), key_text(summary))
     atomic_write_text(path, csv_text(summary))
     return path
+
+
+def excerpt(text: str, max_chars: int = MESSAGE_CHARS, max_lines: int = MESSAGE_LINES) -> str:
+    """The first whole lines of a student's message, about ``max_chars`` and at most ``max_lines``: never cut
+    inside a line or a code fence (a fence the cut would open ends the excerpt before it; one the message starts
+    with is closed after the lines that fit). Says how many lines were left out."""
+    lines = text.split("\n")
+    kept: list[str] = []
+    size, opened = 0, None  # the index in ``kept`` of the fence open at this point, if any
+    for line in lines:
+        if kept and (len(kept) >= max_lines or size + len(line) > max_chars):
+            break
+        kept.append(line)
+        size += len(line) + 1
+        if FENCE.match(line):
+            opened = None if opened is not None else len(kept) - 1
+    if len(kept) == len(lines):
+        return text
+    kept = kept[:opened] if opened else kept  # back to before the fence the cut would leave open
+    while kept and not kept[-1].strip():
+        kept.pop()
+    left = len(lines) - len(kept)
+    closing = [FENCE.match(kept[0]).group(1)] if opened == 0 else []  # it starts with that fence: close it
+    return "\n".join(kept + closing) + f"\n[... {left:,} more lines not shown]"
 
 
 # ---------------------------------------------------------------- HTML
@@ -75,7 +120,7 @@ text-align:left;vertical-align:top}th{background:#f6f6f6}td.n{text-align:right;f
 .bar{background:#e9eef6;height:.9em;width:12em;display:inline-block;vertical-align:middle}
 .bar span{display:block;height:100%;background:#4C72B0}
 img{max-width:100%;border:1px solid #eee;margin:.5em 0}code{font-size:.92em}
-details summary{cursor:pointer;color:#4C72B0}
+details summary{cursor:pointer;color:#4C72B0}.msg{white-space:pre-wrap}
 """
 
 
@@ -164,7 +209,7 @@ def _intake_zeros(summary: Summary) -> str:
     if not zeros:
         return ""
     rows = [[escape(row.submission.id), _who(row), escape(row.intake[0]),
-             escape(hygiene.bounded(row.intake[1], 300, 3)), _results_link(row)] for row in zeros]
+             f"<div class=msg>{escape(excerpt(row.intake[1]))}</div>", _results_link(row)] for row in zeros]
     return (
         f"<h2 class=warn>Scored 0 by intake: {len(zeros)}</h2>"
         "<p>Their code never ran: the upload was missing, misnamed, empty, did not compile or could not be read. "
@@ -253,18 +298,20 @@ def _tests(summary: Summary, plots: list[Path]) -> str:
     rows = [
         [
             escape(t.name),
+            escape(t.title),
             f"<code>{escape(t.function)}</code>",
             escape(t.visibility),
             number(t.max_score),
             f"{100 * t.pass_rate:.0f}%",
             _bar(t.pass_rate),
         ]
-        for t in sorted(summary.tests.values(), key=lambda t: (t.pass_rate, t.name))
+        for t in summary.hardest_first()
     ]
     return (
-        "<h2>Pass rates per test</h2><p>Hardest first.</p>"
+        f"<h2>Pass rates per test</h2><p>Hardest first. The numbers head the test columns of scores.csv "
+        f"({KEY_FILE} has their titles).</p>"
         + _img(plots, TEST_RATES, "pass rates per test")
-        + _table(["test", "function", "visibility", "points", "passed", ""], rows, {3, 4})
+        + _table(["test", "title", "function", "visibility", "points", "passed", ""], rows, {4, 5})
     )
 
 
