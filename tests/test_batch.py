@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from autograder import batch
-from autograder.batch import export, merge, plots, pool, progress, report, state, table
+from autograder.batch import export, merge, plots, pool, progress, report, scores, state, table
 from autograder.feedback.compare import MISTAKES
 from tests import fixtures_export as fx
 
@@ -472,7 +472,7 @@ def test_every_zero_has_a_status_and_the_report_lists_intake_zeros_in_amber() ->
         table.Row(export.Submission("6", None), None, None),
     ]
     summary = table.summarize(rows)
-    with_status = {r["submission_id"]: r["status"] for r in csv.DictReader(report.csv_text(summary).splitlines())}
+    with_status = {r["submission_id"]: r["status"] for r in csv.DictReader(scores.csv_text(summary).splitlines())}
     assert with_status == {"1": "graded", "2": "not graded: misnamed", "3": "not graded: empty", "4": "grader error",
                            "5": "graded: defines none of the graded functions", "6": "not graded yet"}
     html = report.html_text(summary, title="t", version=VERSION, plots=[], notes=[])

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.batch import export, plots, report, state, table
+from autograder.batch import export, plots, report, scores, state, table
 from autograder.batch.plots import BANDS
 
 VERSION = "v" * 64
@@ -75,14 +75,14 @@ def test_the_report_table_is_hardest_first_too() -> None:
 
 
 def test_scores_csv_columns_are_test_numbers_and_the_key_file_has_their_titles(tmp_path: Path) -> None:
-    report.write_csv(summary(), tmp_path / "scores.csv")
+    scores.write_csv(summary(), tmp_path / "scores.csv")
     with open(tmp_path / "scores.csv", newline="") as f:
         reader = csv.reader(f)
         header = next(reader)
         rows = list(reader)
-    assert header == [*report.FIXED_COLUMNS, "A.1", "A.2", "A.3", "A.4"]
+    assert header == [*scores.FIXED_COLUMNS, "A.1", "A.2", "A.3", "A.4"]
     assert len(rows) == 4 and all(cell.replace(".", "").isdigit() for row in rows for cell in row[4:5] + row[6:])
-    key = list(csv.DictReader(io.StringIO((tmp_path / report.KEY_FILE).read_text())))
+    key = list(csv.DictReader(io.StringIO((tmp_path / scores.KEY_FILE).read_text())))
     assert [(k["column"], k["test"], k["points"]) for k in key] == [(n, name, "5") for n, name in TESTS]
 
 

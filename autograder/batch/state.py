@@ -37,17 +37,27 @@ class OutputError(RuntimeError):
     """OUTDIR could not be written (a full disk, a quota): the batch stops cleanly and a rerun resumes."""
 
 
-def autograder_version(repo: Path | None = None) -> str:
-    """sha256 over the Gradescope zip's members (names and bytes): the autograder's identity."""
+def _grader_members(repo: Path | None) -> Iterator[tuple[str, bytes]]:
+    """(name, bytes) of each member of the Gradescope zip."""
     from autograder.commands import build
 
     repo = repo or build.REPO
-    digest = hashlib.sha256()
     for name in build.zip_members(repo):
-        data = (repo / name).read_bytes()
+        yield name, (repo / name).read_bytes()
+
+
+def autograder_version(repo: Path | None = None) -> str:
+    """sha256 over the Gradescope zip's members (names and bytes): the autograder's identity."""
+    digest = hashlib.sha256()
+    for name, data in _grader_members(repo):
         digest.update(f"{name}\0{len(data)}\0".encode())
         digest.update(data)
     return digest.hexdigest()
+
+
+def grader_files(repo: Path | None = None) -> dict[str, str]:
+    """Each member of the Gradescope zip and its sha256: which files of the grader a new version changed."""
+    return {name: hashlib.sha256(data).hexdigest() for name, data in _grader_members(repo)}
 
 
 def content_hash(path: Path | None) -> str:

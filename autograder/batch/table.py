@@ -78,7 +78,7 @@ def load_rows(outdir: Path, submissions: list[Submission], version: str,
 
 def test_key(test: dict, seen: Counter) -> str:
     """A test's column name: its number (``A.1``; its name when it has none), made unique within one results.json.
-    Its title is in the key file (``report.KEY_FILE``) and the report."""
+    Its title is in the key file (``scores.KEY_FILE``) and the report."""
     name = str(test.get("number") or test.get("name") or "?")
     seen[name] += 1
     return name if seen[name] == 1 else f"{name} ({seen[name]})"
