@@ -10,8 +10,11 @@ files. Each submission is graded by the same engine and the same function as on
 Gradescope (``runner.grade_folder``), in its own process forked from a warm grader
 (numpy, pytest and the engine imported once), at most N at a time.
 
-OUTDIR gets ``scores.csv``, ``report.html``, ``plots/*.png``, ``results/<id>.json``
-(each submission's results.json), ``logs/<id>.log``, ``state.jsonl`` and ``batch.json``.
+OUTDIR gets ``scores.csv`` (and ``scores_key.csv``: its test numbers' titles), ``report.html``,
+``plots/*.png``, ``results/<id>.json`` (each submission's results.json), ``logs/<id>.log``,
+``state.jsonl``, ``batch.json``, ``changes.csv`` (what changed since the previous run into OUTDIR: per
+student, the old and new total, the tests that changed and why) and ``runs/<n>/`` (every run kept:
+its scores.csv stays readable after the next run).
 
 Interrupted? Rerun the same command: submissions already graded by the same
 autograder version (a sha256 of the zip's contents) with the same content (a sha256 of

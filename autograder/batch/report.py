@@ -12,6 +12,7 @@ import re
 import time
 from pathlib import Path
 
+from autograder.batch import history
 from autograder.batch.scores import KEY_FILE, number, write_csv
 from autograder.batch.table import Row, Summary
 from autograder.results import hygiene
@@ -68,12 +69,15 @@ details summary{cursor:pointer;color:#4C72B0}.msg{white-space:pre-wrap}
 """
 
 
-def write_html(summary: Summary, path: Path, *, title: str, version: str, plots: list[Path], notes: list[str]) -> Path:
-    atomic_write_text(path, html_text(summary, title=title, version=version, plots=plots, notes=notes))
+def write_html(summary: Summary, path: Path, *, title: str, version: str, plots: list[Path], notes: list[str],
+               kept: history.History | None = None) -> Path:
+    atomic_write_text(path, html_text(summary, title=title, version=version, plots=plots, notes=notes, kept=kept))
     return path
 
 
-def html_text(summary: Summary, *, title: str, version: str, plots: list[Path], notes: list[str]) -> str:
+def html_text(summary: Summary, *, title: str, version: str, plots: list[Path], notes: list[str],
+              kept: history.History | None = None) -> str:
+    """The report; ``kept``: this run in the folder's history, and what changed since the previous run."""
     parts = [
         "<!doctype html><html lang=en><head><meta charset=utf-8>",
         f"<title>{escape(title)}</title><style>{CSS}</style></head><body>",
@@ -82,6 +86,7 @@ def html_text(summary: Summary, *, title: str, version: str, plots: list[Path], 
         f"generated {escape(time.strftime('%Y-%m-%d %H:%M:%S'))}</p>",
         _cards(summary),
         *(f"<p class=meta>{escape(note)}</p>" for note in notes),
+        _since(kept),
         _errors(summary),
         _distribution(summary, plots),
         _functions(summary, plots),
@@ -282,6 +287,24 @@ def _slowest(summary: Summary) -> str:
     return "<h2>Slowest submissions</h2>" + _table(["submission", "names", "seconds", "total", ""], rows, {2, 3})
 
 
+def _since(kept: history.History | None) -> str:
+    """What changed since the previous run into this folder (history.py), per student and why."""
+    if kept is None:
+        return ""
+    head = f"<h2>Changes since the previous run</h2><p>This is run {kept.number} in this folder"
+    if kept.previous is None:
+        return head + f" (kept in {history.RUNS}/{kept.number}/): no earlier run to compare with.</p>"
+    previous = kept.number - 1
+    head += (f"; run {previous} ended {escape(kept.previous.get('ended', '?'))} and its scores stay in "
+             f"<code>{history.RUNS}/{previous}/scores.csv</code>. {len(kept.changes)} submissions changed "
+             f"(also in <code>{history.CHANGES}</code>).</p>")
+    rows = [[escape(c.id), escape(c.names or "(no name)"), number(c.old_total), number(c.new_total),
+             escape(c.tests_text() or (c.new_status if c.new_status != c.old_status else "")), escape(c.reason)]
+            for c in kept.changes]
+    return head + (_table(["submission", "names", "before", "now", "tests changed", "why"], rows, {2, 3})
+                   if rows else "")
+
+
 def _changed(summary: Summary) -> str:
     changed = summary.changed()
     with_scores = [r for r in summary.graded if r.submission.export_score is not None]
@@ -324,7 +347,8 @@ def write_outputs(
 
     summary = table.summarize(table.load_rows(outdir, submissions, version, contents))
     write_csv(summary, outdir / "scores.csv")
+    kept = history.record(outdir, summary, version)
     pngs, plot_note = plots.write_plots(summary, outdir / "plots")
     notes = [*notes, plot_note] if plot_note else list(notes)
-    write_html(summary, outdir / "report.html", title=title, version=version, plots=pngs, notes=notes)
+    write_html(summary, outdir / "report.html", title=title, version=version, plots=pngs, notes=notes, kept=kept)
     return summary, notes

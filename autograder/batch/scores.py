@@ -33,7 +33,7 @@ def number(value: float | None) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:.4f}".rstrip("0").rstrip(".")
 
 
-def _cell(text: str) -> str:
+def cell(text: str) -> str:
     """Student-provided text, safe to open in a spreadsheet: no formula, no control or bidi character."""
     return hygiene.cell(text)
 
@@ -41,12 +41,12 @@ def _cell(text: str) -> str:
 def csv_text(summary: Summary) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(FIXED_COLUMNS + [_cell(column) for column in summary.columns])
+    writer.writerow(FIXED_COLUMNS + [cell(column) for column in summary.columns])
     for row in summary.rows:
         sub = row.submission
         tests = keyed_tests(row)
         cells = [number(float(tests[c].get("score", 0))) if c in tests else "" for c in summary.columns]
-        people = [_cell(sub.id), _cell(sub.names), _cell(sub.emails), _cell(sub.sids)]
+        people = [cell(sub.id), cell(sub.names), cell(sub.emails), cell(sub.sids)]
         writer.writerow([*people, number(row.total), row.status, *cells])
     return out.getvalue()
 
@@ -57,7 +57,7 @@ def key_text(summary: Summary) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(KEY_COLUMNS)
     for key, test in summary.tests.items():
-        writer.writerow([_cell(key), _cell(test.title), test.function, test.visibility, number(test.max_score)])
+        writer.writerow([cell(key), cell(test.title), test.function, test.visibility, number(test.max_score)])
     return out.getvalue()
 
 

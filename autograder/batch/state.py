@@ -6,7 +6,8 @@ Layout of OUTDIR (all written atomically: temp file + rename, or one appended li
     state.jsonl             one line per graded submission: id, version, content, status, seconds, results file
     results/<id>.json       that submission's results.json, exactly as Gradescope would store it
     logs/<id>.log           the grader's own output while grading it (pytest, warnings)
-    scores.csv, report.html, plots/*.png   rebuilt at the end of every run
+    scores.csv, scores_key.csv, report.html, plots/*.png   rebuilt at the end of every run
+    changes.csv, runs/<n>/  each run kept, and what changed since the previous one (history.py)
 
 The autograder version is a sha256 over the files that go into the Gradescope zip
 (names and contents), so a fixed test or regenerated case changes it and a rerun
