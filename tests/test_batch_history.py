@@ -91,7 +91,7 @@ def test_each_run_is_kept_and_the_report_says_what_changed_since_the_previous_ru
     assert [r["total"] for r in read_csv(out / "runs" / "2" / "scores.csv")] == ["30", "10", "30"]
     html = (out / "report.html").read_text()
     section = html[html.index("Changes since the previous run"):]
-    assert "run 1 ended" in section and "runs/1/scores.csv" in section and "1 submissions changed" in section
+    assert "run 1 ended" in section and "runs/1/scores.csv" in section and "1 submission changed" in section
     assert f"<td>{ids[1]}</td>" in section and "2: 10 -&gt; 0; 3: 10 -&gt; 0" in section
     assert f"<td>{ids[0]}</td>" not in section.split("</table>")[0]
     # A new grader, and one student's file changed too: that student's reason is both; the others' same scores

@@ -296,13 +296,17 @@ def _since(kept: history.History | None) -> str:
         return head + f" (kept in {history.RUNS}/{kept.number}/): no earlier run to compare with.</p>"
     previous = kept.number - 1
     head += (f"; run {previous} ended {escape(kept.previous.get('ended', '?'))} and its scores stay in "
-             f"<code>{history.RUNS}/{previous}/scores.csv</code>. {len(kept.changes)} submissions changed "
+             f"<code>{history.RUNS}/{previous}/scores.csv</code>. {_count(len(kept.changes), 'submission')} changed "
              f"(also in <code>{history.CHANGES}</code>).</p>")
     rows = [[escape(c.id), escape(c.names or "(no name)"), number(c.old_total), number(c.new_total),
              escape(c.tests_text() or (c.new_status if c.new_status != c.old_status else "")), escape(c.reason)]
             for c in kept.changes]
     return head + (_table(["submission", "names", "before", "now", "tests changed", "why"], rows, {2, 3})
                    if rows else "")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _changed(summary: Summary) -> str:
