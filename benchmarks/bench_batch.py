@@ -12,13 +12,25 @@
    (the run_autograder path, one fresh process each); every total in scores.csv
    must be the same.
 
-Exit status 0 when the totals agree and the throughput is at least 1.5/s.
+With ``--scaling``, instead: the scaling curve. The same class graded with ``--jobs`` 1, 2, 4, ... up to the
+core count (and the core count itself), for ``--correct`` correct submissions and for a realistic class of
+``--n`` (as in 2, without the hostile loop, whose time limit would dominate a small class); each line gives
+submissions/s end to end and in the grading phase, and the grading phase's efficiency against ``--jobs 1``
+(rate / (jobs x rate at --jobs 1); goal: at least 0.8 up to the core count).
+
+    .venv/bin/python benchmarks/bench_batch.py --scaling [--correct 24] [--n 24] [--max-jobs CORES]
+
+Exit status 0 when the totals agree and the throughput is at least 1.5/s (with ``--scaling``: when every run
+graded every submission).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
+import io
+import os
 import sys
 import tempfile
 import time
@@ -43,10 +55,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--no-compare", action="store_true", help="skip grading each submission alone")
     parser.add_argument("--keep", type=Path, help="keep the exports and outputs in this folder")
+    parser.add_argument("--scaling", action="store_true", help="print the scaling curve over --jobs 1, 2, 4, ...")
+    parser.add_argument("--max-jobs", type=int, default=cores(),
+                        help="with --scaling: the last --jobs (default: the cores)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench-batch-") as tmp:
         work = args.keep or Path(tmp)
         work.mkdir(parents=True, exist_ok=True)
+        if args.scaling:
+            return scaling(work, args.correct, args.n, args.max_jobs)
         ok = True
         if args.correct:
             rate = throughput(work / "correct", args.correct, args.jobs)
@@ -72,6 +89,43 @@ def throughput(folder: Path, n: int, jobs: int) -> float:
         f"fixed start-up and report {elapsed - stats['seconds']:.1f} s"
     )
     return n / elapsed
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def job_counts(most: int) -> list[int]:
+    """1, 2, 4, ... up to ``most``, and ``most`` itself."""
+    counts = [1]
+    while counts[-1] * 2 <= most:
+        counts.append(counts[-1] * 2)
+    return counts + ([most] if counts[-1] != most else [])
+
+
+def scaling(work: Path, correct: int, n: int, most: int) -> int:
+    """The scaling curve for correct submissions and a realistic class; 0 when every run graded everything."""
+    classes = [("correct", [fx.REFERENCE.read_text()] * correct)] if correct else []
+    if n:
+        classes.append(("realistic", [source for _, source in fx.class_plan(n, hostile=False)]))
+    print(f"scaling on {cores()} cores (os.sched_getaffinity), --jobs {', '.join(map(str, job_counts(most)))}")
+    ok = True
+    for label, sources in classes:
+        path, _ = fx.write_export(work / label / "in", sources)
+        print(f"{label} ({len(sources)} submissions)\n  --jobs  end-to-end/s  grading/s  efficiency")
+        first = None
+        for jobs in job_counts(most):
+            stats: dict = {}
+            started = time.monotonic()
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                status = batch.run(path, work / label / f"out-{jobs}", jobs=jobs, force=True, plain=True, stats=stats)
+            elapsed = time.monotonic() - started
+            rate = stats["graded"] / stats["seconds"]
+            first = first or rate
+            print(f"  {jobs:6d}  {len(sources) / elapsed:12.2f}  {rate:9.2f}  {rate / (jobs * first):10.2f}"
+                  + ("" if status == 0 and stats["graded"] == len(sources) else f"  (exit {status})"), flush=True)
+            ok &= stats["graded"] == len(sources)
+    return 0 if ok else 1
 
 
 def realistic(folder: Path, n: int, jobs: int, *, compare: bool) -> bool:

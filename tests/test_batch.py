@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from autograder import batch
-from autograder.batch import export, merge, plots, pool, progress, report, state, table
+from autograder.batch import export, merge, plots, pool, progress, report, scores, state, table
 from autograder.feedback.compare import MISTAKES
 from tests import fixtures_export as fx
 from tests.homework import HOMEWORK
@@ -169,10 +169,13 @@ def test_batch_outputs_and_a_hostile_submission_costs_only_its_limit(tmp_path: P
     rows = read_csv(out / "scores.csv")
     assert [r["submission_id"] for r in rows] == order
     assert list(rows[0])[:6] == ["submission_id", "names", "emails", "sids", "total", "status"]
-    assert list(rows[0])[6:] == [f"{fn}: matches the reference" for fn in fx.FAKE_FUNCTIONS]
+    assert list(rows[0])[6:] == ["1", "2", "3"]  # the tests' numbers; their titles are in the key file
+    assert read_csv(out / "scores_key.csv") == [
+        {"column": str(n), "test": f"{fn}: matches the reference", "function": fn, "visibility": "visible",
+         "points": "10"} for n, fn in enumerate(fx.FAKE_FUNCTIONS, 1)]
     assert [r["total"] for r in rows] == ["30", "10", "0", "", "", "", "30", "10"]
     assert [r["status"] for r in rows] == ["graded"] * 3 + ["grader error"] * 3 + ["graded"] * 2
-    assert rows[1]["softmax: matches the reference"] == "10" and rows[1]["rope: matches the reference"] == "0"
+    assert rows[1]["1"] == "10" and rows[1]["3"] == "0"
     records = state.load_records(out)
     errors = {i: records[order[i]].error for i in (3, 4, 5)}
     assert "time limit of 4 s" in errors[3]
@@ -230,9 +233,10 @@ def test_interrupt_kills_running_graders_and_the_rerun_resumes(tmp_path: Path) -
 
     def on_done(outcome: pool.Outcome) -> None:
         seen.append(outcome.id)
-        state.append_record(
-            out, state.Record(outcome.id, VERSION, outcome.status, f"results/{state.file_stem(outcome.id)}.json", 0.1)
-        )
+        graded = next(s.path for s in subs if s.id == outcome.id)
+        state.append_record(out, state.Record(outcome.id, VERSION, outcome.status,
+                                              f"results/{state.file_stem(outcome.id)}.json", 0.1,
+                                              content=state.content_hash(graded)))
         raise KeyboardInterrupt
 
     pool._start = start
@@ -469,7 +473,7 @@ def test_every_zero_has_a_status_and_the_report_lists_intake_zeros_in_amber() ->
         table.Row(export.Submission("6", None), None, None),
     ]
     summary = table.summarize(rows)
-    with_status = {r["submission_id"]: r["status"] for r in csv.DictReader(report.csv_text(summary).splitlines())}
+    with_status = {r["submission_id"]: r["status"] for r in csv.DictReader(scores.csv_text(summary).splitlines())}
     assert with_status == {"1": "graded", "2": "not graded: misnamed", "3": "not graded: empty", "4": "grader error",
                            "5": "graded: defines none of the graded functions", "6": "not graded yet"}
     html = report.html_text(summary, title="t", version=VERSION, plots=[], notes=[])

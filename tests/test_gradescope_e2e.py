@@ -197,7 +197,7 @@ def unheld_leftovers(base: str) -> list[str]:
     from autograder.sandbox import lock
 
     found = []
-    for name in lock.pool_names(base):
+    for name in lock.members(base, lock.LOCK_DIRS):  # however many the pool has grown to
         path = Path(lock.LOCK_DIRS[0]) / f"{name}.lock"
         if not path.exists():
             continue

@@ -308,7 +308,7 @@ def closed_folders(top: Path, close: bool) -> Iterator[None]:
 
 def pool_uids() -> set[int]:
     base = os.environ.get(accounts.USER_ENV) or accounts.DEFAULT_USER
-    return {pwd.getpwnam(name).pw_uid for name in lock.pool_names(base) if lock._exists(name)}
+    return {pwd.getpwnam(name).pw_uid for name in lock.members(base)}
 
 
 def reported_uids(results: dict) -> set[int]:

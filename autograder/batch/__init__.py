@@ -10,12 +10,16 @@ files. Each submission is graded by the same engine and the same function as on
 Gradescope (``runner.grade_folder``), in its own process forked from a warm grader
 (numpy, pytest and the engine imported once), at most N at a time.
 
-OUTDIR gets ``scores.csv``, ``report.html``, ``plots/*.png``, ``results/<id>.json``
-(each submission's results.json), ``logs/<id>.log``, ``state.jsonl`` and ``batch.json``.
+OUTDIR gets ``scores.csv`` (and ``scores_key.csv``: its test numbers' titles), ``report.html``,
+``plots/*.png``, ``results/<id>.json`` (each submission's results.json), ``logs/<id>.log``,
+``state.jsonl``, ``batch.json``, ``changes.csv`` (what changed since the previous run into OUTDIR: per
+student, the old and new total, the tests that changed and why) and ``runs/<n>/`` (every run kept:
+its scores.csv stays readable after the next run).
 
 Interrupted? Rerun the same command: submissions already graded by the same
-autograder version (a sha256 of the zip's contents) are skipped; a changed test or
-case regrades everything. ``--shard i/n`` (1 <= i <= n) grades the submissions at
+autograder version (a sha256 of the zip's contents) with the same content (a sha256 of
+what intake reads) are skipped; a changed test or case regrades everything, a new export
+regrades the submissions whose files changed. ``--shard i/n`` (1 <= i <= n) grades the submissions at
 positions i-1, i-1+n, i-1+2n, ... of the export sorted by submission id (numeric ids
 numerically), so n machines with the same export and command but i = 1..n cover the
 class exactly once; ``--merge`` then combines their OUTDIRs. ``--shard auto`` takes i and n from a job
@@ -41,12 +45,12 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Mapping
 from pathlib import Path
 
 from autograder.batch import isolation, lifeline, plots, pool, progress, report, state
 from autograder.batch import merge as merging
 from autograder.batch.export import Export, ExportError, Submission, open_export
+from autograder.batch.shards import auto_shard, parse_shard, select_shard
 from autograder.batch.table import Summary
 from autograder.results.hygiene import visible
 from autograder.sandbox import accounts, namespace
@@ -132,63 +136,6 @@ def _positive(text: str) -> int:
     return value
 
 
-def parse_shard(text: str) -> tuple[int, int]:
-    """``"i/n"`` -> (i, n), 1-based."""
-    try:
-        i, n = (int(part) for part in text.split("/"))
-    except ValueError:
-        raise ValueError(f"--shard must look like i/n (e.g. 2/4), not {text!r}") from None
-    if not 1 <= i <= n:
-        raise ValueError(f"--shard {text}: need 1 <= i <= n")
-    return i, n
-
-
-SHARDS_ENV = "AUTOGRADER_SHARDS"  # n for --shard auto where the scheduler gives only an index (Kubernetes)
-
-
-def auto_shard(env: Mapping[str, str], shards: int | None = None) -> tuple[int, int]:
-    """(i, n) of ``--shard auto`` from a scheduler's environment: a Slurm job array's task, or a Kubernetes
-    Indexed Job's completion index (n from ``shards``, else ``AUTOGRADER_SHARDS``). ValueError saying what is
-    missing or inconsistent."""
-    def number(name: str, default: str | None = None) -> int:
-        text = env.get(name, default)
-        try:
-            return int(str(text).strip())
-        except ValueError:
-            raise ValueError(f"--shard auto: {name}={text!r} is not a whole number") from None
-
-    if env.get("SLURM_ARRAY_TASK_ID"):
-        task, low, step = number("SLURM_ARRAY_TASK_ID"), number("SLURM_ARRAY_TASK_MIN", "0"), number(
-            "SLURM_ARRAY_TASK_STEP", "1")
-        n = shards or (number("SLURM_ARRAY_TASK_COUNT") if env.get("SLURM_ARRAY_TASK_COUNT") else None)
-        if n is None:
-            raise ValueError("--shard auto: SLURM_ARRAY_TASK_ID is set but not SLURM_ARRAY_TASK_COUNT; give --shards N")
-        if step < 1 or task < low or (task - low) % step:
-            raise ValueError(f"--shard auto: Slurm task {task} is not on the array's range (min {low}, step {step}): "
-                             "use a range like --array=1-N")
-        where, i = f"Slurm array task {task}", (task - low) // step + 1
-    elif env.get("JOB_COMPLETION_INDEX"):
-        n = shards or (number(SHARDS_ENV) if env.get(SHARDS_ENV) else None)
-        if n is None:
-            raise ValueError(f"--shard auto: JOB_COMPLETION_INDEX is set (a Kubernetes Indexed Job) but not how many "
-                             f"there are: give --shards N or set {SHARDS_ENV} to the Job's completions")
-        where, i = f"Kubernetes completion index {env['JOB_COMPLETION_INDEX']}", number("JOB_COMPLETION_INDEX") + 1
-    else:
-        raise ValueError("--shard auto needs a job array's index: SLURM_ARRAY_TASK_ID (a Slurm job array) or "
-                         "JOB_COMPLETION_INDEX (a Kubernetes Indexed Job); neither is set. Give --shard i/n instead.")
-    if not 1 <= i <= n:
-        raise ValueError(f"--shard auto: {where} gives slice {i} of {n}, outside 1..{n}")
-    return i, n
-
-
-def select_shard(submissions: list[Submission], shard: tuple[int, int] | None) -> list[Submission]:
-    """The i-th of n round-robin slices of the submissions (already sorted by id)."""
-    if shard is None:
-        return list(submissions)
-    i, n = shard
-    return submissions[i - 1 :: n]
-
-
 def run(
     export_path: Path,
     outdir: Path,
@@ -250,13 +197,14 @@ def _run(
         print(f"batch: {error}", file=sys.stderr)
         return 2
     chosen = select_shard(export.submissions, shard)
+    contents = {s.id: state.content_hash(s.path) for s in chosen}
     try:
-        _write_run(outdir, export_path, export, chosen, shard, version)
+        _write_run(outdir, export_path, export, chosen, shard, version, contents)
     except OSError as error:
         print(f"batch: cannot write to {outdir} ({error.strerror or error}); free some space and rerun",
               file=sys.stderr)
         return 1
-    done = set() if force else state.done_ids(outdir, version)
+    done = set() if force else state.done_ids(outdir, version, contents)
     todo = [s for s in chosen if s.id not in done]
     label = f"shard {shard[0]}/{shard[1]}: " if shard else ""
     for note in export.notes:
@@ -276,7 +224,8 @@ def _run(
     refusal = accounts.refusal(user, [export_path, outdir], allowed=allowed[1]) if environments else ""
     if refusal and not allowed[1]:
         print(f"batch: {refusal}", file=sys.stderr)
-        report.write_outputs(outdir, chosen, version, title=_title(export_path, shard), notes=[*export.notes, refusal])
+        report.write_outputs(outdir, chosen, version, title=_title(export_path, shard), notes=[*export.notes, refusal],
+                             contents=contents)
         return 2
     if refusal:
         isolation_notes.append(refusal)  # printed below, and in report.html
@@ -301,7 +250,8 @@ def _run(
         previous = {sig: signal.signal(sig, _interrupt) for sig in STOP_SIGNALS
                     if signal.getsignal(sig) != signal.SIG_IGN}  # under nohup, a hangup stays ignored
     try:
-        _grade(todo, outdir, version, bar, jobs=jobs, timeout=timeout, target=target, environments=environments)
+        _grade(todo, outdir, (version, contents), bar, jobs=jobs, timeout=timeout, target=target,
+               environments=environments)
     except KeyboardInterrupt:
         interrupted = True
     except state.OutputError as error:  # a full disk: stop cleanly, what was recorded stays valid
@@ -322,6 +272,7 @@ def _run(
         summary, notes = report.write_outputs(
             outdir, chosen, version, title=_title(export_path, shard),
             notes=export.notes + isolation_notes + ([bar.note] if bar.note else []) + ([stopped] if stopped else []),
+            contents=contents,
         )
     except OSError as error:
         print(f"batch: could not write scores.csv, report.html or the plots in {outdir} ({error.strerror or error}); "
@@ -337,7 +288,10 @@ def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _grade(todo: list[Submission], outdir: Path, version: str, bar: progress.Progress, **options: object) -> None:
+def _grade(todo: list[Submission], outdir: Path, key: tuple[str, dict[str, str]], bar: progress.Progress,
+           **options: object) -> None:
+    """Grade ``todo``, recording each with ``key``: the autograder version and each submission's content hash."""
+    version, contents = key
     tasks = []
     for submission in todo:
         results = state.results_path(outdir, submission.id)
@@ -360,6 +314,7 @@ def _grade(todo: list[Submission], outdir: Path, version: str, bar: progress.Pro
             seconds=outcome.seconds,
             error=outcome.error,
             log=state.log_path(outdir, outcome.id).relative_to(outdir).as_posix(),
+            content=contents.get(outcome.id, ""),
         )
         try:
             state.append_record(outdir, record)
@@ -378,7 +333,8 @@ def _missing(outdir: Path, submission: Submission, version: str, results: Path) 
 
 
 def _write_run(
-    outdir: Path, export_path: Path, export: Export, chosen: list[Submission], shard: tuple | None, version: str
+    outdir: Path, export_path: Path, export: Export, chosen: list[Submission], shard: tuple | None, version: str,
+    contents: dict[str, str],
 ) -> None:
     state.write_json(
         outdir / RUN_FILE,
@@ -389,6 +345,7 @@ def _write_run(
             "export_submissions": len(export.submissions),
             "shard": list(shard) if shard else None,
             "submissions": [s.to_json() for s in chosen],
+            "contents": contents,
         },
     )
 
@@ -442,6 +399,7 @@ def _merge(args: argparse.Namespace) -> int:
         print(f"batch --merge: warning: {warning}")
     submissions = [Submission.from_json(s) for s in run_info["submissions"]]
     title = f"Batch regrade: {Path(run_info['export']).name.removesuffix('.zip')} (merged)"
-    summary, notes = report.write_outputs(args.output, submissions, run_info["version"], title=title, notes=warnings)
+    summary, notes = report.write_outputs(args.output, submissions, run_info["version"], title=title, notes=warnings,
+                                          contents=run_info.get("contents"))
     _print_summary(args.output, summary, notes, 0, 0.0)
     return 1 if summary.errors or summary.pending or warnings else 0

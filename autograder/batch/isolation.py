@@ -6,17 +6,16 @@ every grading locks a free user of the pool ``agsandbox``, ``agsandbox2``, ... (
 name follows ``$AUTOGRADER_SANDBOX_USER``; see ``sandbox/lock.py``) for as long as it runs,
 so gradings of this batch, of another batch or shard and a ``grade`` on the same machine
 never share one. The first ``jobs`` users of the pool are created here up front, like
-setup.sh creates the first one (more are made on demand). Not as root, every worker runs
+setup.sh creates the first one (more are made on demand: the pool has no fixed size, so
+``--jobs`` gradings run at once on any machine). Not as root, every worker runs
 as the TA's own user, and the batch says so.
 """
 
 from __future__ import annotations
 
 import os
-import pwd
-import sys
 
-from autograder.sandbox import lock, supervisor
+from autograder.sandbox import accounts, lock, supervisor
 
 USERS_ENV = "AUTOGRADER_BATCH_USERS"  # comma-separated, read by the warm grader to check them once
 
@@ -46,16 +45,15 @@ def slot_environments(jobs: int, *, allow_root: bool = False) -> tuple[list[dict
             "each other or from your files. Run the batch as root (with sandbox users) for full isolation."
         ]
     users = slot_users(jobs)
-    missing = [name for name in users if not lock.ensure_user(name)]
-    if missing:
-        return None, _as_root(f"Could not create the sandbox users {', '.join(missing)}", allow_root)
-    os.environ[USERS_ENV] = ",".join(users)  # the warm grader (started after this) checks each once
-    problem = supervisor.user_can_run(sys.executable, pwd.getpwnam(users[0]))
-    if problem not in ("", "readable"):
-        return None, _as_root(
-            f"The sandbox users cannot run {sys.executable} ({problem}); use a Python they can read and execute "
-            "(a venv made from /usr/bin/python3, outside /root)", allow_root)
-    return [{} for _ in users], []
+    problem = accounts.sandbox_user_problem(users[0])  # the base user: made when missing, runs this Python
+    if problem:
+        return None, _as_root(problem[0].upper() + problem[1:], allow_root)
+    made = [name for name in users if lock.ensure_user(name)]
+    os.environ[USERS_ENV] = ",".join(made)  # the warm grader (started after this) checks each once
+    notes = [] if len(made) == len(users) else [
+        f"Could not create the sandbox users {', '.join(sorted(set(users) - set(made)))}: gradings wait for a free "
+        f"one, so fewer than {jobs} run at once."]
+    return [{} for _ in users], notes
 
 
 def _as_root(problem: str, allow_root: bool) -> list[str]:

@@ -69,6 +69,8 @@ def merge(dirs: list[Path], out: Path) -> tuple[dict, list[str]]:
         "merged_from": [str(d) for d in dirs],
         "submissions": [s.to_json() for s in ordered],
     }
+    if all("contents" in run for _, run in runs):  # each shard's submissions' content hashes (state.content_hash)
+        run["contents"] = {sid: h for _, shard in runs for sid, h in shard["contents"].items() if sid in submissions}
     state.write_json(out / RUN_FILE, run)
     if len(ordered) < run["export_submissions"]:
         total = run["export_submissions"]

@@ -98,10 +98,13 @@ def _histogram(plt: object, summary: Summary, path: Path) -> Path:
 
 
 def _test_rates(plt: object, summary: Summary, path: Path) -> Path:
-    tests = list(summary.tests.values())
-    height = max(3.0, 0.22 * len(tests) + 1.2)
+    """One bar per test, hardest (lowest pass rate) at the top, coloured by band, with a legend of the bands."""
+    from matplotlib.patches import Patch
+
+    tests = summary.hardest_first()
+    height = max(3.0, 0.22 * len(tests) + 1.6)
     fig, ax = plt.subplots(figsize=(9, height), dpi=110)
-    names = [_short(t.name) for t in tests]
+    names = [_short(t.label) for t in tests]
     rates = [100 * t.pass_rate for t in tests]
     colors = [_color(rate) for rate in rates]
     positions = range(len(tests))
@@ -113,7 +116,9 @@ def _test_rates(plt: object, summary: Summary, path: Path) -> Path:
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel("% of submissions passing")
-    ax.set_title("Pass rate per graded test")
+    ax.set_title("Pass rate per graded test (hardest first)")
+    ax.legend(handles=[Patch(color=color, label=label) for color, label in BANDS], frameon=False, fontsize=7,
+              loc="upper right", title="submissions passing", title_fontsize=7)  # the hardest: short bars
     return _save(plt, fig, ax, path)
 
 
@@ -134,8 +139,11 @@ def _function_rates(plt: object, summary: Summary, path: Path) -> Path:
     return _save(plt, fig, ax, path)
 
 
+BANDS = (("#55A868", "80% or more"), ("#DD8452", "50% to 79%"), ("#C44E52", "under 50%"))  # the bars' colours
+
+
 def _color(rate: float) -> str:
-    return "#55A868" if rate >= 80 else "#DD8452" if rate >= 50 else "#C44E52"
+    return BANDS[0][0] if rate >= 80 else BANDS[1][0] if rate >= 50 else BANDS[2][0]
 
 
 def _short(name: str, width: int = 70) -> str:

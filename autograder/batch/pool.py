@@ -38,6 +38,7 @@ import tempfile
 import time
 import traceback
 import types
+import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -136,7 +137,8 @@ def grade_all(
                 job = running.pop(sentinel)
                 free.append(job.slot)
                 outcome = _finish(job)
-                shutil.rmtree(job.root, ignore_errors=True)
+                if os.path.lexists(job.root):  # the grading process removes it itself unless it died first
+                    shutil.rmtree(job.root, ignore_errors=True)
                 on_done(outcome)
             now = time.monotonic()
             for sentinel in [s for s, job in running.items() if now >= job.deadline]:
@@ -159,7 +161,7 @@ class _Running:
     started: float
     deadline: float
     slot: int
-    root: Path  # the grading process's own autograder root and temporary files
+    root: Path  # the grading process's own autograder root and temporary files (made and removed by it)
 
 
 def _start(
@@ -171,8 +173,7 @@ def _start(
     env: dict[str, str],
     scratch: Path,
 ) -> _Running:
-    root = Path(tempfile.mkdtemp(prefix="s", dir=scratch))
-    root.chmod(0o711)
+    root = scratch / f"s{uuid.uuid4().hex[:16]}"  # made by the grading process: not here, one at a time
     reader, writer = ctx.Pipe(duplex=False)
     process = ctx.Process(target=_child, args=(task, target, writer, env, str(root)), name=f"grade-{task.id}")
     started = time.monotonic()
@@ -305,10 +306,13 @@ def descendants(pid: int) -> list[int]:
 def _child(task: Task, target: str, writer: object, env: dict[str, str], root: str) -> None:
     """Grade one submission exactly as run_autograder would, write its results.json.
 
-    ``root`` is this process's autograder root; every temporary file it or the engine
-    makes goes under it, so the batch removes all of it even after killing us.
+    ``root`` is this process's autograder root, made and at the end removed here (in parallel with the other
+    gradings, not in the batch's one process); every temporary file it or the engine makes goes under it, so
+    the batch removes all of it even after killing us.
     """
     lifeline.in_grading()  # dies with the fork server, and so with the batch
+    os.mkdir(root, 0o711)
+    os.chmod(root, 0o711)  # like /autograder: the sandbox user may traverse it to its own files (whatever the umask)
     os.environ.update(env, TMPDIR=root)
     tempfile.tempdir = root
     gc.freeze()  # the warm heap inherited from the fork server is never garbage (see warm.py)
@@ -336,6 +340,8 @@ def _child(task: Task, target: str, writer: object, env: dict[str, str], root: s
     with contextlib.suppress(OSError):
         sys.stdout.flush()
         sys.stderr.flush()
+    os.chdir("/")
+    shutil.rmtree(root, ignore_errors=True)  # before the batch sees this process end (it joins it)
     writer.send(outcome)
     writer.close()
 

@@ -1,11 +1,4 @@
-"""scores.csv and report.html of a batch.
-
-The CSV has one row per submission: ``submission_id``, ``names``, ``emails``, ``sids``,
-``total``, ``status``, then one column per graded test (its score). ``status`` says where the total
-comes from: ``graded`` (``graded: defines none of the graded functions``: it ran, the wrong file?);
-``not graded: <why>`` (0 from intake: missing, misnamed, empty, syntax error,
-unreadable); ``grader error`` (the grader could not grade it: an empty total and empty test cells,
-never a silent 0; a rerun retries it); ``not graded yet``.
+"""report.html of a batch (scores.csv and its key: ``scores.py``).
 
 The report is one self-contained HTML file (inline CSS, plots embedded as base64
 PNGs). Every string that comes from students or their code is escaped.
@@ -14,28 +7,19 @@ PNGs). Every string that comes from students or their code is escaped.
 from __future__ import annotations
 
 import base64
-import csv
 import html
-import io
+import re
 import time
 from pathlib import Path
 
-from autograder.batch.table import Row, Summary, keyed_tests
+from autograder.batch import history
+from autograder.batch.scores import KEY_FILE, number, write_csv
+from autograder.batch.table import Row, Summary
 from autograder.results import hygiene
 from autograder.results.document import atomic_write_text
 
-FIXED_COLUMNS = ["submission_id", "names", "emails", "sids", "total", "status"]
-
-
-def number(value: float | None) -> str:
-    if value is None:
-        return ""
-    return str(int(value)) if float(value).is_integer() else f"{value:.4f}".rstrip("0").rstrip(".")
-
-
-def _cell(text: str) -> str:
-    """Student-provided text, safe to open in a spreadsheet: no formula, no control or bidi character."""
-    return hygiene.cell(text)
+MESSAGE_CHARS, MESSAGE_LINES = 600, 8  # of a student's message shown in the report, in whole lines
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")  # a markdown code fence's opening or closing line
 
 
 def escape(text: object) -> str:
@@ -43,22 +27,28 @@ def escape(text: object) -> str:
     return html.escape(hygiene.visible(text))
 
 
-def csv_text(summary: Summary) -> str:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(FIXED_COLUMNS + [_cell(column) for column in summary.columns])
-    for row in summary.rows:
-        sub = row.submission
-        tests = keyed_tests(row)
-        cells = [number(float(tests[c].get("score", 0))) if c in tests else "" for c in summary.columns]
-        people = [_cell(sub.id), _cell(sub.names), _cell(sub.emails), _cell(sub.sids)]
-        writer.writerow([*people, number(row.total), row.status, *cells])
-    return out.getvalue()
-
-
-def write_csv(summary: Summary, path: Path) -> Path:
-    atomic_write_text(path, csv_text(summary))
-    return path
+def excerpt(text: str, max_chars: int = MESSAGE_CHARS, max_lines: int = MESSAGE_LINES) -> str:
+    """The first whole lines of a student's message, about ``max_chars`` and at most ``max_lines``: never cut
+    inside a line or a code fence (a fence the cut would open ends the excerpt before it; one the message starts
+    with is closed after the lines that fit). Says how many lines were left out."""
+    lines = text.split("\n")
+    kept: list[str] = []
+    size, opened = 0, None  # the index in ``kept`` of the fence open at this point, if any
+    for line in lines:
+        if kept and (len(kept) >= max_lines or size + len(line) > max_chars):
+            break
+        kept.append(line)
+        size += len(line) + 1
+        if FENCE.match(line):
+            opened = None if opened is not None else len(kept) - 1
+    if len(kept) == len(lines):
+        return text
+    kept = kept[:opened] if opened else kept  # back to before the fence the cut would leave open
+    while kept and not kept[-1].strip():
+        kept.pop()
+    left = len(lines) - len(kept)
+    closing = [FENCE.match(kept[0]).group(1)] if opened == 0 else []  # it starts with that fence: close it
+    return "\n".join(kept + closing) + f"\n[... {left:,} more lines not shown]"
 
 
 # ---------------------------------------------------------------- HTML
@@ -75,16 +65,19 @@ text-align:left;vertical-align:top}th{background:#f6f6f6}td.n{text-align:right;f
 .bar{background:#e9eef6;height:.9em;width:12em;display:inline-block;vertical-align:middle}
 .bar span{display:block;height:100%;background:#4C72B0}
 img{max-width:100%;border:1px solid #eee;margin:.5em 0}code{font-size:.92em}
-details summary{cursor:pointer;color:#4C72B0}
+details summary{cursor:pointer;color:#4C72B0}.msg{white-space:pre-wrap}
 """
 
 
-def write_html(summary: Summary, path: Path, *, title: str, version: str, plots: list[Path], notes: list[str]) -> Path:
-    atomic_write_text(path, html_text(summary, title=title, version=version, plots=plots, notes=notes))
+def write_html(summary: Summary, path: Path, *, title: str, version: str, plots: list[Path], notes: list[str],
+               kept: history.History | None = None) -> Path:
+    atomic_write_text(path, html_text(summary, title=title, version=version, plots=plots, notes=notes, kept=kept))
     return path
 
 
-def html_text(summary: Summary, *, title: str, version: str, plots: list[Path], notes: list[str]) -> str:
+def html_text(summary: Summary, *, title: str, version: str, plots: list[Path], notes: list[str],
+              kept: history.History | None = None) -> str:
+    """The report; ``kept``: this run in the folder's history, and what changed since the previous run."""
     parts = [
         "<!doctype html><html lang=en><head><meta charset=utf-8>",
         f"<title>{escape(title)}</title><style>{CSS}</style></head><body>",
@@ -93,6 +86,7 @@ def html_text(summary: Summary, *, title: str, version: str, plots: list[Path], 
         f"generated {escape(time.strftime('%Y-%m-%d %H:%M:%S'))}</p>",
         _cards(summary),
         *(f"<p class=meta>{escape(note)}</p>" for note in notes),
+        _since(kept),
         _errors(summary),
         _distribution(summary, plots),
         _functions(summary, plots),
@@ -164,7 +158,7 @@ def _intake_zeros(summary: Summary) -> str:
     if not zeros:
         return ""
     rows = [[escape(row.submission.id), _who(row), escape(row.intake[0]),
-             escape(hygiene.bounded(row.intake[1], 300, 3)), _results_link(row)] for row in zeros]
+             f"<div class=msg>{escape(excerpt(row.intake[1]))}</div>", _results_link(row)] for row in zeros]
     return (
         f"<h2 class=warn>Scored 0 by intake: {len(zeros)}</h2>"
         "<p>Their code never ran: the upload was missing, misnamed, empty, did not compile or could not be read. "
@@ -253,18 +247,20 @@ def _tests(summary: Summary, plots: list[Path]) -> str:
     rows = [
         [
             escape(t.name),
+            escape(t.title),
             f"<code>{escape(t.function)}</code>",
             escape(t.visibility),
             number(t.max_score),
             f"{100 * t.pass_rate:.0f}%",
             _bar(t.pass_rate),
         ]
-        for t in sorted(summary.tests.values(), key=lambda t: (t.pass_rate, t.name))
+        for t in summary.hardest_first()
     ]
     return (
-        "<h2>Pass rates per test</h2><p>Hardest first.</p>"
+        f"<h2>Pass rates per test</h2><p>Hardest first. The numbers head the test columns of scores.csv "
+        f"({KEY_FILE} has their titles).</p>"
         + _img(plots, TEST_RATES, "pass rates per test")
-        + _table(["test", "function", "visibility", "points", "passed", ""], rows, {3, 4})
+        + _table(["test", "title", "function", "visibility", "points", "passed", ""], rows, {4, 5})
     )
 
 
@@ -289,6 +285,28 @@ def _slowest(summary: Summary) -> str:
     if not rows:
         return ""
     return "<h2>Slowest submissions</h2>" + _table(["submission", "names", "seconds", "total", ""], rows, {2, 3})
+
+
+def _since(kept: history.History | None) -> str:
+    """What changed since the previous run into this folder (history.py), per student and why."""
+    if kept is None:
+        return ""
+    head = f"<h2>Changes since the previous run</h2><p>This is run {kept.number} in this folder"
+    if kept.previous is None:
+        return head + f" (kept in {history.RUNS}/{kept.number}/): no earlier run to compare with.</p>"
+    previous = kept.number - 1
+    head += (f"; run {previous} ended {escape(kept.previous.get('ended', '?'))} and its scores stay in "
+             f"<code>{history.RUNS}/{previous}/scores.csv</code>. {_count(len(kept.changes), 'submission')} changed "
+             f"(also in <code>{history.CHANGES}</code>).</p>")
+    rows = [[escape(c.id), escape(c.names or "(no name)"), number(c.old_total), number(c.new_total),
+             escape(c.tests_text() or (c.new_status if c.new_status != c.old_status else "")), escape(c.reason)]
+            for c in kept.changes]
+    return head + (_table(["submission", "names", "before", "now", "tests changed", "why"], rows, {2, 3})
+                   if rows else "")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _changed(summary: Summary) -> str:
@@ -324,14 +342,17 @@ def _results_link(row: Row) -> str:
 
 
 def write_outputs(
-    outdir: Path, submissions: list, version: str, *, title: str, notes: list[str]
+    outdir: Path, submissions: list, version: str, *, title: str, notes: list[str],
+    contents: dict[str, str] | None = None,
 ) -> tuple[Summary, list[str]]:
-    """Rebuild scores.csv, the plots and report.html from OUTDIR's state; return the summary and notes."""
+    """Rebuild scores.csv, the plots and report.html from OUTDIR's state; return the summary and notes.
+    ``contents``: each submission's content hash now (a grading of other content is stale); None: not checked."""
     from autograder.batch import plots, table
 
-    summary = table.summarize(table.load_rows(outdir, submissions, version))
+    summary = table.summarize(table.load_rows(outdir, submissions, version, contents))
     write_csv(summary, outdir / "scores.csv")
+    kept = history.record(outdir, summary, version)
     pngs, plot_note = plots.write_plots(summary, outdir / "plots")
     notes = [*notes, plot_note] if plot_note else list(notes)
-    write_html(summary, outdir / "report.html", title=title, version=version, plots=pngs, notes=notes)
+    write_html(summary, outdir / "report.html", title=title, version=version, plots=pngs, notes=notes, kept=kept)
     return summary, notes

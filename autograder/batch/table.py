@@ -59,13 +59,15 @@ class Row:
             "defines_none") is True else "graded"
 
 
-def load_rows(outdir: Path, submissions: list[Submission], version: str) -> list[Row]:
-    """Join each submission with its latest record of this autograder version and its results."""
+def load_rows(outdir: Path, submissions: list[Submission], version: str,
+              contents: dict[str, str] | None = None) -> list[Row]:
+    """Join each submission with its latest record of this autograder version (and, with ``contents``, of the
+    content it has now: ``state.current``) and its results."""
     records = state.load_records(outdir)
     rows = []
     for submission in submissions:
         record = records.get(submission.id)
-        if record is not None and record.version != version:
+        if not state.current(record, version, None if contents is None else contents.get(submission.id, "")):
             record = None
         results = None
         if record is not None and (outdir / record.results).is_file():
@@ -75,8 +77,9 @@ def load_rows(outdir: Path, submissions: list[Submission], version: str) -> list
 
 
 def test_key(test: dict, seen: Counter) -> str:
-    """A test's column name: its name, made unique within one results.json."""
-    name = str(test.get("name") or f"test {test.get('number', '?')}")
+    """A test's column name: its number (``A.1``; its name when it has none), made unique within one results.json.
+    Its title is in the key file (``scores.KEY_FILE``) and the report."""
+    name = str(test.get("number") or test.get("name") or "?")
     seen[name] += 1
     return name if seen[name] == 1 else f"{name} ({seen[name]})"
 
@@ -111,10 +114,11 @@ def function_of(test: dict) -> str:
 
 @dataclass
 class TestStats:
-    name: str
+    name: str  # the column's key (``test_key``: the test's number)
     function: str
     max_score: float
     visibility: str
+    title: str = ""  # the test's name, as the student reads it
     submissions: int = 0
     passed: int = 0
     points: float = 0.0
@@ -122,6 +126,11 @@ class TestStats:
     @property
     def pass_rate(self) -> float:
         return self.passed / self.submissions if self.submissions else 0.0
+
+    @property
+    def label(self) -> str:
+        """Its number and title, as the report and plots name it."""
+        return f"{self.name} {self.title}" if self.title and self.title != self.name else self.name
 
 
 @dataclass
@@ -186,6 +195,10 @@ class Summary:
                 found.append((row, names))
         return found
 
+    def hardest_first(self) -> list[TestStats]:
+        """The tests by pass rate, lowest first; equal rates in suite order (the sort is stable)."""
+        return sorted(self.tests.values(), key=lambda t: t.pass_rate)
+
     def slowest(self, n: int = 10) -> list[Row]:
         timed = [row for row in self.rows if row.record is not None]
         return sorted(timed, key=lambda row: -row.record.seconds)[:n]
@@ -214,9 +227,8 @@ def summarize(rows: list[Row]) -> Summary:
         max_points = max(max_points, sum(float(t.get("max_score", 0)) for t in row.tests()))
         for key, test in keyed_tests(row).items():
             fn = function_of(test)
-            stats = summary.tests.setdefault(
-                key, TestStats(key, fn, float(test.get("max_score", 0)), str(test.get("visibility", "")))
-            )
+            stats = summary.tests.setdefault(key, TestStats(
+                key, fn, float(test.get("max_score", 0)), str(test.get("visibility", "")), str(test.get("name", ""))))
             stats.submissions += 1
             stats.passed += passed(test)
             stats.points += float(test.get("score", 0))

@@ -1,9 +1,10 @@
 """``autograder cleanup``: remove what gradings run as root leave on this machine, once none is running.
 
 As root, every grading (``grade``, ``batch``, ``make test``, ``check-zip``) locks a sandbox user of the pool
-``agsandbox``, ``agsandbox2``, ... ``agsandbox8`` (made on demand with ``useradd --system``; the base name follows
-``$AUTOGRADER_SANDBOX_USER``), through a lock file in ``/run/autograder`` (or ``/var/lock/autograder``), and where
-cgroups are writable puts its worker in ``<cgroup>/autograder/<user>``. They stay between gradings, so the next
+``agsandbox``, ``agsandbox2``, ``agsandbox3``, ... (made on demand with ``useradd --system``, as many as
+gradings ran at once; the base name follows ``$AUTOGRADER_SANDBOX_USER``), through a lock file in
+``/run/autograder`` (or ``/var/lock/autograder``), and where cgroups are writable puts its worker in
+``<cgroup>/autograder/<user>``. They stay between gradings, so the next
 one starts fast. This removes them: for each user of the pool, whatever it still runs (frozen, then killed), its
 files in the machine's world-writable folders, the folders a killed grading recorded in its lock file, the user
 (``userdel``), its lock file and its cgroup; then the lock folder and the cgroups' parent when empty.
@@ -49,8 +50,9 @@ def cleanup(base: str, *, dry_run: bool = False) -> int:
     """Remove ``base``'s pool (see the module's docstring); the exit status."""
     folders = [Path(d) for d in lock.LOCK_DIRS if Path(d).is_dir()]
     held: list[tuple[str, int]] = []  # (user, lock fd) held by this command while it removes them
+    names = lock.members(base, map(str, folders))  # however many gradings at once made
     try:
-        for name in lock.pool_names(base):
+        for name in names:
             fds = [lock._try_lock(str(folder), name) for folder in folders if (folder / f"{name}.lock").exists()]
             if any(fd is None for fd in fds):
                 print(f"cleanup: `{name}` is held by a running grading; run cleanup when no grading is running "
@@ -58,10 +60,10 @@ def cleanup(base: str, *, dry_run: bool = False) -> int:
                 return 1
             held += [(name, fd) for fd in fds if fd is not None]
         removed = []
-        for name in lock.pool_names(base):
+        for name in names:
             removed += _remove_user(name, [fd for user, fd in held if user == name], folders, dry_run)
         for folder in folders:
-            removed += _remove_lock_files(folder, base, dry_run)
+            removed += _remove_lock_files(folder, names, dry_run)
     finally:
         for _, fd in held:
             os.close(fd)
@@ -103,9 +105,9 @@ def _remove_user(name: str, fds: list[int], folders: list[Path], dry_run: bool) 
     return removed
 
 
-def _remove_lock_files(folder: Path, base: str, dry_run: bool) -> list[str]:
+def _remove_lock_files(folder: Path, names: list[str], dry_run: bool) -> list[str]:
     removed = []
-    for name in lock.pool_names(base):
+    for name in names:
         path = folder / f"{name}.lock"
         if path.exists():
             removed.append(f"the lock file {path}")

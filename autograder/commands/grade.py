@@ -7,8 +7,11 @@ The zip's contents are laid out in a temporary autograder root
 Gradescope runs grades it; then the result is summarised here: points by part and the
 feedback of every failing test. One line on stderr says which isolation layers were active
 (namespaces.py), another when student code ran with reduced isolation (e.g. as root because the
-sandbox user cannot run this Python). As root without namespaces, it refuses (status 3) to run
-student code the sandbox user could read this checkout from, unless given ``--allow-exposed``.
+sandbox user cannot run this Python). As root, student code runs as a sandbox user: the pool's base user
+(``agsandbox``, or ``$AUTOGRADER_SANDBOX_USER``) is created when missing, and when it cannot be made or cannot
+run this Python, ``grade`` refuses (status 3) and names the command that fixes it. As root without namespaces,
+it refuses (status 3) to run student code the sandbox user could read this checkout from, unless given
+``--allow-exposed``.
 
 Exit status: 0 when the submission was graded (whatever its score), 1 when the grader itself could not grade it
 (the results say "a problem on our side"; the reason goes to stderr), 2 on usage errors, 3 when refused (also
@@ -132,9 +135,15 @@ class RefusedError(RuntimeError):
 def grade(path: Path, *, python: str | None = None, timeout: float | None = None, allow_exposed: bool = False) -> dict:
     """Grade ``path`` in a fresh temporary autograder root; return the parsed results.json.
 
-    Raises RefusedError, before any student code runs, when the worker would get no private world and the
-    sandbox user could read part of this checkout (accounts.refusal), unless ``allow_exposed``."""
+    Raises RefusedError, before any student code runs: as root, when no sandbox user can run student code (the
+    pool's base user is created when missing, like setup.sh makes it: ``accounts.sandbox_user_problem``); when
+    the worker would get no private world and the sandbox user could read part of this checkout
+    (accounts.refusal), unless ``allow_exposed``."""
     user = os.environ.get(accounts.USER_ENV) or accounts.DEFAULT_USER
+    if os.geteuid() == 0:  # student code never runs as root: a user of the sandbox pool, made here when missing
+        problem = accounts.sandbox_user_problem(user, python)
+        if problem:
+            raise RefusedError(f"as root, student code runs as a sandbox user, and {problem}. Nothing was graded.")
     refusal = accounts.refusal(user, [], allowed=allow_exposed)
     if refusal and not allow_exposed:
         raise RefusedError(refusal)

@@ -8,6 +8,10 @@ down), else by starting that Python once as the user (cached per process; forks 
 inherit the answer). The answer is '' (yes), 'readable' (yes, but it can also read this package,
 so stored answers may be in reach) or why not.
 
+``sandbox_user_problem`` is the check ``grade`` and ``batch`` make as root before any student code runs:
+the pool's base user exists (made here when missing, like setup.sh makes it) and can run the grader's
+Python; else student code would run as root, and the answer says which command fixes it.
+
 ``exposed`` is the check ``grade`` and ``batch`` make before any student code runs when the
 worker gets no private world (namespace.py): what of the checkout, the export and OUTDIR the
 sandbox user could read by the permission bits. ``exposure`` words the refusal.
@@ -18,11 +22,12 @@ from __future__ import annotations
 import os
 import pwd
 import subprocess
+import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from autograder.sandbox import runtime
+from autograder.sandbox import lock, runtime
 
 DEFAULT_USER = "agsandbox"  # the base name of the pool of sandbox users (lock.py)
 USER_ENV = "AUTOGRADER_SANDBOX_USER"  # another base name
@@ -41,6 +46,21 @@ def user_can_run(python: str, account: pwd.struct_passwd) -> str:
     python = runtime.interpreter(python)
     problem = _access(python, account)
     return _probe(python, account) if problem is None else problem
+
+
+def sandbox_user_problem(base: str, python: str | None = None) -> str:
+    """As root: '' when student code can run as ``base``'s pool (its base user exists, created here when missing,
+    and can run ``python``, default this interpreter), else why not and the command that fixes it."""
+    python = python or sys.executable
+    if not lock.ensure_user(base):
+        return (f"the sandbox user `{base}` does not exist and could not be created (useradd failed or is missing). "
+                f"Create it with `useradd --system --no-create-home --shell /usr/sbin/nologin {base}`, or set "
+                f"{USER_ENV} to an existing unprivileged user")
+    problem = user_can_run(python, pwd.getpwnam(base))
+    if problem in ("", "readable"):
+        return ""
+    return (f"the sandbox user `{base}` cannot run {python} ({problem}). Use a Python it can read and execute: "
+            "a venv made from /usr/bin/python3 in a checkout outside /root (`make clean venv` there)")
 
 
 def _access(python: str, account: pwd.struct_passwd) -> str | None:

@@ -11,10 +11,13 @@ that user still runs and removes its files (``Sandbox`` does that right after ``
 So under the lock every process of the user belongs to this grading: killing and cleaning
 "everything the sandbox user runs" is exact, and parallel ``grade`` runs, ``make test``
 during a ``batch`` and several shards on one host never kill each other's workers. A
-grading takes the first free user; the base user must exist (setup.sh makes it), the others
-are created on demand (``useradd --system``, like setup.sh); when every user of the pool is
-held, it waits. Not as root there is no user switch and no lock: student processes are then
-told apart as this grader's descendants (see ``supervisor``).
+grading takes the first free user of those that exist; the base user must exist (setup.sh
+makes it), and when every existing one is held, the next numbered one is created on demand
+(``useradd --system``, like setup.sh). The pool has no fixed size: it grows to as many users
+as gradings ever ran at once on the machine (``batch --jobs 64`` makes 64), and ``autograder
+cleanup`` removes them all (``members`` finds them). Only when a user cannot be created does
+a grading wait for a held one. Not as root there is no user switch and no lock: student
+processes are then told apart as this grader's descendants (see ``supervisor``).
 
 The lock file says how its last holder left the user (first line ``clean`` or ``dirty``) and,
 on the lines after it, the grading's own folders (its run folder, where the user's home is,
@@ -28,6 +31,7 @@ import contextlib
 import fcntl
 import os
 import pwd
+import re
 import shutil
 import stat
 import subprocess
@@ -37,7 +41,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 LOCK_DIRS = ("/run/autograder", "/var/lock/autograder")  # the first one that can be made root-only
-POOL_SIZE = 8  # sandbox users per base name: gradings at once on one machine
 WAIT_LIMIT = 1800.0  # seconds to wait for a free user before giving up (a grader error)
 WAIT_SLICE = 0.1
 CLEAN, DIRTY = b"clean", b"dirty"  # the lock file's first line: how its last holder left the user
@@ -77,9 +80,28 @@ class UserLock:
             self.fd = -1
 
 
-def pool_names(base: str, size: int = POOL_SIZE) -> list[str]:
-    """The users of ``base``'s pool, in the order they are tried."""
+def pool_names(base: str, size: int) -> list[str]:
+    """The first ``size`` users of ``base``'s pool, in the order they are tried."""
     return [base] + [f"{base}{i}" for i in range(2, size + 1)]
+
+
+def _index(base: str, name: str) -> int | None:
+    """The place of ``name`` in ``base``'s pool (1 for the base itself), or None when it is not one of its users."""
+    if name == base:
+        return 1
+    found = re.fullmatch(re.escape(base) + r"([2-9]|[1-9][0-9]+)", name)
+    return int(found.group(1)) if found else None
+
+
+def members(base: str, folders: Iterable[str] = ()) -> list[str]:
+    """Every user of ``base``'s pool on this machine, in pool order: the accounts that exist, and those named by a
+    lock file in ``folders`` (a user removed by hand leaves its lock file behind)."""
+    names = {account.pw_name for account in pwd.getpwall() if _index(base, account.pw_name)}
+    for folder in folders:
+        with contextlib.suppress(OSError):
+            names.update(entry[: -len(".lock")] for entry in os.listdir(folder) if entry.endswith(".lock")
+                         and _index(base, entry[: -len(".lock")]))
+    return sorted(names, key=lambda name: _index(base, name) or 0)
 
 
 def lock_dir() -> str:
@@ -99,36 +121,56 @@ def lock_dir() -> str:
     raise LockError(f"no folder for the sandbox users' locks ({'; '.join(problems)})")
 
 
-def acquire(base: str, *, size: int = POOL_SIZE, wait: float = WAIT_LIMIT, create: bool = True,
+def acquire(base: str, *, size: int | None = None, wait: float = WAIT_LIMIT, create: bool = True,
             on_wait: object = None) -> UserLock | None:
     """Lock a free user of ``base``'s pool, waiting up to ``wait`` s; None when ``base`` does not exist.
 
-    Existing users are tried first, then missing ones are created (``create``). ``on_wait``, if
-    callable, is called once when every user is held and this grading starts waiting.
-    Raises LockError after ``wait`` seconds, or when no lock folder can be made."""
+    Existing users are tried first, in pool order; when all are held, the next missing one is created
+    (``create``): the pool grows with the gradings at once. ``size`` caps the pool (tests of waiting);
+    None, no cap. ``on_wait``, if callable, is called once when this grading starts waiting (every user held
+    and none can be made). Raises LockError after ``wait`` seconds, or when no lock folder can be made."""
     if not _exists(base):
         return None
     folder = lock_dir()
-    names = pool_names(base, size)
     deadline, told = time.monotonic() + wait, False
     while True:
-        for only_existing in (True, False):
-            for name in names:
-                if only_existing != _exists(name) or (not only_existing and not create):
-                    continue
-                fd = _try_lock(folder, name)
-                if fd is None:
-                    continue
-                if only_existing or ensure_user(name):
-                    with contextlib.suppress(KeyError):
-                        return _held(name, fd)
-                os.close(fd)
+        existing = [name for name in members(base) if size is None or (_index(base, name) or 0) <= size]
+        for name in existing:
+            fd = _try_lock(folder, name)
+            if fd is not None:
+                with contextlib.suppress(KeyError):
+                    return _held(name, fd)
+                os.close(fd)  # removed meanwhile (cleanup): try the others
+        made = _create(base, folder, set(existing), size) if create else None
+        if made is not None:
+            return made
         if time.monotonic() >= deadline:
-            raise LockError(f"every sandbox user of {', '.join(names)} stayed busy for {wait:g} s")
+            held = f"all {len(existing)} sandbox users of `{base}`'s pool"
+            raise LockError(f"{held} stayed busy for {wait:g} s and no other could be created")
         if not told and callable(on_wait):
             on_wait()
             told = True
         time.sleep(WAIT_SLICE)
+
+
+def _create(base: str, folder: str, existing: set[str], size: int | None) -> UserLock | None:
+    """Lock, then create, the first missing user of the pool whose lock no other grading holds (another
+    grading may be creating that one: its lock is taken first). None when the cap is reached or useradd fails."""
+    index = 2
+    while size is None or index <= size:
+        name = f"{base}{index}"
+        index += 1
+        if name in existing:
+            continue
+        fd = _try_lock(folder, name)
+        if fd is None:
+            continue  # another grading holds it: it is creating it, or made it after ``existing`` was read
+        if ensure_user(name):
+            with contextlib.suppress(KeyError):
+                return _held(name, fd)
+        os.close(fd)
+        return None
+    return None
 
 
 def _held(name: str, fd: int) -> UserLock:
