@@ -88,6 +88,12 @@ def main(argv: list[str]) -> int:
     if not args.zip.is_file():
         print(f"check-zip: {args.zip} does not exist (build it: autograder build)", file=sys.stderr)
         return 2
+    from autograder.suite import stamp
+
+    stale = stamp.refusal()
+    if stale:  # the reference and template it grades the zip with would not be what the zip was built from
+        print(f"check-zip: {stale}", file=sys.stderr)
+        return 3
     print(f"check-zip {args.zip}")
     report = Report()
     ok = check_layout(args.zip, report)
