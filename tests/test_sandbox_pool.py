@@ -49,12 +49,17 @@ def own_pool(prefix: str) -> Iterator[str]:
 def test_the_pool_grows_past_eight_users_and_cleanup_removes_them_all(capsys: pytest.CaptureFixture) -> None:
     with own_pool("agpl") as base:
         assert lock.ensure_user(base)
-        held = [lock.acquire(base, wait=5) for _ in range(11)]  # a fixed pool of 8 would wait, then fail
-        assert [h.name for h in held if h] == lock.pool_names(base, 11)
-        assert len({h.account.pw_uid for h in held if h}) == 11
-        assert cleanup.main(["--user", base]) == 1  # held: nothing removed
-        for h in held:
-            h.release(clean=True)
+        held: list[lock.UserLock] = []
+        try:
+            for _ in range(11):  # a fixed pool of 8 would wait, then fail
+                held.append(lock.acquire(base, wait=5))
+            assert [h.name for h in held] == lock.pool_names(base, 11)
+            assert len({h.account.pw_uid for h in held}) == 11
+            assert cleanup.main(["--user", base]) == 1  # held: nothing removed
+        finally:
+            for h in held:
+                if h is not None:
+                    h.release(clean=True)
         again = lock.acquire(base, wait=5)  # the first free one of those that exist: none is made
         assert again is not None and again.name == base and lock.members(base) == lock.pool_names(base, 11)
         again.release(clean=True)
