@@ -161,7 +161,7 @@ def test_run_autograders_final_sweep_spares_users_other_gradings_hold(user, tmp_
     """run_autograder's belt-and-braces sweep used to kill every process of the base user after each grading,
     whoever held it then: a parallel grading's worker died at start. It now sweeps only users whose lock it gets."""
     text = (REPO / "run_autograder").read_text()
-    assert 'seq -f "${SANDBOX_USER}%g"' in text and "flock --nonblock" in text
+    assert '"$LOCKS/$SANDBOX_USER"[0-9]*.lock' in text and "flock --nonblock" in text  # every user of the pool
     with Sandbox(user=user) as box:
         box.start()
         env = dict(os.environ, AUTOGRADER_ROOT=str(tmp_path / "root"), AUTOGRADER_PYTHON="/bin/false",
