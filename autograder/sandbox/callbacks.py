@@ -9,6 +9,7 @@ Both are bounded, so a submission cannot make the grader compute or store withou
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -58,7 +59,9 @@ class Layer:
 class Cache:
     """A correct KV cache with the contract's interface, passed to the student's decode_step."""
 
-    def __init__(self, keys: Any = None, values: Any = None) -> None:
+    def __init__(self, keys: Any = None, values: Any = None, *, rows: int = MAX_CACHE_ROWS,
+                 width: int = MAX_CACHE_WIDTH) -> None:
+        self.rows, self.width = rows, width  # bounds: a served cache's come from its probe (``Served``)
         self._keys = np.zeros((0, 0)) if keys is None else np.array(keys, dtype=float).reshape(len(keys), -1)
         self._values = np.zeros((0, 0)) if values is None else np.array(values, dtype=float).reshape(len(values), -1)
         if len(self._keys) != len(self._values):
@@ -80,9 +83,9 @@ class Cache:
         for name, old, new in (("k", self._keys, k), ("v", self._values, v)):
             if len(old) and old.shape[1] != new.shape[1]:
                 raise ValueError(f"cache.append: {name} has width {new.shape[1]}, the cache holds {old.shape[1]}")
-            if len(old) + len(new) > MAX_CACHE_ROWS or new.shape[1] > MAX_CACHE_WIDTH:
-                raise ValueError(f"cache.append: this cache holds at most {MAX_CACHE_ROWS} rows of width at most "
-                                 f"{MAX_CACHE_WIDTH}; the graded cases need far fewer")
+            if len(old) + len(new) > self.rows or new.shape[1] > self.width:
+                raise ValueError(f"cache.append: this cache holds at most {self.rows} rows of width at most "
+                                 f"{self.width}; the graded cases need far fewer")
         self._keys = np.concatenate([self._keys.reshape(-1, k.shape[1]), k])
         self._values = np.concatenate([self._values.reshape(-1, v.shape[1]), v])
         self.appends += 1
@@ -96,6 +99,41 @@ class Cache:
 
 
 MAX_SERVED = 2_000  # answers of one Served (a probe re-runs one case: the graded cases need a few dozen)
+MAX_SERVED_CACHES = 64  # served KVCaches of one Served (a probe of generate_cached makes one)
+MAX_NDIM = 6  # axes of an array a served stand-in takes
+AXIS_FLOOR, ELEMENT_FLOOR = 16, 4096  # the least a probe's bounds allow (a tiny case still leaves room)
+
+
+class Bounds:
+    """What one probe needs: the longest axis and the number of elements of its arguments. Served stand-ins take
+    arrays of at most ``ndim`` axes, each at most ``axis`` long, ``elements`` in all per call, and answer at most
+    ``answer`` elements: the grader never computes, holds or sends more than the probed case needs."""
+
+    def __init__(self, axis: int = 0, elements: int = 0) -> None:
+        self.axis = max(2 * axis, AXIS_FLOOR)
+        self.elements = max(4 * elements, ELEMENT_FLOOR)
+        self.answer = self.elements * self.axis  # e.g. (n, d) queries and keys give (n, n) scores
+
+    @classmethod
+    def of(cls, values: Any) -> Bounds:
+        """The bounds of a probe called with ``values`` (arrays, numbers, a Layer or Cache, nested in tuples)."""
+        sizes = list(_sizes(values))
+        return cls(max((axis for _, axis, _ in sizes), default=1), sum(n for _, _, n in sizes))
+
+    def check(self, values: Any, what: str) -> None:
+        """ValueError (the student's call raises it) unless every array (or list) in ``values`` is within these
+        bounds."""
+        sizes = list(_sizes(values))
+        if any(ndim > MAX_NDIM or axis > self.axis for ndim, axis, _ in sizes):
+            raise ValueError(f"{what}: an argument is larger than this case needs (at most {MAX_NDIM} axes of at "
+                             f"most {self.axis})")
+        if sum(n for _, _, n in sizes) > self.elements:
+            raise ValueError(f"{what}: more than {self.elements:,} numbers in one call, more than this case needs")
+
+    def check_answer(self, value: Any, what: str) -> None:
+        if sum(n for _, _, n in _sizes(value)) > self.answer:
+            raise ValueError(f"{what}: its answer would hold more than {self.answer:,} numbers, more than this "
+                             "case needs")
 
 
 class Served:
@@ -105,6 +143,10 @@ class Served:
     worker calls back with ``(args, [[keyword, value], ...])``. "KVCache" is served as correct caches
     kept here (``Cache``). Its answers exist only for the call it is passed to: a stand-in that student
     code keeps and calls later refers to an earlier call's object and gets an error.
+
+    Bounded like ``Layer`` and ``Cache``: ``bound`` (from the probed call's arguments, ``Student.call_served``)
+    limits what each stand-in takes and answers; at most ``allowance`` answers and ``MAX_SERVED_CACHES`` caches
+    (each within the bounds). Whatever fails here is raised in the student's call (``Student._callback``).
     """
 
     def __init__(self, functions: dict[str, Any]) -> None:
@@ -113,19 +155,32 @@ class Served:
         self.caches: list[Cache] = []
         self.calls = 0
         self.used: dict[str, int] = {}  # answers given, by served name (a cache's methods count for KVCache)
+        self.bounds = Bounds()
+        self.allowance = MAX_SERVED  # answers this Served may give (``Student`` lowers it to the grading's rest)
+
+    def bound(self, values: Any) -> None:
+        """Widen the bounds to what a probe called with ``values`` needs (a stateful probe makes several calls)."""
+        more = Bounds.of(values)
+        self.bounds.axis, self.bounds.elements = max(self.bounds.axis, more.axis), max(self.bounds.elements,
+                                                                                         more.elements)
+        self.bounds.answer = max(self.bounds.answer, more.answer)
 
     def serve(self, method: str, args: tuple) -> Any:
         self.calls += 1
         name = method.split(".", 1)[0]
         if name in self.functions:
             self.used[name] = self.used.get(name, 0) + 1
-        if self.calls > MAX_SERVED:
-            raise CallbackLimit(f"more than {MAX_SERVED:,} calls of the functions served in a probe")
+        if self.calls > min(self.allowance, MAX_SERVED):
+            raise CallbackLimit(f"more than {min(self.allowance, MAX_SERVED):,} calls of the functions served in "
+                                "a probe")
         if len(args) != 2 or not isinstance(args[0], list) or not isinstance(args[1], list):
             raise TypeError("bad arguments")
         positional, keywords = args
+        self.bounds.check((positional, keywords), f"{method}()")
         if method == "KVCache" and "KVCache" in self.functions:
-            self.caches.append(Cache())
+            if len(self.caches) >= MAX_SERVED_CACHES:
+                raise ValueError(f"KVCache(): at most {MAX_SERVED_CACHES} caches in one call")
+            self.caches.append(Cache(rows=self.bounds.axis, width=self.bounds.axis))
             return len(self.caches) - 1
         if method.startswith("KVCache.") and positional and type(positional[0]) is int:
             index = positional[0]
@@ -138,9 +193,30 @@ class Served:
             raise TypeError(f"{method}() is not served here")
         try:
             with np.errstate(all="ignore"):
-                return function(*positional, **dict(keywords))
+                value = function(*positional, **dict(keywords))
         except Exception as e:  # a call the contract does not allow: the student's code gets the error
             raise ValueError(f"{method}(): {type(e).__name__}: {e}") from None
+        self.bounds.check_answer(value, f"{method}()")
+        return value
+
+
+def _sizes(value: Any, depth: int = 0) -> Iterator[tuple[int, int, int]]:
+    """(axes, longest axis, numbers) of each array, list and number in ``value`` (nested in tuples, lists and
+    dicts; a Layer's weights, a Cache's rows). A list counts its length as an axis, its items apart."""
+    if isinstance(value, np.ndarray):
+        yield value.ndim, max(value.shape, default=1), value.size
+    elif isinstance(value, (tuple, list)):
+        yield 1, len(value), 0
+        for item in value if depth < 40 else ():
+            yield from _sizes(item, depth + 1)
+    elif isinstance(value, dict):
+        yield from _sizes(list(value.values()), depth + 1)
+    elif isinstance(value, Layer):
+        yield from _sizes(list(value._W.values()))
+    elif isinstance(value, Cache):
+        yield from _sizes([value._keys, value._values])
+    else:
+        yield 0, 1, 1
 
 
 def _real_array(x: Any, what: str) -> np.ndarray:

@@ -59,6 +59,7 @@ MAX_CRASHES = 2  # crashes of one function before it is not run again
 MAX_LOADS = 3  # tries to load a Program whose statements stop the worker
 MAX_NOTES = 20  # notes about top-level statements, at most
 SHOWN = 500  # characters of student-controlled text in one message
+MAX_SERVED_ANSWERS = 20_000  # answers of served stand-ins in one grading (callbacks.MAX_SERVED per probe)
 KINDS = ("exception", "timeout", "crash", "invalid_output", "modified_input", "missing", "not_loaded", "budget")
 
 # Layer, Cache: callbacks.py
@@ -123,6 +124,7 @@ class Student:
         self._skip: set[tuple[int, int]] = set()
         self._timed_out: dict[str, float] = {}
         self._crashes: Counter[str] = Counter()
+        self.served_answers = 0  # answers of served stand-ins in this grading (at most MAX_SERVED_ANSWERS)
         self._free_retry = True  # the grading's one retry of a worker lost to a signal (see ``_lost_once``)
         self._not_loaded: StudentError | None = None
 
@@ -157,8 +159,22 @@ class Student:
 
     def call_served(self, served: Served, name: str, /, *args: Any, **kwargs: Any) -> Any:
         """``call``, with the module-level names of ``served`` standing, for this call only, for correct
-        functions whose answers this process computes (a probe). The worker is then spent: ``discard`` it."""
-        value = self._request(f"{name} (a probe)", {"op": "call", "name": name}, args, kwargs, served=served)
+        functions whose answers this process computes (a probe). The worker is then spent: ``discard`` it.
+
+        A probe's death is the probe's: it spends the grading's free retry (``_lost_once``), so no loss from now
+        on re-runs a test, whose score comes from calls made before any probe (the retry would replay what the
+        probe learnt from the stand-ins). Anything lost in it is a StudentError the probe reads as "not the answer".
+        """
+        self._free_retry = False
+        served.bound((args, kwargs))
+        served.allowance = max(MAX_SERVED_ANSWERS - self.served_answers, 0)
+        before = served.calls
+        try:
+            value = self._request(f"{name} (a probe)", {"op": "call", "name": name}, args, kwargs, served=served)
+        except WorkerLost as e:  # the overloaded machine, during a probe: the probe found nothing
+            raise StudentError("crash", f"{name} (a probe): {e}") from None
+        finally:
+            self.served_answers += served.calls - before
         if value is None:
             raise StudentError("invalid_output", f"{name} returned None (a missing `return`?)")
         return value
@@ -365,31 +381,30 @@ class Student:
     def _callback(self, reply: dict, arrays: list, refs: list, deadline: float) -> None:
         """Run one layer/cache method the student's code called, here, and send back the answer.
 
-        A limit reached (CallbackLimit) or anything unexpected leaves the worker waiting for an answer: the
-        caller kills it (CallbackLimit: see ``_request``), so no later reply is read as this one's."""
+        A limit reached (CallbackLimit) leaves the worker waiting for an answer: the caller kills it (see
+        ``_request``), so no later reply is read as this one's. Any other failure to compute or encode the answer
+        (the student's arguments, an answer too large to send) is raised in the student's call, never the
+        grader's error."""
         ident, kind = reply.get("ref"), reply.get("kind")
         args = protocol.decode(reply.get("args"), arrays, allow_refs=False)
-        compact = None  # a compact callback (protocol.py) gets a compact reply when the value fits one
         try:
             if type(ident) is not int or not 0 <= ident < len(refs) or kind != type(refs[ident]).__name__.lower():
                 raise ValueError(f"this {kind} object is no longer valid (it belongs to an earlier call)")
             if not isinstance(args, tuple):
                 raise TypeError("bad arguments")
             value = refs[ident].serve(str(reply.get("method")), args)
-            compact = protocol.pack_projection("reply", 0, value) if reply.get("compact") else None
-            tree, out = protocol.encode(value) if compact is None else (None, [])
-            answer: dict = {"op": "reply", "value": tree}
-        except (TypeError, ValueError) as e:
-            answer, out = {"op": "reply_error", "type": type(e).__name__, "message": str(e)}, []
+            # a compact callback (protocol.py) gets a compact reply when the value fits one
+            frame = protocol.pack_projection("reply", 0, value) if reply.get("compact") else None
+            if frame is None:
+                tree, out = protocol.encode(value)
+                frame = protocol.pack_frame({"op": "reply", "value": tree}, out)
         except CallbackLimit:
             raise
-        except Exception:
-            self.sandbox.kill()
-            raise
-        if compact is not None:
-            self.sandbox.send_frame(compact, deadline=deadline)
-        else:
-            self.sandbox.send(answer, out, deadline=deadline)
+        except Exception as e:  # computing or encoding an answer to the student's arguments: their call raises it
+            kind = "TypeError" if isinstance(e, TypeError) else "ValueError"
+            message = str(e) if isinstance(e, (TypeError, ValueError)) else f"{type(e).__name__}: {e}"
+            frame = protocol.pack_frame({"op": "reply_error", "type": kind, "message": message[:2000]})
+        self.sandbox.send_frame(frame, deadline=deadline)
 
     def _own(self, what: str, value: Any, method: bool) -> Any:
         """Writable copies of arrays; refuse strings and foreign refs."""
