@@ -127,3 +127,106 @@ def test_case_2_an_odd_answer_to_a_probe_or_a_fit_is_no_grader_error(tmp_path: P
     rope_tests = [t for t in data["tests"] if t["tags"] == ["rope"]]
     assert rope_tests and all(t["score"] < t["max_score"] for t in rope_tests if "d = 2" not in t["name"])
     assert sum(t["score"] for t in data["tests"] if t["tags"] == ["softmax"]) == 12  # the rest is graded as usual
+
+
+PROBE_REPLAY = (Path(__file__).resolve().parent / "hostile" / "probe_replay.py").read_text()
+HONEST = PROBE_REPLAY.replace('softmax.__code__.co_name == "served"', "False")
+GRADE_SCRIPT = """
+import json, pathlib, sys
+from autograder import runner
+print(json.dumps(runner.grade_folder(pathlib.Path(sys.argv[1]))))
+"""
+# What the graded suite and the results plugin do with one failing test of scaled_dot_product_attention: its scored
+# call, a probe with the grader's softmax served, and (on WorkerLost, the grading's free retry) the scored call again.
+PROBE_SCRIPT = """
+import json, pathlib, sys
+import numpy as np
+from autograder.sandbox.callbacks import Served
+from autograder.sandbox.student import Student, StudentError, WorkerLost
+from autograder.suite.graded import oracle
+from tests.hostile import program
+rng = np.random.default_rng(0)
+Q, K, V = rng.normal(size=(3, 4)), rng.normal(size=(5, 4)), rng.normal(size=(5, 2))
+right = oracle.scaled_dot_product_attention(Q, K, V)[0]
+with Student(program(pathlib.Path(sys.argv[1]).read_text()), user=sys.argv[2]) as student:
+    scored = [bool(np.allclose(student.call("scaled_dot_product_attention", Q, K, V)[0], right))]
+    try:
+        served = Served({"softmax": oracle.softmax})
+        out = student.call_served(served, "scaled_dot_product_attention", Q, K, V)[0]
+        probe = "passed" if np.allclose(out, right) else "failed"
+    except (StudentError, WorkerLost) as e:
+        probe = type(e).__name__
+    student.discard()
+    scored.append(bool(np.allclose(student.call("scaled_dot_product_attention", Q, K, V)[0], right)))
+    print(json.dumps({"scored": scored, "probe": probe, "stashed": student.call("stashed").tolist()}))
+"""
+
+
+def _run_as(tmp_path: Path, script: str, argument: str, setting: str, user: str | None) -> dict:
+    """``script`` run with ``argument`` (and ``user``) in ``setting``: "namespaces" (where the kernel allows them),
+    "no namespaces" (AUTOGRADER_NAMESPACES=0) or "docker" (no namespaces, and only Docker's default capabilities:
+    capsh, as tests/test_gradescope_e2e.py does). Its last line of output, read as JSON."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from autograder.sandbox import accounts, namespace
+    from tests.test_gradescope_e2e import docker_wrapper
+
+    env = dict(os.environ, **({accounts.USER_ENV: user} if user else {}))
+    if setting != "namespaces":
+        env[namespace.SWITCH] = "0"
+    wrapper = docker_wrapper() if setting == "docker" else ()
+    done = subprocess.run([*wrapper, sys.executable, "-c", script, argument, str(user)], env=env, capture_output=True,
+                          text=True, timeout=600, check=False, cwd=Path(__file__).resolve().parent.parent)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _docker_possible() -> bool:
+    import os
+    import shutil
+
+    return os.geteuid() == 0 and bool(shutil.which("capsh"))
+
+
+needs_docker = pytest.mark.skipif(not _docker_possible(), reason="needs root and capsh (apt-get install libcap2-bin)")
+SETTINGS = ["namespaces", "no namespaces", pytest.param("docker", marks=needs_docker)]
+
+
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_case_3_a_probe_that_stashes_served_answers_and_kills_itself_forges_no_pass(tmp_path: Path,
+                                                                                      setting: str) -> None:
+    """The probe's death is the probe's (a StudentError the probe reads as "not the answer", never the grading's
+    free retry of the scored test), and nothing it kept reaches a later worker: System V shared memory is refused
+    by the seccomp filter, and removed at each worker start. Before issue 28, under Docker's capabilities, the
+    probe died with WorkerLost and the scored call, run again, replayed the served softmax's answers."""
+    (tmp_path / "attention.py").write_text(REFERENCE.read_text() + "\n" + PROBE_REPLAY)
+    with sandbox_user() as user:
+        seen = _run_as(tmp_path, PROBE_SCRIPT, str(tmp_path / "attention.py"), setting, user)
+    assert seen["scored"] == [False, False], seen
+    assert seen["probe"] in ("StudentError", "passed"), seen  # passed: the filter refused the segment (no kill)
+    assert seen["stashed"] == [-1.0], seen  # no segment: refused
+    # without the segment, a probe that kills itself all the same: its death is its own, never WorkerLost
+    (tmp_path / "attention.py").write_text(REFERENCE.read_text() + "\n" + PROBE_REPLAY.replace(
+        "    if segment is None:\n", "    if segment is None and softmax.__code__.co_name == 'served':\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n    if segment is None:\n"))
+    with sandbox_user() as user:
+        seen = _run_as(tmp_path, PROBE_SCRIPT, str(tmp_path / "attention.py"), setting, user)
+    assert seen["scored"] == [False, False] and seen["probe"] == "StudentError", seen
+
+
+@needs_docker
+def test_case_3_in_a_whole_grading_under_dockers_capabilities(tmp_path: Path) -> None:
+    forged, honest = tmp_path / "forged", tmp_path / "honest"
+    with sandbox_user() as user:
+        for folder, snippet in ((forged, PROBE_REPLAY), (honest, HONEST)):
+            folder.mkdir()
+            (folder / "attention.py").write_text(REFERENCE.read_text() + "\n" + snippet)
+        forged_data, honest_data = (_run_as(tmp_path, GRADE_SCRIPT, str(f), "docker", user) for f in (forged, honest))
+    for data in (forged_data, honest_data):
+        assert "grader_error" not in data["extra_data"], data["extra_data"]
+    attention = [t for t in forged_data["tests"] if t["tags"] == ["scaled_dot_product_attention"]]
+    assert attention and all(t["score"] == 0 for t in attention), [t["name"] for t in attention if t["score"]]
+    assert _scores(forged_data) == _scores(honest_data)

@@ -59,7 +59,7 @@ MAX_CRASHES = 2  # crashes of one function before it is not run again
 MAX_LOADS = 3  # tries to load a Program whose statements stop the worker
 MAX_NOTES = 20  # notes about top-level statements, at most
 SHOWN = 500  # characters of student-controlled text in one message
-MAX_SERVED_ANSWERS = 20_000  # answers of served stand-ins in one grading (callbacks.MAX_SERVED per probe)
+MAX_SERVED_ANSWERS = 2_000  # answers of served stand-ins in one grading (the buggy examples use under 100)
 KINDS = ("exception", "timeout", "crash", "invalid_output", "modified_input", "missing", "not_loaded", "budget")
 
 # Layer, Cache: callbacks.py
@@ -166,6 +166,9 @@ class Student:
         probe learnt from the stand-ins). Anything lost in it is a StudentError the probe reads as "not the answer".
         """
         self._free_retry = False
+        if self.served_answers >= MAX_SERVED_ANSWERS:  # the grading's probes have had their share: no worker runs
+            raise StudentError("budget", f"{name} (a probe): the stand-ins served in this grading gave "
+                               f"{MAX_SERVED_ANSWERS:,} answers already")
         served.bound((args, kwargs))
         served.allowance = max(MAX_SERVED_ANSWERS - self.served_answers, 0)
         before = served.calls

@@ -163,6 +163,7 @@ class Sandbox:
             self._kill_leftovers()  # that grading may have had no private world: every world-writable folder
             reaper.remove_user_files(account.pw_uid, reaper.world_writable_dirs())
         held.left = reaper.remove_left_folders(held.left, (RUN_PREFIX, PRIVATE_PREFIX))  # the user's home among them
+        reaper.remove_ipc(account.pw_uid)  # nothing of an earlier grading's IPC reaches this one (no IPC namespace)
         if problem == "readable" and not namespace.unavailable():  # read, but out of sight in the private world
             return account, ""
         if problem == "readable":  # the switch works, but expected outputs may be in reach
@@ -498,9 +499,11 @@ class Sandbox:
 
     def remove_user_files(self) -> None:
         """Remove what the sandbox user left where it could write (call when its processes are gone): in a
-        private world only its tmpfs were writable; else any world-writable folder found at start."""
+        private world only its tmpfs were writable; else any world-writable folder found at start. Its IPC objects
+        too (shared memory, message queues, semaphores: without an IPC namespace they outlive the worker)."""
         if self.account:
             reaper.remove_user_files(self.account.pw_uid, self._shared)
+            reaper.remove_ipc(self.account.pw_uid)
 
     def __enter__(self) -> Sandbox:
         return self
