@@ -31,13 +31,14 @@ nothing a student's code saved from a hidden test's inputs can reach visible out
 from __future__ import annotations
 
 import contextlib
+import os
 from collections import Counter
 from typing import Any
 
 import numpy as np
 
 from autograder.feedback.markdown import code_span, fenced, plain
-from autograder.sandbox import protocol
+from autograder.sandbox import protocol, values
 from autograder.sandbox.callbacks import Cache, CallbackLimit, Layer, Served
 from autograder.sandbox.supervisor import (
     Limits,
@@ -124,6 +125,7 @@ class Student:
         self._skip: set[tuple[int, int]] = set()
         self._timed_out: dict[str, float] = {}
         self._crashes: Counter[str] = Counter()
+        self.odd_values: dict[str, str] = {}  # test node id -> what was odd in a value returned during it (_odd)
         self.served_answers = 0  # answers of served stand-ins in this grading (at most MAX_SERVED_ANSWERS)
         self._free_retry = True  # the grading's one retry of a worker lost to a signal (see ``_lost_once``)
         self._not_loaded: StudentError | None = None
@@ -347,7 +349,9 @@ class Student:
                 raise protocol.ProtocolError("unexpected reply")
             if header["op"] == "new":
                 return _int(reply.get("handle"))
-            return self._own(what, protocol.decode(reply.get("value"), arrays), method=remote is not None)
+            value = self._own(what, protocol.decode(reply.get("value"), arrays), method=remote is not None)
+            self._odd(what, value)
+            return value
         except CallbackLimit as e:  # the worker waits for an answer it will never get: start a fresh one
             self.sandbox.kill()
             raise StudentError("exception", f"{what} made {e}") from None
@@ -366,6 +370,15 @@ class Student:
             if timeout < self.call_timeout and what in self._timed_out:  # stopped by the budget: it is spent
                 self.spent = max(self.spent, self.budget)
             self.output = self.sandbox.take_output()
+
+    def _odd(self, what: str, value: Any) -> None:
+        """Record, for the test running now (pytest's ``PYTEST_CURRENT_TEST``), the first odd value the student's
+        code returned in it (``values.oddity``): should the grader fail on that test, the test is the student's
+        failure, with this sentence, and not the submission's grader error (runner.py)."""
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+        if test and test not in self.odd_values and (odd := values.oddity(value)):
+            name = code_span(what.split(" ", 1)[0])
+            self.odd_values[test] = f"Your {name} returned a value the grader could not read: {odd}."
 
     def _outgoing(self, value: Any, refs: list) -> Any:
         """Layers and Caches become refs into ``refs``; Remotes become handle refs (of this worker only)."""

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from autograder.feedback import compare
+from autograder.sandbox import values
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case
 from autograder.suite.graded import inference
@@ -68,6 +69,8 @@ def probe(student: Any, stored: Case, args: list[Any], names: list[str], origina
             tried.append(removed)
             try:
                 raw = student.call(stored.function, *(variant.named[n] for n in names))
+                if (raw := values.answer(raw)) is None:  # ragged, huge, not arrays: not the answer
+                    raise StudentError("invalid_output", "not an answer")
             except StudentError:
                 outcomes.append((removed, _ruled_out(stored, variant.named, removed), False))
                 continue

@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from autograder.feedback import compare
+from autograder.sandbox import values
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
 from autograder.suite.graded import oracle, rotations, scales, variants
@@ -166,6 +167,8 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                 actual = student.call(stored.function, *inputs.values())
             except StudentError:
                 continue
+            if (actual := values.answer(actual)) is None:  # ragged, huge, not arrays: not the answer
+                continue
             if original is not None and matches(actual, original):
                 continue
             found = answer_for(stored.function, inputs, actual)
@@ -206,6 +209,8 @@ def leading_axes_optional(student: Any, stored: Case) -> bool:
             expected = getattr(oracle, stored.function)(**inputs)
         actual = student.call(stored.function, *inputs.values())
     except (StudentError, ValueError, IndexError):
+        return False
+    if (actual := values.answer(actual, like=expected)) is None:  # ragged, huge, another shape: not the answer
         return False
     # the contract's answer is answer_for's first candidate
     return answer_for(stored.function, inputs, actual) is not None or _close_where_finite(actual, expected)
