@@ -55,3 +55,85 @@ def test_case_4_ipc_objects_of_the_sandbox_user_never_outlive_a_grading(tmp_path
     assert seen["at_start"] == 0, seen  # removed before the worker started
     assert seen["made"] == [-1, -1, -1, 1], seen  # the student's calls: EPERM, nothing made
     assert seen["after"] == 0, seen
+
+
+DAEMON = '''
+import os as _os
+
+def _daemon():  # setsid and a double fork: no longer the worker's child, nor in its session or process group
+    if _os.fork() == 0:
+        _os.setsid()
+        if _os.fork() == 0:
+            _os.execv("/bin/sleep", ["sleep", "1028"])
+        _os._exit(0)
+    _os.wait()
+
+_daemon()
+'''
+BATCH_SCRIPT = """
+import sys
+from pathlib import Path
+from autograder import batch
+batch.run(Path(sys.argv[1]), Path(sys.argv[2]), jobs=1, plain=True, allow_exposed=True)
+"""
+
+
+def _daemons() -> list[int]:
+    import os
+
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if Path(f"/proc/{entry}/cmdline").read_bytes() == b"sleep\x001028\x00":
+                found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+def _slot_cgroups() -> bool:
+    import os
+
+    from autograder.sandbox import shares
+
+    return os.geteuid() == 0 and shares.slot_group("agsharestest") is not None
+
+
+@pytest.mark.skipif(not _slot_cgroups(), reason="no writable cgroup here: the next grading of the user kills them")
+def test_case_5_a_killed_batch_kills_its_slots_daemons(tmp_path: Path) -> None:
+    """Without a private world (AUTOGRADER_NAMESPACES=0), a submission starts a daemon (setsid, double fork) at load;
+    the batch's main process is SIGKILLed mid-grading. Its watcher (lifeline.watch) takes each slot's user once the
+    gradings died with the batch, and kills what is left in the slot's cgroup: the daemon is gone in seconds."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from autograder.sandbox import accounts, namespace
+    from tests import fixtures_export as fx
+
+    for pid in _daemons():  # an earlier run's, if any
+        os.kill(pid, signal.SIGKILL)
+    path, _ = fx.write_export(tmp_path / "in", [fx.REFERENCE.read_text() + DAEMON] * 3)
+    with sandbox_user() as user:
+        env = dict(os.environ, **{accounts.USER_ENV: str(user), namespace.SWITCH: "0"})
+        env.pop("AUTOGRADER_BATCH_WATCHER", None)
+        batch_process = subprocess.Popen([sys.executable, "-c", BATCH_SCRIPT, str(path), str(tmp_path / "out")],
+                                         env=env, cwd=Path(__file__).resolve().parent.parent,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 120
+            while not _daemons() and time.monotonic() < deadline and batch_process.poll() is None:
+                time.sleep(0.05)
+            assert _daemons(), "no daemon started"
+            batch_process.kill()  # SIGKILL: nothing of the batch can clean up
+            batch_process.wait()
+            deadline = time.monotonic() + 30
+            while _daemons() and time.monotonic() < deadline:
+                time.sleep(0.1)
+            left = _daemons()
+        finally:
+            for pid in _daemons():
+                os.kill(pid, signal.SIGKILL)
+    assert not left, f"daemons left running: {left}"
