@@ -126,20 +126,27 @@ def _misbehave(name, fn, args, kwargs):
 def source(seed: int) -> str:
     """The reference, then the plan of ``seed`` and a misbehaving wrapper for each planned function."""
     rng = random.Random(seed)
-    planned = rng.sample(FUNCTIONS, rng.randint(1, 4))
+    planned = rng.sample(FUNCTIONS, rng.randint(1, 3))
     plan = {name: (rng.choice(WHEN), rng.choice(ODD)) for name in planned}
-    lines = [REFERENCE.read_text(), f"SEED = {seed}", LIBRARY, f"PLAN = {plan!r}",
-             f"ABUSE_IN_PROBES = {rng.random() < 0.5}", "", "", "def ODD(odd, out):"]
+    abuse = rng.random() < 0.5
+    odd_keys = rng.choice(ODD[:30]) if rng.random() < 0.2 else ""
+    return from_plan(seed, plan, abuse=abuse, odd_keys=odd_keys)
+
+
+def from_plan(seed: int, plan: dict[str, tuple[str, str]], *, abuse: bool = False, odd_keys: str = "") -> str:
+    """The reference whose functions of ``plan`` (name -> (when, odd value)) misbehave; ``abuse``: inside probes,
+    call the served stand-ins with odd arguments; ``odd_keys``: the cache's keys are that odd value half the time."""
+    lines = [REFERENCE.read_text(), f"SEED = {seed}", LIBRARY, f"PLAN = {plan!r}", f"ABUSE_IN_PROBES = {abuse}", "",
+             "", "def ODD(odd, out):"]
     for i, odd in enumerate(sorted({o for _, o in plan.values()})):
         body = odd if odd.startswith("raise") else f"return {odd}"
         lines += [f"    {'if' if i == 0 else 'elif'} odd == {odd!r}:", f"        {body}"]
     lines += ["    return out", ""]
-    for name in planned:
+    for name in plan:
         lines += ["", f"_ref_{name} = {name}", "", "",
                   f"def {name}(*args, **kwargs):",
                   f"    return _misbehave({name!r}, _ref_{name}, args, kwargs)", ""]
-    if rng.random() < 0.2:  # the cache's keys or values odd too
-        odd = rng.choice(ODD[:30])
+    if odd_keys:
         lines += ["", "class KVCache(KVCache):", "    @property", "    def keys(self):", "        out = super().keys",
-                  f"        return {odd} if _RNG.random() < 0.5 else out", ""]
+                  f"        return {odd_keys} if _RNG.random() < 0.5 else out", ""]
     return "\n".join(lines)

@@ -44,11 +44,16 @@ def grade_source(tmp_path: Path, source: str) -> dict:
 
 
 def test_a_probe_answered_with_a_ragged_value_is_not_the_answer(tmp_path: Path) -> None:
-    """Seed 28020 of our fuzz: scaled_dot_product_attention answers every other call (the probe of
-    ``inference.leading_axes_optional`` among them) with (out, None); it was a grader error on every test of it."""
-    data = grade_source(tmp_path, fuzz_misbehaving.source(28020))
+    """A submission of our fuzz (seed 28020 of its first draw): scaled_dot_product_attention answers every other call
+    (the probe of ``inference.leading_axes_optional`` among them) with (out, None); it was a grader error on every
+    test of it."""
+    plan = {"causal_mask": ("random 0.7", "_first(out)[..., :1]"),
+            "scaled_dot_product_attention": ("every 2", "(out, None)"),
+            "qkv_project": ("after 3", "_first(out) * 1e-320")}
+    data = grade_source(tmp_path, fuzz_misbehaving.from_plan(28020, plan, odd_keys="_first(out) * 1e-320"))
     assert "grader_error" not in data["extra_data"], data["extra_data"]
     assert 0 < data["score"] < 100
+    assert not any("could not read" in t["output"] for t in data["tests"])  # the guard read it, no test failed on it
 
 
 RAGGED_ROPE = "\n\ndef rope(x, positions, base=10000.0):\n    return [[1.0, 2.0], [3.0]]\n"
