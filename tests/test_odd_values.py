@@ -1,5 +1,5 @@
 """An internal error costs only its test (issue 28): one guard for every value a probe or a fit reads from student
-code (``sandbox/values.py``), and a test the grader could not finish on an odd value the student's code returned is
+code (``student.answer``), and a test the grader could not finish on an odd value the student's code returned is
 that test's failure, said to the student, while the rest of the submission is graded as usual."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from autograder import runner
-from autograder.sandbox import values
+from autograder.sandbox import student as values  # the guard: answer, oddity
 from autograder.suite.graded import explain
 from tests import fuzz_misbehaving
 from tests.hostile import REFERENCE

@@ -18,8 +18,7 @@ from typing import Any
 import numpy as np
 
 from autograder.feedback import compare
-from autograder.sandbox import values
-from autograder.sandbox.student import StudentError
+from autograder.sandbox.student import StudentError, answer
 from autograder.suite.cases import Case
 from autograder.suite.graded import inference
 from autograder.suite.graded.masks import MASKED, masked_rows, matches, quiet
@@ -69,7 +68,7 @@ def probe(student: Any, stored: Case, args: list[Any], names: list[str], origina
             tried.append(removed)
             try:
                 raw = student.call(stored.function, *(variant.named[n] for n in names))
-                if (raw := values.answer(raw)) is None:  # ragged, huge, not arrays: not the answer
+                if (raw := answer(raw)) is None:  # ragged, huge, not arrays: not the answer
                     raise StudentError("invalid_output", "not an answer")
             except StudentError:
                 outcomes.append((removed, _ruled_out(stored, variant.named, removed), False))

@@ -26,8 +26,7 @@ from typing import Any
 import numpy as np
 
 from autograder.feedback import compare
-from autograder.sandbox import values
-from autograder.sandbox.student import StudentError
+from autograder.sandbox.student import StudentError, answer
 from autograder.suite.cases import Case, call_arguments
 from autograder.suite.graded import oracle, rotations, scales, variants
 from autograder.suite.graded.masks import matches
@@ -167,7 +166,7 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                 actual = student.call(stored.function, *inputs.values())
             except StudentError:
                 continue
-            if (actual := values.answer(actual)) is None:  # ragged, huge, not arrays: not the answer
+            if (actual := answer(actual)) is None:  # ragged, huge, not arrays: not the answer
                 continue
             if original is not None and matches(actual, original):
                 continue
@@ -210,7 +209,7 @@ def leading_axes_optional(student: Any, stored: Case) -> bool:
         actual = student.call(stored.function, *inputs.values())
     except (StudentError, ValueError, IndexError):
         return False
-    if (actual := values.answer(actual, like=expected)) is None:  # ragged, huge, another shape: not the answer
+    if (actual := answer(actual, like=expected)) is None:  # ragged, huge, another shape: not the answer
         return False
     # the contract's answer is answer_for's first candidate
     return answer_for(stored.function, inputs, actual) is not None or _close_where_finite(actual, expected)
