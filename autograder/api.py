@@ -21,7 +21,7 @@ from __future__ import annotations
 from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.callbacks import CallbackLimit, GraderObject, real_array
-from autograder.sandbox.student import StudentError
+from autograder.sandbox.student import StudentError, answer, oddity
 from autograder.suite.cases import Case, call_arguments, case_seed
 from autograder.suite.graded import precision
 from autograder.suite.graded.calls import case_header, describe_call, error_mistake, error_text, type_mistake
@@ -36,8 +36,8 @@ def points_of_test(number: str, function: str) -> float:
 
 
 __all__ = [
-    "CallbackLimit", "Candidates", "Case", "GraderObject", "Mistakes", "StudentError", "call_arguments",
+    "CallbackLimit", "Candidates", "Case", "GraderObject", "Mistakes", "StudentError", "answer", "call_arguments",
     "case_header", "case_seed", "check", "compare", "contract", "describe_call", "diagnose", "error_mistake",
-    "error_text", "graded", "items", "matches", "mistake_ids", "points_of_test", "precision", "quiet",
+    "error_text", "graded", "items", "matches", "mistake_ids", "oddity", "points_of_test", "precision", "quiet",
     "real_array", "record_evidence", "run_case", "type_mistake",
 ]

@@ -103,10 +103,14 @@ def grade_folder(submission: Path) -> dict:
     known = set(first)  # a set: a notebook may bring tens of thousands of notes
     notes = ordered_notes(_unique(first), [n for n in _unique(grader.notes) if n not in known], place)
     data = document.build_results(collector.tests, execution_time=time.monotonic() - started, notes=notes)
-    if collector.internal_errors:  # never scored as the student's: the whole submission is not graded
+    if collector.internal_errors:  # a grader error, unless each test failed on an odd value the student returned
+        blamed = [nodeid for nodeid, why in grader.odd_values.items() if collector.blame_student(nodeid, why)]
         names = collector.internal_errors
-        print(f"[grader] internal error in {len(names)} tests: the submission is a grader error", file=sys.stderr)
-        data = grader_error_results(f"internal error in {len(names)} tests: {'; '.join(names)[:400]}", names)
+        print(f"[grader] internal error in {len(names) + len(blamed)} tests, {len(blamed)} on a value the student's "
+              f"code returned{'' if names else ': those tests failed'}", file=sys.stderr)
+        data = document.build_results(collector.tests, execution_time=time.monotonic() - started, notes=notes)
+        if names:  # evidence the student cannot produce: the whole submission is not graded
+            data = grader_error_results(f"internal error in {len(names)} tests: {'; '.join(names)[:400]}", names)
     elif not_read is not None:  # why the score is 0: for a TA's table (batch's status column), not shown to students
         data["extra_data"]["intake"] = not_read
     elif note:  # it ran, but defines none of the graded names (the wrong file?): said in batch's status column too

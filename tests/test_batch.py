@@ -487,10 +487,11 @@ def test_every_zero_has_a_status_and_the_report_lists_intake_zeros_in_amber() ->
     [
         ({"alice.py": "x = 1\n", "dave.ipynb": "{}", "notes.txt": "x"}, ["alice", "dave", "notes"]),
         ({"attention.py": "x = 1\n", "helpers.py": "y = 2\n"}, ["hw4"]),
-        ({"Attn.py": "from helpers import f\n", "helpers.py": "def f(): pass\n"}, ["hw4"]),
+        ({"Attn.py": "from helpers import f\n", "helpers.py": "def f(): pass\n"}, ["Attn", "helpers"]),
         ({"Attn.py": "x = 1\n", "test_attention.py": "y = 2\n"}, ["hw4"]),
     ],
-    ids=["loose per-student files", "a student's folder", "a file and its module", "a file and our tests"],
+    ids=["loose per-student files", "a student's folder", "an import never groups files (issue 28)",
+         "a file and our tests"],
 )
 def test_a_lone_folder_of_loose_per_student_files_is_a_class(tmp_path: Path, files: dict, submissions: list) -> None:
     for name, text in files.items():

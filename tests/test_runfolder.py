@@ -50,3 +50,45 @@ def test_a_worker_runs_from_the_bytecode_without_reading_the_sources(world, monk
         for name in runfolder.MODULES:  # sources that would not even compile: only the bytecode can start it
             (box._run_dir / f"{name}.py").write_text("this is not python (\n")
         assert box.start()["op"] == "ready"
+
+
+@pytest.mark.parametrize("how", ["discarded", "killed from outside"])
+def test_a_worker_started_again_survives_its_removed_run_folder(how: str) -> None:
+    """Issue 28: beside another `make test`, a worker killed by SIGKILL was retried and the retry found its run folder
+    gone (FileNotFoundError in mkdtemp: a grader error for 38 tests). The folders are made anew when missing."""
+    import signal
+    import time
+
+    import numpy as np
+
+    from autograder.sandbox import reaper
+    from autograder.sandbox.student import Student, StudentError, WorkerLost
+    from tests.hostile import REFERENCE, program, sandbox_user
+
+    with sandbox_user() as user, Student(program(REFERENCE.read_text()), user=user) as student:
+        assert student.call("causal_mask", 2).tolist() == [[True, False], [True, True]]
+        gone = (student.sandbox._run_dir, student.sandbox._private)
+        for folder in gone:
+            reaper.remove_tree(folder)
+        if how == "discarded":
+            student.discard()
+        else:
+            pid = student.sandbox.pid
+            os.kill(pid, signal.SIGKILL)
+            deadline = time.monotonic() + 10
+            while not _ended(pid) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            with pytest.raises((WorkerLost, StudentError)):  # lost (the free retry), or a world's init killed
+                student.call("causal_mask", 2)
+        assert np.array_equal(student.call("causal_mask", 2), [[True, False], [True, True]])
+        assert all(not folder.exists() for folder in gone) and student.sandbox._run_dir.is_dir()
+
+
+def _ended(pid: int) -> bool:
+    """Whether ``pid`` has ended (a zombie until its parent reaps it)."""
+    from autograder.sandbox import reaper
+
+    try:
+        return reaper.read_proc(f"/proc/{pid}/stat").rsplit(b")", 1)[1].split()[0] in b"ZX"
+    except OSError:
+        return True

@@ -74,6 +74,9 @@ CHECKS = textwrap.dedent("""
     out["bpf"] = raw(nr["refused"]["bpf"], 0, 0, 0)
     out["io_uring"] = raw(nr["refused"]["io_uring_setup"], 1, 0)
     out["personality"] = raw(nr["refused"]["personality"], 0xFFFFFFFF)
+    out["ipc"] = [raw(nr["refused"]["shmget"], 0, 4096, 0o1600), raw(nr["refused"]["msgget"], 0, 0o1600),
+                  raw(nr["refused"]["semget"], 0, 1, 0o1600), raw(nr["refused"]["mq_open"], 0, 0o100, 0o600, 0),
+                  raw(nr["refused"]["shmat"], 0, 0, 0)]
     out["x32_socket"] = raw(nr["socket"] | seccomp.X32_BIT, 2, 1, 0) if x86 else -errno.EPERM
     print(json.dumps(out))
 """)
@@ -98,6 +101,7 @@ def test_every_rule_holds_in_a_process_that_installed_the_filter() -> None:
                                 "x32_socket")} == dict.fromkeys(("ptrace", "unshare", "clone_newnet", "bpf",
                                                                  "io_uring", "personality", "x32_socket"), eperm)
     assert out["clone3"] == -38  # ENOSYS: glibc falls back to clone, whose flags the filter reads
+    assert out["ipc"] == [eperm] * 5  # no System V IPC, no POSIX message queue: nothing outlives the worker
 
 
 @pytest.mark.parametrize("machine", ["x86_64", "aarch64"])

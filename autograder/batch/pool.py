@@ -47,6 +47,7 @@ from pathlib import Path
 
 from autograder.batch import lifeline, state
 from autograder.intake.folder import copy_folder
+from autograder.intake.modules import alone_notes
 from autograder.sandbox import reaper
 
 GRADE_FUNCTION = "autograder.runner:grade_folder"
@@ -367,7 +368,7 @@ def copy_submission(path: Path, destination: Path) -> list[str]:
     else:
         destination.mkdir(parents=True)
         shutil.copy2(path, destination / path.name)
-        return []
+        return alone_notes(path)  # a loose file is graded alone: an import of a file beside it fails, and says why
 
 
 def resolve(target: str) -> Callable[[Path], dict]:

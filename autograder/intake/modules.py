@@ -140,8 +140,9 @@ def ours(name: str) -> bool:
 
 def loose_files(folder: Path) -> list[Path]:
     """The files of several students side by side in ``folder`` (``alice.py``, ``dave.ipynb``), or [] when it looks
-    like one student's: fewer than two Python files or notebooks (ours left aside), one named ``attention.py`` or
-    ``.ipynb``, or one importing another (a student's ``helpers.py`` beside their own file). Read, never run."""
+    like one student's: fewer than two Python files or notebooks (ours left aside), or one named ``attention.py`` or
+    ``.ipynb``. Which files belong to one student is never inferred from imports: ``alice.py`` saying ``import bob``
+    would give bob's code to alice (``alone_note`` tells her why the import fails)."""
     try:
         with os.scandir(folder) as listing:
             entries = [Path(e.path) for _, e in zip(range(MAX_ENTRIES), listing)
@@ -151,5 +152,15 @@ def loose_files(folder: Path) -> list[Path]:
     files = sorted(p for p in entries if p.suffix.lower() in (".py", ".ipynb") and not ours(p.name))
     if len(files) < 2 or any(p.name.lower() in (f"{contract.UPLOAD}.py", f"{contract.UPLOAD}.ipynb") for p in files):
         return []
-    stems = {p.stem for p in files if p.suffix == ".py"}
-    return [] if any(code_scan(p).imported & stems for p in files[:MAX_CANDIDATES]) else files
+    return files
+
+
+def alone_notes(graded: Path) -> list[str]:
+    """For a file graded alone (a loose file of a class folder, copied by itself; or one given by path): a note for
+    each ``.py`` file beside it that its code imports, which is not shipped with it (it is a submission of its own),
+    so that import fails as it would on any other machine."""
+    beside = sorted(name for name in code_scan(graded).imported - NOT_SHIPPED - WORKER_MODULES
+                    if name.isidentifier() and (graded.parent / f"{name}.py").is_file() and name != graded.stem)
+    return [f"`import {name}` fails here: {code_span(name + '.py')} beside your file is graded as a submission of "
+            "its own, never as part of yours. Put your own modules in one folder with your file, or in it."
+            for name in beside[:MAX_MODULES]]

@@ -46,7 +46,7 @@ def intake(folder: Path, wanted: Collection[str] = ()) -> Program:
         root = folder if folder.is_dir() else path.parent
         program = load_program(path, root=root)
         program.modules, more = modules.imported_modules(program, path, files, functools.partial(relative, root))
-        notes += more
+        notes += more + (modules.alone_notes(path) if folder.is_file() else [])
     check_wire_size(program)
     program.notes[:0] = notes
     return program

@@ -24,9 +24,10 @@ Graded tests are plain pytest tests carrying gradescope-utils' attributes: ``@we
   sentence, the traceback going to stderr (the instructor's log).
 
 Internal errors (anything else) are recorded apart (``internal_errors``): the runner then marks
-the whole submission as a grader error, never as failed tests. A test whose exception has
-``retry_test`` (the engine lost the worker for a reason outside the student's code) is run
-once more from a fresh setup, and only that second run counts.
+the whole submission as a grader error, never as failed tests, unless the test read an odd value the
+student's code returned (``blame_student``: that test fails for the student, saying which value). A test
+whose exception has ``retry_test`` (the engine lost the worker for a reason outside the student's code)
+is run once more from a fresh setup, and only that second run counts.
 
 Nothing is dropped: a collected test that never ran scores 0 with its weight, and when
 fewer points than ``expected_points[tag]`` were collected for a tag (a graded module
@@ -202,6 +203,17 @@ class ResultsPlugin:
         "Grader error" make-up tests: when not empty, the submission is a grader error, not graded."""
         named = [_display_name(self._items[nodeid]) for nodeid in self._items if nodeid in self.internal]
         return named + [test.name for test in self.tests if test.name.startswith("Grader error: ")]
+
+    def blame_student(self, nodeid: str, message: str) -> bool:
+        """The internal error of test ``nodeid`` came from a value the student's code returned (``message`` says
+        which, for the student): the test fails with that message, and is no longer an internal error. Whether it
+        had one."""
+        when = self.internal.pop(nodeid, None)
+        if when is None:
+            return False
+        self._phases[nodeid] = [_Phase(p.when, p.outcome, message, p.xfail) if p.when == when else p
+                                for p in self._phases.get(nodeid, [])]
+        return True
 
     def _collected_tests(self) -> list[GradedTest]:
         return [self._graded(nodeid, item) for nodeid, item in self._items.items()]

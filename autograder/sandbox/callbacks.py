@@ -10,6 +10,7 @@ own functions and classes during one probe.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import numpy as np
@@ -46,6 +47,15 @@ class GraderObject:
         return {"name": cls.NAME, "methods": dict(cls.METHODS), "vector": list(cls.VECTOR),
                 "properties": list(cls.PROPERTIES), "len": cls.LENGTH, "offers": cls.OFFERS}
 
+    def held(self) -> list[Any]:
+        """The arrays it holds (its weights, its rows): what a probe called with it may need (``Bounds``)."""
+        return []
+
+    @classmethod
+    def bounded(cls, bounds: Bounds) -> GraderObject:
+        """A new one served for a student's class in a probe, within ``bounds`` (what the probed case needs)."""
+        return cls()
+
     def serve(self, method: str | int, args: tuple) -> Any:
         """Run the callback ``method`` (a name, or a compact frame's index into ``VECTOR``) with ``args``."""
         if type(method) is int and 0 <= method < len(self.VECTOR):
@@ -71,6 +81,41 @@ def real_array(x: Any, what: str) -> np.ndarray:
 
 
 MAX_SERVED = 2_000  # answers of one Served (a probe re-runs one case: the graded cases need a few dozen)
+MAX_SERVED_OBJECTS = 64  # served objects of one Served (a probe of generate_cached makes one cache)
+MAX_NDIM = 6  # axes of an array a served stand-in takes
+AXIS_FLOOR, ELEMENT_FLOOR = 16, 4096  # the least a probe's bounds allow (a tiny case still leaves room)
+
+
+class Bounds:
+    """What one probe needs: the longest axis and the number of elements of its arguments. Served stand-ins take
+    arrays of at most ``ndim`` axes, each at most ``axis`` long, ``elements`` in all per call, and answer at most
+    ``answer`` elements: the grader never computes, holds or sends more than the probed case needs."""
+
+    def __init__(self, axis: int = 0, elements: int = 0) -> None:
+        self.axis = max(2 * axis, AXIS_FLOOR)
+        self.elements = max(4 * elements, ELEMENT_FLOOR)
+        self.answer = self.elements * self.axis  # e.g. (n, d) queries and keys give (n, n) scores
+
+    @classmethod
+    def of(cls, values: Any) -> Bounds:
+        """The bounds of a probe called with ``values`` (arrays, numbers, grader objects, nested in tuples)."""
+        sizes = list(_sizes(values))
+        return cls(max((axis for _, axis, _ in sizes), default=1), sum(n for _, _, n in sizes))
+
+    def check(self, values: Any, what: str) -> None:
+        """ValueError (the student's call raises it) unless every array (or list) in ``values`` is within these
+        bounds."""
+        sizes = list(_sizes(values))
+        if any(ndim > MAX_NDIM or axis > self.axis for ndim, axis, _ in sizes):
+            raise ValueError(f"{what}: an argument is larger than this case needs (at most {MAX_NDIM} axes of at "
+                             f"most {self.axis})")
+        if sum(n for _, _, n in sizes) > self.elements:
+            raise ValueError(f"{what}: more than {self.elements:,} numbers in one call, more than this case needs")
+
+    def check_answer(self, value: Any, what: str) -> None:
+        if sum(n for _, _, n in _sizes(value)) > self.answer:
+            raise ValueError(f"{what}: its answer would hold more than {self.answer:,} numbers, more than this "
+                             "case needs")
 
 
 class Served:
@@ -83,6 +128,11 @@ class Served:
     class's instances are kept here and called back as ``Name.method`` with their index first. Its answers
     exist only for the call it is passed to: a stand-in that student code keeps and calls later refers to an
     earlier call's object and gets an error.
+
+    Bounded like every grader object: ``bound`` (from the probed call's arguments, ``Student.call_served``)
+    limits what each stand-in takes and answers; at most ``allowance`` answers and ``MAX_SERVED_OBJECTS`` objects
+    (each within the bounds: ``GraderObject.bounded``). Whatever fails here is raised in the student's call
+    (``Student._callback``).
     """
 
     def __init__(self, functions: dict[str, Any]) -> None:
@@ -93,19 +143,32 @@ class Served:
         self.instances: list[GraderObject] = []
         self.calls = 0
         self.used: dict[str, int] = {}  # answers given, by served name (an object's methods count for its class)
+        self.bounds = Bounds()
+        self.allowance = MAX_SERVED  # answers this Served may give (``Student`` lowers it to the grading's rest)
+
+    def bound(self, values: Any) -> None:
+        """Widen the bounds to what a probe called with ``values`` needs (a stateful probe makes several calls)."""
+        more = Bounds.of(values)
+        self.bounds.axis, self.bounds.elements = max(self.bounds.axis, more.axis), max(self.bounds.elements,
+                                                                                         more.elements)
+        self.bounds.answer = max(self.bounds.answer, more.answer)
 
     def serve(self, method: str, args: tuple) -> Any:
         self.calls += 1
         name = method.split(".", 1)[0]
         if name in self.functions:
             self.used[name] = self.used.get(name, 0) + 1
-        if self.calls > MAX_SERVED:
-            raise CallbackLimit(f"more than {MAX_SERVED:,} calls of the functions served in a probe")
+        if self.calls > min(self.allowance, MAX_SERVED):
+            raise CallbackLimit(f"more than {min(self.allowance, MAX_SERVED):,} calls of the functions served in "
+                                "a probe")
         if len(args) != 2 or not isinstance(args[0], list) or not isinstance(args[1], list):
             raise TypeError("bad arguments")
         positional, keywords = args
+        self.bounds.check((positional, keywords), f"{method}()")
         if method in self.classes:
-            self.instances.append(self.classes[method]())
+            if len(self.instances) >= MAX_SERVED_OBJECTS:
+                raise ValueError(f"{method}(): at most {MAX_SERVED_OBJECTS} objects in one call")
+            self.instances.append(self.classes[method].bounded(self.bounds))
             return len(self.instances) - 1
         if name in self.classes and "." in method and positional and type(positional[0]) is int:
             index = positional[0]
@@ -118,7 +181,27 @@ class Served:
             raise TypeError(f"{method}() is not served here")
         try:
             with np.errstate(all="ignore"):
-                return function(*positional, **dict(keywords))
+                value = function(*positional, **dict(keywords))
         except Exception as e:  # a call the contract does not allow: the student's code gets the error
             raise ValueError(f"{method}(): {type(e).__name__}: {e}") from None
+        self.bounds.check_answer(value, f"{method}()")
+        return value
+
+
+def _sizes(value: Any, depth: int = 0) -> Iterator[tuple[int, int, int]]:
+    """(axes, longest axis, numbers) of each array, list and number in ``value`` (nested in tuples, lists and
+    dicts; what a grader object holds: ``GraderObject.held``). A list counts its length as an axis, its items
+    apart."""
+    if isinstance(value, np.ndarray):
+        yield value.ndim, max(value.shape, default=1), value.size
+    elif isinstance(value, (tuple, list)):
+        yield 1, len(value), 0
+        for item in value if depth < 40 else ():
+            yield from _sizes(item, depth + 1)
+    elif isinstance(value, dict):
+        yield from _sizes(list(value.values()), depth + 1)
+    elif isinstance(value, GraderObject):
+        yield from _sizes(list(value.held()))
+    else:
+        yield 0, 1, 1
 

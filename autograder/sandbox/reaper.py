@@ -144,6 +144,66 @@ def remove_user_files(uid: int, dirs: tuple[str, ...] = SHARED_DIRS, seconds: fl
             os.close(top_fd)
 
 
+SYSV_IPC = (("shm", "shmid", "shmctl"), ("msg", "msqid", "msgctl"), ("sem", "semid", "semctl"))  # /proc/sysvipc/*
+MQUEUE_DIR = "/dev/mqueue"  # POSIX message queues, where that file system is mounted
+IPC_RMID = 0
+
+
+def ipc_objects(uid: int) -> list[tuple[str, int]]:
+    """(kind, id) of every System V shared memory segment, message queue and semaphore set ``uid`` owns or made,
+    in this IPC namespace (the grader's: a private world's die with it)."""
+    found = []
+    for kind, column, _ in SYSV_IPC:
+        try:
+            lines = Path(f"/proc/sysvipc/{kind}").read_text().splitlines()
+        except OSError:
+            continue
+        header = lines[0].split() if lines else []
+        for line in lines[1:]:
+            row = dict(zip(header, line.split()))
+            with contextlib.suppress(KeyError, ValueError):
+                if uid in (int(row["uid"]), int(row["cuid"])):
+                    found.append((kind, int(row[column])))
+    return found
+
+
+def remove_ipc(uid: int) -> int:
+    """Remove the IPC objects of ``uid`` that would outlive a grading without an IPC namespace: its System V shared
+    memory segments, message queues and semaphore sets, and its POSIX message queues (``/dev/mqueue``, where
+    mounted). The worker's seccomp filter refuses these calls; this clears what a worker without the filter left.
+    Called at each worker start and at close, and by ``autograder cleanup``. Returns how many System V objects
+    were found. As root, the removal runs in a child that takes ``uid``: Docker grants root no CAP_IPC_OWNER, and
+    only an object's owner (or creator) may remove it without that."""
+    found = ipc_objects(uid) if uid != 0 else []
+    if uid != 0:
+        remove_user_files(uid, (MQUEUE_DIR,))
+    if not found:
+        return 0
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    calls = {kind: getattr(libc, call) for kind, _, call in SYSV_IPC}
+
+    def remove() -> None:
+        for kind, ident in found:
+            calls[kind](ident, 0, IPC_RMID) if kind == "sem" else calls[kind](ident, IPC_RMID, None)
+
+    if os.geteuid() != 0:
+        remove()
+        return len(found)
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child: becomes the user, removes, exits)
+        code = 1
+        try:
+            os.setuid(uid)
+            remove()
+            code = 0
+        finally:
+            os._exit(code)
+    os.waitpid(pid, 0)
+    return len(found)
+
+
 def remove_left_folders(paths: list[str], prefixes: tuple[str, ...], seconds: float = CLEAN_DEADLINE) -> list[str]:
     """Remove the folders a grading killed before its cleanup left (its user's lock file names them: ``lock.py``),
     each only if it is ours to remove: a directory of ours, not a link, named with one of ``prefixes``.

@@ -24,6 +24,11 @@ What it refuses, with ``EPERM`` (student code sees ``PermissionError``, never a 
   handles (``open_by_handle_at``), ``fanotify_init``, ``vhangup``, ``lookup_dcookie``, ``uselib`` and on
   x86-64 ``iopl``, ``ioperm``, ``modify_ldt``: calls student numpy code never needs, many of them the
   usual ways into kernel bugs.
+* System V IPC (``shmget``, ``shmat``, ``msgget``, ``semget`` and the rest) and POSIX message queues
+  (``mq_open``...): objects that would outlive the worker where it has no IPC namespace (Docker without
+  CAP_SYS_ADMIN), a place to keep what one call learnt for a later worker. numpy and its OpenBLAS (built
+  ``NO_AFFINITY``) use none of them; POSIX shared memory and semaphores are files in ``/dev/shm``, which
+  the sandbox removes. Leftovers of a worker without the filter go too (``reaper.remove_ipc``).
 
 Everything else is allowed. System calls of another ABI (x86-64's x32 numbers, 32-bit ``int 0x80``
 calls, which carry another architecture tag) are all refused, so the tables below cannot be bypassed.
@@ -67,7 +72,10 @@ ARCHES = {
                     "swapon": 167, "swapoff": 168, "acct": 163, "syslog": 103, "quotactl": 179,
                     "name_to_handle_at": 303, "open_by_handle_at": 304, "fanotify_init": 300, "vhangup": 153,
                     "lookup_dcookie": 212, "uselib": 134, "iopl": 172, "ioperm": 173, "modify_ldt": 154,
-                    **COMMON},
+                    "shmget": 29, "shmat": 30, "shmctl": 31, "semget": 64, "semop": 65, "semctl": 66, "shmdt": 67,
+                    "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "semtimedop": 220, "mq_open": 240,
+                    "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243, "mq_notify": 244,
+                    "mq_getsetattr": 245, **COMMON},
     },
     "aarch64": {
         "audit": 0xC00000B7, "seccomp": 277, "socket": 198, "socketpair": 199, "clone": 220, "clone3": 435,
@@ -78,7 +86,10 @@ ARCHES = {
                     "delete_module": 106, "kexec_load": 104, "kexec_file_load": 294, "reboot": 142,
                     "swapon": 224, "swapoff": 225, "acct": 89, "syslog": 116, "quotactl": 60,
                     "name_to_handle_at": 264, "open_by_handle_at": 265, "fanotify_init": 262, "vhangup": 58,
-                    "lookup_dcookie": 18, **COMMON},
+                    "lookup_dcookie": 18, "mq_open": 180, "mq_unlink": 181, "mq_timedsend": 182,
+                    "mq_timedreceive": 183, "mq_notify": 184, "mq_getsetattr": 185, "msgget": 186, "msgctl": 187,
+                    "msgrcv": 188, "msgsnd": 189, "semget": 190, "semctl": 191, "semtimedop": 192, "semop": 193,
+                    "shmget": 194, "shmctl": 195, "shmat": 196, "shmdt": 197, **COMMON},
     },
 }
 ARCHES["arm64"] = ARCHES["aarch64"]
@@ -86,7 +97,7 @@ ARCHES["arm64"] = ARCHES["aarch64"]
 # Classic BPF over struct seccomp_data {int nr; u32 arch; u64 instruction_pointer; u64 args[6];}.
 LD_ABS, JEQ, JGE, JSET, RET = 0x20, 0x15, 0x35, 0x45, 0x06  # BPF_LD|W|ABS, BPF_JMP|{JEQ,JGE,JSET}|K, BPF_RET|K
 NR, ARCH, ARG0 = 0, 4, 16  # offsets; ARG0: the low 32 bits of the first argument (little-endian)
-PHRASE = "seccomp: no network sockets (AF_UNIX only), no ptrace, namespaces, mounts, bpf or io_uring"
+PHRASE = "seccomp: no network sockets (AF_UNIX only), no ptrace, namespaces, mounts, bpf, io_uring or System V IPC"
 
 
 class _Filter(ctypes.Structure):

@@ -31,6 +31,7 @@ nothing a student's code saved from a hidden test's inputs can reach visible out
 from __future__ import annotations
 
 import contextlib
+import os
 from collections import Counter
 from typing import Any
 
@@ -60,10 +61,11 @@ MAX_CRASHES = 2  # crashes of one function before it is not run again
 MAX_LOADS = 3  # tries to load a Program whose statements stop the worker
 MAX_NOTES = 20  # notes about top-level statements, at most
 SHOWN = 500  # characters of student-controlled text in one message
+MAX_SERVED_ANSWERS = 2_000  # answers of served stand-ins in one grading (the buggy examples use under 100)
 KINDS = ("exception", "timeout", "crash", "invalid_output", "modified_input", "missing", "not_loaded", "budget")
 
 # GraderObject: callbacks.py
-__all__ = ["GraderObject", "Remote", "SandboxError", "Student", "StudentError", "WorkerLost"]
+__all__ = ["GraderObject", "Remote", "SandboxError", "Student", "StudentError", "WorkerLost", "answer", "oddity"]
 
 
 class StudentError(Exception):
@@ -124,6 +126,8 @@ class Student:
         self._skip: set[tuple[int, int]] = set()
         self._timed_out: dict[str, float] = {}
         self._crashes: Counter[str] = Counter()
+        self.odd_values: dict[str, str] = {}  # test node id -> what was odd in a value returned during it (_odd)
+        self.served_answers = 0  # answers of served stand-ins in this grading (at most MAX_SERVED_ANSWERS)
         self._free_retry = True  # the grading's one retry of a worker lost to a signal (see ``_lost_once``)
         self._not_loaded: StudentError | None = None
 
@@ -158,8 +162,25 @@ class Student:
 
     def call_served(self, served: Served, name: str, /, *args: Any, **kwargs: Any) -> Any:
         """``call``, with the module-level names of ``served`` standing, for this call only, for correct
-        functions whose answers this process computes (a probe). The worker is then spent: ``discard`` it."""
-        value = self._request(f"{name} (a probe)", {"op": "call", "name": name}, args, kwargs, served=served)
+        functions whose answers this process computes (a probe). The worker is then spent: ``discard`` it.
+
+        A probe's death is the probe's: it spends the grading's free retry (``_lost_once``), so no loss from now
+        on re-runs a test, whose score comes from calls made before any probe (the retry would replay what the
+        probe learnt from the stand-ins). Anything lost in it is a StudentError the probe reads as "not the answer".
+        """
+        self._free_retry = False
+        if self.served_answers >= MAX_SERVED_ANSWERS:  # the grading's probes have had their share: no worker runs
+            raise StudentError("budget", f"{name} (a probe): the stand-ins served in this grading gave "
+                               f"{MAX_SERVED_ANSWERS:,} answers already")
+        served.bound((args, kwargs))
+        served.allowance = max(MAX_SERVED_ANSWERS - self.served_answers, 0)
+        before = served.calls
+        try:
+            value = self._request(f"{name} (a probe)", {"op": "call", "name": name}, args, kwargs, served=served)
+        except WorkerLost as e:  # the overloaded machine, during a probe: the probe found nothing
+            raise StudentError("crash", f"{name} (a probe): {e}") from None
+        finally:
+            self.served_answers += served.calls - before
         if value is None:
             raise StudentError("invalid_output", f"{name} returned None (a missing `return`?)")
         return value
@@ -334,7 +355,9 @@ class Student:
                 raise protocol.ProtocolError("unexpected reply")
             if header["op"] == "new":
                 return _int(reply.get("handle"))
-            return self._own(what, protocol.decode(reply.get("value"), arrays), method=remote is not None)
+            value = self._own(what, protocol.decode(reply.get("value"), arrays), method=remote is not None)
+            self._odd(what, value)
+            return value
         except CallbackLimit as e:  # the worker waits for an answer it will never get: start a fresh one
             self.sandbox.kill()
             raise StudentError("exception", f"{what} made {e}") from None
@@ -354,6 +377,15 @@ class Student:
                 self.spent = max(self.spent, self.budget)
             self.output = self.sandbox.take_output()
 
+    def _odd(self, what: str, value: Any) -> None:
+        """Record, for the test running now (pytest's ``PYTEST_CURRENT_TEST``), the first odd value the student's
+        code returned in it (``oddity``): should the grader fail on that test, the test is the student's
+        failure, with this sentence, and not the submission's grader error (runner.py)."""
+        test = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0]
+        if test and test not in self.odd_values and (odd := oddity(value)):
+            name = code_span(what.split(" ", 1)[0])
+            self.odd_values[test] = f"Your {name} returned a value the grader could not read: {odd}."
+
     def _outgoing(self, value: Any, refs: list) -> Any:
         """Grader objects become refs into ``refs``; Remotes become handle refs (of this worker only)."""
         if isinstance(value, GraderObject):
@@ -372,11 +404,12 @@ class Student:
         """Run one method of a grader object (or a served stand-in) the student's code called, here, and send back
         the answer.
 
-        A limit reached (CallbackLimit) or anything unexpected leaves the worker waiting for an answer: the
-        caller kills it (CallbackLimit: see ``_request``), so no later reply is read as this one's."""
+        A limit reached (CallbackLimit) leaves the worker waiting for an answer: the caller kills it (see
+        ``_request``), so no later reply is read as this one's. Any other failure to compute or encode the answer
+        (the student's arguments, an answer too large to send) is raised in the student's call, never the
+        grader's error."""
         ident, kind = reply.get("ref"), reply.get("kind")
         args = protocol.decode(reply.get("args"), arrays, allow_refs=False)
-        compact = None  # a compact callback (protocol.py) gets a compact reply when the value fits one
         try:
             expected = Served if kind == "served" else GraderObject if kind == "object" else None
             if type(ident) is not int or not 0 <= ident < len(refs) or expected is None \
@@ -386,20 +419,18 @@ class Student:
                 raise TypeError("bad arguments")
             method = reply.get("method")
             value = refs[ident].serve(method if type(method) is int else str(method), args)
-            compact = protocol.pack_projection(protocol.REPLY, 0, value) if reply.get("compact") else None
-            tree, out = protocol.encode(value) if compact is None else (None, [])
-            answer: dict = {"op": "reply", "value": tree}
-        except (TypeError, ValueError) as e:
-            answer, out = {"op": "reply_error", "type": type(e).__name__, "message": str(e)}, []
+            # a compact callback (protocol.py) gets a compact reply when the value fits one
+            frame = protocol.pack_projection(protocol.REPLY, 0, value) if reply.get("compact") else None
+            if frame is None:
+                tree, out = protocol.encode(value)
+                frame = protocol.pack_frame({"op": "reply", "value": tree}, out)
         except CallbackLimit:
             raise
-        except Exception:
-            self.sandbox.kill()
-            raise
-        if compact is not None:
-            self.sandbox.send_frame(compact, deadline=deadline)
-        else:
-            self.sandbox.send(answer, out, deadline=deadline)
+        except Exception as e:  # computing or encoding an answer to the student's arguments: their call raises it
+            kind = "TypeError" if isinstance(e, TypeError) else "ValueError"
+            message = str(e) if isinstance(e, (TypeError, ValueError)) else f"{type(e).__name__}: {e}"
+            frame = protocol.pack_frame({"op": "reply_error", "type": kind, "message": message[:2000]})
+        self.sandbox.send_frame(frame, deadline=deadline)
 
     def _own(self, what: str, value: Any, method: bool) -> Any:
         """Writable copies of arrays; refuse strings and foreign refs."""
@@ -497,3 +528,54 @@ def _int(value: Any) -> int:
     if type(value) is not int:
         raise protocol.ProtocolError("expected an integer")
     return value
+
+
+# -- the one guard for every value the grader reads from student code (issue 28) ------------------------------
+# What comes back from the worker is plain (protocol.py), but can still be anything of that: a ragged list, a tuple of
+# the wrong length, NaN, an array of a million entries. A probe or a fit reads it through ``answer`` ("not the
+# answer": None); ``oddity`` says what is odd about it, for the student (``Student._odd``).
+
+MAX_ANSWER = 1_000_000  # entries of one value the grader reads (the graded cases have at most a few thousand)
+
+
+def answer(value: Any, like: Any = None, *, finite: bool = False) -> Any:
+    """``value`` as the grader reads an answer: an ndarray of real numbers, or a tuple of them (a list of arrays
+    stands for a tuple); None when it is not one. With ``like`` (an expected answer): None unless it has the same
+    structure and shapes. ``finite``: None when an entry is NaN or infinite."""
+    if isinstance(value, np.ndarray):
+        array = value
+        if type(array) is not np.ndarray or array.dtype.kind not in protocol.REAL_KINDS or array.size > MAX_ANSWER:
+            return None
+        if like is not None and (not isinstance(like, np.ndarray) or np.shape(like) != array.shape):
+            return None
+        if finite and array.dtype.kind == "f" and not np.isfinite(array).all():
+            return None
+        return array
+    if isinstance(value, (tuple, list)) and value and all(isinstance(item, np.ndarray) for item in value):
+        if like is not None and (not isinstance(like, tuple) or len(like) != len(value)):
+            return None
+        items = [answer(item, None if like is None else like[i], finite=finite) for i, item in enumerate(value)]
+        return None if any(item is None for item in items) else tuple(items)
+    return None
+
+
+def oddity(value: Any) -> str:
+    """What is odd about a value a student's function returned, in words ("" when nothing is): anything but real
+    arrays of finite numbers of a reasonable size, or a tuple of them."""
+    if isinstance(value, tuple) and value and all(isinstance(item, np.ndarray) for item in value):
+        return next((f"{odd} (item {i} of a tuple)" for i, item in enumerate(value) if (odd := oddity(item))), "")
+    if isinstance(value, np.ndarray):
+        if type(value) is not np.ndarray:
+            return f"an array of type {type(value).__name__}"
+        if value.size > MAX_ANSWER:
+            return f"an array of {value.size:,} numbers"
+        if value.dtype.kind not in protocol.REAL_KINDS:
+            return f"an array of dtype {value.dtype}"
+        if value.dtype.kind == "f" and not np.isfinite(value).all():
+            return "an array holding NaN or infinite values"
+        return ""
+    if isinstance(value, list):
+        return "a list (ragged, or of other values than arrays)" if not answer(value) else "a list of arrays"
+    if isinstance(value, tuple):
+        return "a tuple holding something else than arrays" if value else "an empty tuple"
+    return "None" if value is None else f"a {type(value).__name__}"

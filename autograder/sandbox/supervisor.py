@@ -112,14 +112,11 @@ class Sandbox:
         self._usage: Path | None = None  # the slot's CPU time, once the running worker is in its group
         self.layers = namespace.layers(self.account.pw_name if self.account else None, self.world_missing)
         self.layers += ([shares.describe(self.cgroup)] if self.cgroup else []) + self.slot.describe()
-        self._private = Path(tempfile.mkdtemp(prefix=PRIVATE_PREFIX))  # 0700, the grader's own
-        self._out_path = self._private / "output.txt"
-        self._out_fd = os.open(self._out_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-        self._run_dir = Path(tempfile.mkdtemp(prefix=RUN_PREFIX))
-        if self._lock:  # killed before close(), this grading leaves them to the user's next holder to remove
-            self._lock.record([str(self._private), str(self._run_dir)])
-        self._run_files = runfolder.populate(self._run_dir, self.python)  # worker.py, protocol.py, bytecode
-        self._run_dir.chmod(0o755)  # readable by the sandbox user, writable only by the grader
+        self._private: Path | None = None
+        self._run_dir: Path | None = None
+        self._run_files: list[str] = []
+        self._out_fd = -1
+        self._folders()
         self._work_dir: Path | None = None
         self._proc: subprocess.Popen | zygotes.ForkedWorker | None = None
         self._launched = False  # started by launch(), its ready frame not read yet
@@ -163,6 +160,7 @@ class Sandbox:
             self._kill_leftovers()  # that grading may have had no private world: every world-writable folder
             reaper.remove_user_files(account.pw_uid, reaper.world_writable_dirs())
         held.left = reaper.remove_left_folders(held.left, (RUN_PREFIX, PRIVATE_PREFIX))  # the user's home among them
+        reaper.remove_ipc(account.pw_uid)  # nothing of an earlier grading's IPC reaches this one (no IPC namespace)
         if problem == "readable" and not namespace.unavailable():  # read, but out of sight in the private world
             return account, ""
         if problem == "readable":  # the switch works, but expected outputs may be in reach
@@ -210,10 +208,30 @@ class Sandbox:
         self._usage = self.slot.usage if worker is not None and self.slot.enter(worker) else None
         return header
 
+    def _folders(self) -> None:
+        """Make the grading's folders, or those of them something removed (another test session's clean-up beside
+        this one: a retry must survive it, issue 28): the private one holding the worker's output file, and the run
+        folder (the worker's modules and their bytecode, where each worker's home is made)."""
+        made = self._private is None or not self._private.is_dir()
+        if made:
+            self._private = Path(tempfile.mkdtemp(prefix=PRIVATE_PREFIX))  # 0700, the grader's own
+            self._out_path = self._private / "output.txt"
+            if self._out_fd >= 0:
+                os.close(self._out_fd)
+            self._out_fd = os.open(self._out_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+        if self._run_dir is None or not self._run_dir.is_dir() or not all(map(os.path.isfile, self._run_files)):
+            made = True
+            self._run_dir = Path(tempfile.mkdtemp(prefix=RUN_PREFIX))
+            self._run_files = runfolder.populate(self._run_dir, self.python)  # worker.py, protocol.py, bytecode
+            self._run_dir.chmod(0o755)  # readable by the sandbox user, writable only by the grader
+        if made and self._lock:  # killed before close(), this grading leaves them to the user's next holder to remove
+            self._lock.record([str(self._private), str(self._run_dir)])
+
     def _spawn(self) -> None:
         if self._out_fd < 0:
             raise SandboxError("this sandbox is closed")
         self.kill()
+        self._folders()
         self.exit_code = None
         self.out_of_memory = False
         shares.reset_peak(self.slot.memory)
@@ -498,9 +516,11 @@ class Sandbox:
 
     def remove_user_files(self) -> None:
         """Remove what the sandbox user left where it could write (call when its processes are gone): in a
-        private world only its tmpfs were writable; else any world-writable folder found at start."""
+        private world only its tmpfs were writable; else any world-writable folder found at start. Its IPC objects
+        too (shared memory, message queues, semaphores: without an IPC namespace they outlive the worker)."""
         if self.account:
             reaper.remove_user_files(self.account.pw_uid, self._shared)
+            reaper.remove_ipc(self.account.pw_uid)
 
     def __enter__(self) -> Sandbox:
         return self

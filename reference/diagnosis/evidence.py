@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.api import Case, StudentError, compare, diagnose, matches, quiet
+from autograder.api import Case, StudentError, answer, compare, diagnose, matches, quiet
 
 from . import inference
 from .masks import MASKED, masked_rows
@@ -66,6 +66,8 @@ def probe(student: Any, stored: Case, args: list[Any], names: list[str], origina
             tried.append(removed)
             try:
                 raw = student.call(stored.function, *(variant.named[n] for n in names))
+                if (raw := answer(raw)) is None:  # ragged, huge, not arrays: not the answer
+                    raise StudentError("invalid_output", "not an answer")
             except StudentError:
                 outcomes.append((removed, _ruled_out(stored, variant.named, removed), False))
                 continue

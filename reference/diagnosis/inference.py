@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.api import Case, StudentError, call_arguments, compare, matches
+from autograder.api import Case, StudentError, answer, call_arguments, compare, matches
 
 from ..generated import oracle
 from . import rotations, scales, variants
@@ -165,6 +165,8 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                 actual = student.call(stored.function, *inputs.values())
             except StudentError:
                 continue
+            if (actual := answer(actual)) is None:  # ragged, huge, not arrays: not the answer
+                continue
             if original is not None and matches(actual, original):
                 continue
             found = answer_for(stored.function, inputs, actual)
@@ -205,6 +207,8 @@ def leading_axes_optional(student: Any, stored: Case) -> bool:
             expected = getattr(oracle, stored.function)(**inputs)
         actual = student.call(stored.function, *inputs.values())
     except (StudentError, ValueError, IndexError):
+        return False
+    if (actual := answer(actual, like=expected)) is None:  # ragged, huge, another shape: not the answer
         return False
     # the contract's answer is answer_for's first candidate
     return answer_for(stored.function, inputs, actual) is not None or _close_where_finite(actual, expected)

@@ -33,6 +33,9 @@ class Layer(GraderObject):
         self.counts: dict[str, int] = {"query": 0, "key": 0, "value": 0}
         self.inputs: dict[str, list[np.ndarray]] = {"query": [], "key": [], "value": []}  # what was projected
 
+    def held(self) -> list[np.ndarray]:
+        return list(self._W.values())
+
     def _project(self, method: str, x: Any) -> np.ndarray:
         x = real_array(x, f"layer.{method}(x)")
         if x.shape != (self.D,):
@@ -66,12 +69,22 @@ class Cache(GraderObject):
     OFFERS = ("the cache passed to decode_step has the contract's KVCache interface only: append(k, v), keys, "
               "values and len(cache)")
 
-    def __init__(self, keys: Any = None, values: Any = None) -> None:
+    def __init__(self, keys: Any = None, values: Any = None, *, rows: int = MAX_CACHE_ROWS,
+                 width: int = MAX_CACHE_WIDTH) -> None:
+        self.rows, self.width = rows, width  # bounds: a served cache's come from its probe (``bounded``)
         self._keys = np.zeros((0, 0)) if keys is None else np.array(keys, dtype=float).reshape(len(keys), -1)
         self._values = np.zeros((0, 0)) if values is None else np.array(values, dtype=float).reshape(len(values), -1)
         if len(self._keys) != len(self._values):
             raise ValueError("keys and values must have the same number of rows")
         self.appends = 0
+
+    @classmethod
+    def bounded(cls, bounds: Any) -> Cache:
+        """A correct cache served for the student's KVCache in a probe: as many rows and as wide as the case needs."""
+        return cls(rows=bounds.axis, width=bounds.axis)
+
+    def held(self) -> list[np.ndarray]:
+        return [self._keys, self._values]
 
     keys = property(lambda self: self._keys.copy(), doc="(len, d_k) every cached key, oldest first")
     values = property(lambda self: self._values.copy(), doc="(len, d_v) every cached value, oldest first")
@@ -88,9 +101,9 @@ class Cache(GraderObject):
         for name, old, new in (("k", self._keys, k), ("v", self._values, v)):
             if len(old) and old.shape[1] != new.shape[1]:
                 raise ValueError(f"cache.append: {name} has width {new.shape[1]}, the cache holds {old.shape[1]}")
-            if len(old) + len(new) > MAX_CACHE_ROWS or new.shape[1] > MAX_CACHE_WIDTH:
-                raise ValueError(f"cache.append: this cache holds at most {MAX_CACHE_ROWS} rows of width at most "
-                                 f"{MAX_CACHE_WIDTH}; the graded cases need far fewer")
+            if len(old) + len(new) > self.rows or new.shape[1] > self.width:
+                raise ValueError(f"cache.append: this cache holds at most {self.rows} rows of width at most "
+                                 f"{self.width}; the graded cases need far fewer")
         self._keys = np.concatenate([self._keys.reshape(-1, k.shape[1]), k])
         self._values = np.concatenate([self._values.reshape(-1, v.shape[1]), v])
         self.appends += 1
