@@ -21,7 +21,8 @@ from __future__ import annotations
 from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.callbacks import CallbackLimit, GraderObject, real_array
-from autograder.sandbox.student import StudentError, answer, oddity
+from autograder.sandbox.student import StudentError
+from autograder.sandbox.values import answer, oddity
 from autograder.suite.cases import Case, call_arguments, case_seed
 from autograder.suite.graded import precision
 from autograder.suite.graded.calls import case_header, describe_call, error_mistake, error_text, type_mistake

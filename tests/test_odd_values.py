@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from autograder import runner
-from autograder.sandbox import student as values  # the guard: answer, oddity
+from autograder.sandbox import values  # the guard: answer, oddity
 from tests import fuzz_misbehaving
 from tests.homework import module as homework_module
 from tests.hostile import REFERENCE

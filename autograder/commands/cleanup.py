@@ -89,12 +89,13 @@ def _remove_user(name: str, fds: list[int], folders: list[Path], dry_run: bool) 
         if not dry_run:
             _kill_all(account.pw_uid)
             reaper.remove_user_files(account.pw_uid, reaper.world_writable_dirs())
+            reaper.remove_ipc(account.pw_uid)  # System V and POSIX IPC objects, which outlive their processes
             userdel = shutil.which("userdel") or "/usr/sbin/userdel"
             done = subprocess.run([userdel, name], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                                   check=False)
             if done.returncode != 0:
                 print(f"cleanup: userdel {name} failed: {done.stderr.strip()}", file=sys.stderr)
-        removed.append(f"the user `{name}` (uid {account.pw_uid}), its processes and its temporary files")
+        removed.append(f"the user `{name}` (uid {account.pw_uid}), its processes, its temporary files and IPC objects")
     for root in (shares.V1, shares.V2):
         group = root / shares.GROUP / name
         if group.is_dir():

@@ -198,11 +198,13 @@ def copy_submission(path: Path, destination: Path) -> list[str]:
     suffix = path.suffix.lower()
     name = f"{contract.UPLOAD}{suffix}" if suffix in (".py", ".ipynb") else path.name
     shutil.copy2(path, destination / name)
-    for module in modules.imported_siblings(path) if path.name.lower() in NAMES else []:
+    proper = path.name.lower() in NAMES
+    for module in modules.imported_siblings(path) if proper else []:
         shutil.copy2(module, destination / module.name, follow_symlinks=False)
+    alone = [] if proper else modules.alone_notes(path)  # its own imports of files beside it fail: said why
     if name == path.name:
-        return []
-    return [f"Your file is named {markdown.code_span(path.name)}; it was graded as `{name}`."]
+        return alone
+    return [f"Your file is named {markdown.code_span(path.name)}; it was graded as `{name}`.", *alone]
 
 
 def add_note(data: dict, note: str) -> dict:
