@@ -16,6 +16,8 @@ HOMEWORK = contract.HOMEWORK
 UPLOAD = contract.UPLOAD
 SOLUTION = HOMEWORK.solution
 TEMPLATE = HOMEWORK.template / f"{UPLOAD}.py"
+TOTAL = contract.TOTAL_POINTS  # the homework's total, as results.json gives it
+TOTAL_TEXT = f"{TOTAL:g}"  # ... and as scores.csv and the console show it
 
 
 # The graded suite's modules: the engine's and the homework's (its tests and diagnosis).

@@ -24,7 +24,7 @@ from autograder import batch
 from autograder.batch import export, merge, plots, pool, progress, report, scores, state, table
 from autograder.feedback.compare import MISTAKES
 from tests import fixtures_export as fx
-from tests.homework import HOMEWORK
+from tests.homework import HOMEWORK, TOTAL
 
 VERSION = "v" * 64
 
@@ -384,7 +384,7 @@ def test_batch_equals_grade_alone(tmp_path: Path) -> None:
         assert [(t["name"], t["score"], t["status"]) for t in mine["tests"]] == [
             (t["name"], t["score"], t["status"]) for t in alone["tests"]
         ], sid
-    assert float(rows["999999999"]["total"]) == 100.0
+    assert float(rows["999999999"]["total"]) == TOTAL
     html = (out / "report.html").read_text()
     assert "Likely mistake" not in html  # the sentences are shown, not the markdown
     summary = table.summarize(

@@ -20,7 +20,14 @@ from tests.homework_copy import REPO, autograder, copy_repo, edit
 GUIDE = REPO / "docs" / "changing-the-homework.md"
 # Our tests that read the homework's contract, cases and tests: run again on each changed copy.
 FOLLOWING = ("tests/test_template.py", "tests/test_cases.py",
-             "tests/test_build_checks.py::test_the_committed_homework_is_consistent")
+             "tests/test_stamp.py::test_the_committed_homework_is_fresh",
+             "tests/test_build_checks.py::test_the_committed_homework_is_consistent",
+             "tests/test_graded_suite.py::test_every_test_gets_exactly_its_contract_points_and_nothing_else_is_graded",
+             "tests/test_graded_suite.py::test_at_least_30_tests_and_every_function_has_visible_and_hidden_tests",
+             "tests/test_graded_suite.py::test_every_stored_case_is_used_and_every_used_case_is_stored",
+             "tests/test_random_shapes.py::test_one_hidden_random_shape_test_per_function_with_random_specs",
+             "tests/test_mutations.py::test_a_correct_solution_gets_full_marks",
+             "tests/test_engine_knows_no_homework.py")
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from autograder import batch, cli
 from autograder.batch import progress
 from autograder.commands import grade
 from tests import fixtures_export as fx
+from tests.homework import TOTAL, TOTAL_TEXT
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -220,7 +221,7 @@ def test_grade_into_a_closed_pipe_ends_quietly_with_its_status(tmp_path: Path) -
         os.close(write)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
-    assert json.loads((tmp_path / "r.json").read_text())["score"] == 100
+    assert json.loads((tmp_path / "r.json").read_text())["score"] == TOTAL
 
 
 def test_regen_into_a_closed_pipe_ends_quietly_with_its_status() -> None:
@@ -244,7 +245,7 @@ def test_batch_into_a_closed_pipe_keeps_grading_and_writes_everything(tmp_path: 
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
     with open(tmp_path / "out" / "scores.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    assert sorted(r["status"] for r in rows) == ["graded", "graded"] and {r["total"] for r in rows} == {"100", "0"}
+    assert sorted(r["status"] for r in rows) == ["graded", "graded"] and {r["total"] for r in rows} == {TOTAL_TEXT, "0"}
 
 
 def test_grade_exits_1_when_the_grader_itself_failed(monkeypatch: pytest.MonkeyPatch,
@@ -322,7 +323,7 @@ def test_the_readmes_slurm_recipe_an_array_job_then_merge(tmp_path: Path, monkey
     with open(tmp_path / "out" / "all" / "scores.csv", newline="") as f:
         rows = {r["submission_id"]: r for r in csv.DictReader(f)}
     assert sorted(rows) == sorted(ids) and all(r["status"] == "graded" for r in rows.values())
-    assert [rows[sid]["total"] for sid in sorted(ids, key=int)][:2] == ["100", "0"]
+    assert [rows[sid]["total"] for sid in sorted(ids, key=int)][:2] == [TOTAL_TEXT, "0"]
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("useradd"), reason="root makes sandbox users")

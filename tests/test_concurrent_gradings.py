@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests import fixtures_export as fx
+from tests.homework import TOTAL
 
 REPO = Path(__file__).resolve().parents[1]
 ROOT = os.geteuid() == 0
@@ -89,7 +90,7 @@ def test_four_grades_and_a_batch_at_once_give_every_submission_its_score_alone(t
         done = subprocess.run(_command("grade", str(tmp_path / "alone" / name), "--json"), cwd=REPO, env=env,
                               capture_output=True, text=True, timeout=600, check=True)
         alone[name] = _verdicts(json.loads(done.stdout))
-    assert alone["reference"][0] == 100.0 and (alone["killer"][0] == 100.0 or not ROOT)
+    assert alone["reference"][0] == TOTAL and (alone["killer"][0] == TOTAL or not ROOT)
     for key, verdicts in together.items():
         name = kinds.get(key, key)
         differ = [(a, b, OUTPUTS.get(a[:2])) for a, b in zip(verdicts[1], alone[name][1]) if a != b]

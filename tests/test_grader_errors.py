@@ -18,6 +18,7 @@ from autograder.results.plugin import INTERNAL
 from autograder.sandbox import student as student_module
 from autograder.sandbox.supervisor import Sandbox
 from tests import fixtures_export as fx
+from tests.homework import TOTAL
 
 REFERENCE = fx.REFERENCE.read_text()
 
@@ -71,7 +72,7 @@ def test_a_worker_killed_once_from_outside_is_retried_and_the_test_counts_the_re
     data = grade_source(tmp_path, REFERENCE)
     assert killed == [None], "the worker was killed once"
     assert "grader_error" not in data["extra_data"]
-    assert data["score"] == 100
+    assert data["score"] == TOTAL
     assert "running the test once more" in capsys.readouterr().err
 
 

@@ -23,7 +23,7 @@ import pytest
 from autograder import contract
 from autograder.commands import build, template
 from autograder.sandbox import namespace
-from tests.homework import HOMEWORK
+from tests.homework import HOMEWORK, TOTAL
 from tests.hostile import explore
 from tests.submissions import REFERENCE, TEMPLATE, notebook_from_source
 
@@ -160,21 +160,21 @@ def test_reference_py_gets_full_marks(gradescope_root: Path) -> None:
     data = grade_on_gradescope(gradescope_root, {"attention.py": REFERENCE.read_bytes()})
     validate(data)
     score, max_score = total(data)
-    assert max_score == 100
-    assert score == 100, [t["name"] for t in data["tests"] if t["status"] != "passed"]
+    assert max_score == TOTAL
+    assert score == TOTAL, [t["name"] for t in data["tests"] if t["status"] != "passed"]
 
 
 def test_reference_notebook_gets_full_marks(gradescope_root: Path) -> None:
     notebook = notebook_from_source(REFERENCE.read_text(), scratch=True)
     data = grade_on_gradescope(gradescope_root, {"hw/attention.ipynb": notebook.encode()})
     validate(data)
-    assert total(data) == (100, 100), [t["name"] for t in data["tests"] if t["status"] != "passed"]
+    assert total(data) == (TOTAL, TOTAL), [t["name"] for t in data["tests"] if t["status"] != "passed"]
 
 
 def test_template_gets_zero_with_every_test_reported(gradescope_root: Path) -> None:
     data = grade_on_gradescope(gradescope_root, {"attention.py": TEMPLATE.read_bytes()})
     validate(data)
-    assert total(data) == (0, 100)
+    assert total(data) == (0, TOTAL)
     assert len(data["tests"]) >= 30
     assert all("not implemented" in t["output"].lower() for t in data["tests"] if t["visibility"] == "visible")
 
@@ -266,11 +266,11 @@ def test_under_dockers_capabilities_the_zip_grades_without_namespaces_and_withou
     wrapper = docker_wrapper()
     data = grade_on_gradescope(docker_root, {"attention.py": REFERENCE.read_bytes()}, wrapper)
     validate(data)
-    assert total(data) == (100, 100), [t["name"] for t in data["tests"] if t["status"] != "passed"]
+    assert total(data) == (TOTAL, TOTAL), [t["name"] for t in data["tests"] if t["status"] != "passed"]
     layers = data["extra_data"]["isolation_layers"]
     assert any(layer.startswith("no private world") for layer in layers), layers
     assert any(layer.startswith("seccomp: no network sockets") for layer in layers), layers
-    assert total(grade_on_gradescope(docker_root, {"attention.py": TEMPLATE.read_bytes()}, wrapper)) == (0, 100)
+    assert total(grade_on_gradescope(docker_root, {"attention.py": TEMPLATE.read_bytes()}, wrapper)) == (0, TOTAL)
     listener = Listener()
     source = leaking_submission(listener.tcp.getsockname()[1], listener.udp.getsockname()[1])
     data = grade_on_gradescope(docker_root, {"attention.py": source.encode()}, wrapper)

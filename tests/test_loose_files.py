@@ -11,6 +11,7 @@ from pathlib import Path
 from autograder import batch
 from autograder.batch import export, state
 from tests import fixtures_export as fx
+from tests.homework import TOTAL
 
 
 def test_case_6_loose_files_are_one_submission_each_whatever_they_import(tmp_path: Path) -> None:
@@ -24,7 +25,7 @@ def test_case_6_loose_files_are_one_submission_each_whatever_they_import(tmp_pat
     out = tmp_path / "out"
     assert batch.run(tmp_path / "in", out, jobs=2, plain=True) == 0
     data = {s.id: json.loads(state.results_path(out, s.id).read_text()) for s in found}
-    assert data["bob"]["score"] == 100  # bob's own code, graded as bob's only
+    assert data["bob"]["score"] == TOTAL  # bob's own code, graded as bob's only
     assert data["alice"]["score"] == 0  # her blank template: none of bob's (or carol's) code
     assert 0 < data["carol"]["score"] < 100, data["carol"]["output"][:2000]
     notes = data["alice"]["output"]

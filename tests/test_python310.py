@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.homework import TOTAL
 from tests.submissions import REFERENCE, TEMPLATE
 
 REPO = Path(__file__).resolve().parent.parent
@@ -76,7 +77,7 @@ def test_every_grading_module_compiles_and_imports_on_python_310(python310: str)
     assert done.stdout.startswith("(3, 10)")
 
 
-@pytest.mark.parametrize("submission, points", [(REFERENCE, 100), (TEMPLATE, 0)], ids=["reference", "template"])
+@pytest.mark.parametrize("submission, points", [(REFERENCE, TOTAL), (TEMPLATE, 0)], ids=["reference", "template"])
 def test_grading_on_python_310_gives_the_same_points(python310: str, submission: Path, points: int,
                                                      tmp_path: Path) -> None:
     folder = tmp_path / "submission"
@@ -86,7 +87,7 @@ def test_grading_on_python_310_gives_the_same_points(python310: str, submission:
     done = run(python310, "-m", "autograder", "grade", str(folder), "-o", str(out))
     assert out.exists(), done.stdout[-3000:] + done.stderr[-3000:]
     data = json.loads(out.read_text())
-    assert sum(t["max_score"] for t in data["tests"]) == 100
+    assert sum(t["max_score"] for t in data["tests"]) == TOTAL
     assert sum(t["score"] for t in data["tests"]) == points, [t["name"] for t in data["tests"] if t["score"] == 0]
 
 

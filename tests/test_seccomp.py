@@ -22,6 +22,7 @@ import pytest
 
 from autograder.sandbox import namespace, seccomp, zygotes
 from autograder.sandbox.student import Student
+from tests.homework import TOTAL
 from tests.hostile import REFERENCE, program
 
 REPO = Path(__file__).resolve().parent.parent
@@ -271,7 +272,7 @@ def test_without_namespaces_a_correct_submission_sending_at_load_delivers_nothin
     (tmp_path / "attention.py").write_text(leaking_submission(*listener.ports(), in_calls=False))
     results = grade_without_namespaces_or_cap_sys_admin(tmp_path)
     assert listener.close() == []
-    assert results["score"] == 100
+    assert results["score"] == TOTAL
 
 
 @needs_capsh

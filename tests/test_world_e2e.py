@@ -29,6 +29,7 @@ from autograder.batch import state
 from autograder.commands import grade
 from autograder.sandbox import accounts, lock, namespace, reaper
 from tests import fixtures_export as fx
+from tests.homework import TOTAL
 from tests.hostile import explore
 
 REPO = Path(__file__).resolve().parent.parent
@@ -150,7 +151,7 @@ def test_batch_of_explorers_finds_nothing_and_leaves_no_file_behind(tmp_path: Pa
         scores[sid] = results["score"]
         if results["score"] == 0:
             assert {f[1:] for f in findings(results)} == {(1, 0, 1, 0)}, sid  # complete; nothing; own run; alone
-    assert sorted(scores.values()) == [0, 0, 0, 100]
+    assert sorted(scores.values()) == [0, 0, 0, TOTAL]
     assert oct(state.results_path(out, next(iter(ids))).stat().st_mode & 0o777) == "0o600"
     with held(users_of(out, ids)) as uids:
         assert files_of(uids, began) == []
