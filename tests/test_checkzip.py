@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from autograder.commands import build, checkzip, pythons
-from tests.homework import HOMEWORK, TOTAL_TEXT
+from tests.homework import HOMEWORK, TOTAL, TOTAL_TEXT
 
 REPO = build.REPO
 GOOD_TEST = {
@@ -144,9 +144,9 @@ def test_results_validation_catches_what_gradescope_rejects() -> None:
 
 
 def test_expectations_for_reference_and_template() -> None:
-    full = dict(GOOD_TEST, score=100.0, max_score=100.0, status="passed")
-    assert checkzip.expectations("reference", dict(GOOD_RESULTS, score=100.0, tests=[full]), []) == []
-    zero = dict(GOOD_TEST, max_score=100.0)
+    full = dict(GOOD_TEST, score=float(TOTAL), max_score=float(TOTAL), status="passed")
+    assert checkzip.expectations("reference", dict(GOOD_RESULTS, score=float(TOTAL), tests=[full]), []) == []
+    zero = dict(GOOD_TEST, max_score=float(TOTAL))
     assert checkzip.expectations("template", dict(GOOD_RESULTS, tests=[zero]), [zero["name"]]) == []
     silent = dict(zero, output="")
     problems = checkzip.expectations("template", dict(GOOD_RESULTS, tests=[silent]), [zero["name"], "other"])

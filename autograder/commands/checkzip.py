@@ -361,7 +361,7 @@ def expectations(label: str, data: dict, reference_tests: list[str]) -> list[str
     if label == "reference":  # which tests lose points, and what each says (or why grading stopped)
         return problems + consistency.reference_problems(data)
     if not math.isclose(top, contract.TOTAL_POINTS):
-        problems.append(f"the tests are worth {top:g} points, contract.py says {contract.TOTAL_POINTS:g}")
+        problems.append(f"the tests are worth {top:g} points, the homework's POINTS say {contract.TOTAL_POINTS:g}")
     if label == "template":
         if score != 0:
             problems.append(f"the blank template scores {score:g}, expected 0")
