@@ -95,7 +95,8 @@ def prepare_pytest() -> bool:
 
 
 def preread_cases() -> bool:
-    """Read the stored graded cases once here (the suite reads them once per process anyway).
+    """Read the stored graded cases once here (the suite reads them once per process anyway), and import the
+    homework's diagnosis and oracle.
 
     ``autograder.suite.graded.support.all_cases`` is cached per process and returns read-only
     arrays, so forks can share one copy: ~0.1 s less per submission.
@@ -106,6 +107,10 @@ def preread_cases() -> bool:
         return False
     try:
         all_cases()
+        from autograder.suite.graded import callees, hooks
+
+        hooks.module()  # the homework's diagnosis and oracle, imported once for every fork (else at its first
+        callees.servable()  # failing case)
     except Exception:
         return False
     return True
