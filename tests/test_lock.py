@@ -188,6 +188,7 @@ def test_run_autograders_final_sweep_kills_what_a_dirty_user_left_and_trusts_a_c
         time.sleep(0.1)
         swept = leftover.poll() is not None
         assert swept == (left == "dirty")
+        assert (Path(lock.lock_dir()) / f"{user}.lock").read_bytes() == b"clean"  # swept once, not every grading
     finally:
         leftover.kill()
         leftover.wait()
