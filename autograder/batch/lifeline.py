@@ -79,8 +79,8 @@ def watch(pid: int, start: int) -> int:
         if reaper.start_time(pid) == start:
             select.select([fd], [], [])  # readable once the process has ended
         os.close(fd)
-    base = os.environ.get(accounts.USER_ENV) or accounts.DEFAULT_USER
-    names = [name for name in lock.members(base, lock.LOCK_DIRS) if _user_exists(name)]  # however many the pool has
+    names = [name for name in lock.pool_names(os.environ.get(accounts.USER_ENV) or accounts.DEFAULT_USER)
+             if _user_exists(name)]
     killed, deadline = 0, time.monotonic() + WATCH_SECONDS
     while names and time.monotonic() < deadline:
         holders = _flock_holders()
