@@ -18,17 +18,11 @@ sockets that no process has bound any more (/proc/net/unix). Another batch's liv
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import os
-import pwd
-import select
 import signal
 import stat
-import subprocess
-import sys
 import tempfile
-import time
 from pathlib import Path
 
 from autograder.sandbox import reaper
@@ -38,8 +32,6 @@ SERVER_ENV = "AUTOGRADER_BATCH_SERVER"  # the fork server's pid, for its grading
 PR_SET_PDEATHSIG = 1
 PREFIXES = ("autograder-batch-", "ag-zygote-")  # folders with an owner file
 PYMP = "pymp-"  # multiprocessing's: the fork server's listening socket
-WATCHER_ENV = "AUTOGRADER_BATCH_WATCHER"  # set once a batch's watcher runs (``for_fork_server``)
-WATCH_SECONDS = 20.0  # how long the watcher waits for the users a killed batch's gradings held
 
 
 def die_with(parent: int) -> None:
@@ -53,82 +45,8 @@ def die_with(parent: int) -> None:
 
 
 def for_fork_server() -> None:
-    """In the main process, before the fork server starts: say who it must die with; as root, start the watcher
-    that kills what its slots leave running should it be killed (``watch``)."""
+    """In the main process, before the fork server starts: say who it must die with."""
     os.environ[PARENT_ENV] = str(os.getpid())
-    if os.geteuid() == 0 and os.environ.get(WATCHER_ENV) != str(os.getpid()):
-        os.environ[WATCHER_ENV] = str(os.getpid())  # one watcher per process (a test session runs many batches)
-        with contextlib.suppress(OSError):
-            subprocess.Popen([sys.executable, "-m", "autograder.batch.lifeline", str(os.getpid()),
-                              str(reaper.start_time(os.getpid()))], start_new_session=True, close_fds=True,
-                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-
-
-def watch(pid: int, start: int) -> int:
-    """The watcher (a process of its own session, started by ``for_fork_server``): wait until the batch's main
-    process ``pid`` (started at ``start``) ends, however it ends, then kill what its gradings left running without a
-    private world (a student's daemon: setsid and a double fork). Each sandbox user of the pool is taken in turn,
-    once its lock is free (the batch's gradings died with it): every process still in its slot's cgroup is then a
-    leftover (``shares.kill_members``), and the user is released as it was found. A user held by another grading
-    past ``WATCH_SECONDS`` is that grading's, which killed its leftovers when it took it. Without cgroups, the next
-    grading of each user kills them (``Sandbox``). Returns how many processes were killed."""
-    from autograder.sandbox import accounts, lock, shares
-
-    with contextlib.suppress(OSError):
-        fd = os.pidfd_open(pid)
-        if reaper.start_time(pid) == start:
-            select.select([fd], [], [])  # readable once the process has ended
-        os.close(fd)
-    names = [name for name in lock.pool_names(os.environ.get(accounts.USER_ENV) or accounts.DEFAULT_USER)
-             if _user_exists(name)]
-    killed, deadline = 0, time.monotonic() + WATCH_SECONDS
-    while names and time.monotonic() < deadline:
-        holders = _flock_holders()
-        for name in list(names):
-            try:
-                held = lock.acquire(name, size=1, wait=0, create=False)
-            except lock.LockError:  # held: by the dead batch's grading, ending now (wait), or by another (skip)
-                with contextlib.suppress(OSError):
-                    holder = holders.get(os.stat(os.path.join(lock.lock_dir(), f"{name}.lock")).st_ino)
-                    if holder is None or not _batch_process(holder, pid):
-                        names.remove(name)
-                continue
-            names.remove(name)
-            if held is not None:
-                try:
-                    killed += shares.kill_members(shares.slot_group(name))
-                finally:
-                    held.release(clean=held.clean, left=held.left)
-        time.sleep(0.1 if names else 0)
-    return killed
-
-
-def _flock_holders() -> dict[int, int]:
-    """inode -> pid of the process holding each flock (/proc/locks)."""
-    holders = {}
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/locks").read_text().splitlines():
-            fields = line.split()
-            if len(fields) >= 6 and fields[1] == "FLOCK" and fields[4].isdigit():
-                with contextlib.suppress(ValueError, IndexError):
-                    holders[int(fields[5].rsplit(":", 1)[1])] = int(fields[4])
-    return holders
-
-
-def _batch_process(pid: int, main: int) -> bool:
-    """Whether ``pid`` is a process of the batch whose main process was ``main`` (its environment says so)."""
-    try:
-        return f"{PARENT_ENV}={main}".encode() in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-    except OSError:
-        return False
-
-
-def _user_exists(name: str) -> bool:
-    try:
-        pwd.getpwnam(name)
-    except KeyError:
-        return False
-    return True
 
 
 def in_fork_server() -> None:
@@ -200,7 +118,3 @@ def _bound_sockets() -> set[str] | None:
     except OSError:
         return None
     return {fields[7] for fields in (line.split() for line in lines) if len(fields) >= 8}
-
-
-if __name__ == "__main__":  # the watcher: python -m autograder.batch.lifeline PID START
-    watch(int(sys.argv[1]), int(sys.argv[2]))

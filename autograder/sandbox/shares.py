@@ -27,8 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -89,30 +87,6 @@ def members(group: Path) -> set[int]:
         return {int(line) for line in (group / "cgroup.procs").read_text().split()}
     except (OSError, ValueError):
         return set()
-
-
-def kill_members(group: Path | None, seconds: float = 5.0) -> int:
-    """Kill every process in ``group`` (a slot's, whose user's lock the caller holds: all of them are leftovers,
-    a killed batch's daemons among them) until none is left, within ``seconds``: cgroup v2's ``cgroup.kill`` where
-    the kernel has it, else each member stopped (a stopped process cannot fork), then all killed, rescanning. How
-    many processes were seen."""
-    from autograder.sandbox import reaper
-
-    if group is None:
-        return 0
-    with contextlib.suppress(OSError):
-        (group / "cgroup.kill").write_text("1")
-    seen: set[int] = set()
-    deadline = time.monotonic() + seconds
-    while (pids := members(group)) and time.monotonic() < deadline:
-        starts = {pid: reaper.start_time(pid) for pid in pids}
-        for pid, start in starts.items():
-            reaper.send_signal(pid, start, signal.SIGSTOP)
-        for pid, start in starts.items():
-            reaper.send_signal(pid, start, signal.SIGKILL)
-        seen |= pids
-        time.sleep(0.01)
-    return len(seen)
 
 
 def describe(group: Path | None) -> str:
