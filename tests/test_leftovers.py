@@ -55,3 +55,88 @@ def test_case_4_ipc_objects_of_the_sandbox_user_never_outlive_a_grading(tmp_path
     assert seen["at_start"] == 0, seen  # removed before the worker started
     assert seen["made"] == [-1, -1, -1, 1], seen  # the student's calls: EPERM, nothing made
     assert seen["after"] == 0, seen
+
+
+DAEMON = '''
+import os as _os
+
+def _daemon():  # setsid and a double fork: no longer the worker's child, nor in its session or process group
+    if _os.fork() == 0:
+        _os.setsid()
+        if _os.fork() == 0:
+            _os.execv("/bin/sleep", ["sleep", "%d"])
+        _os._exit(0)
+    _os.wait()
+
+_daemon()
+'''
+BATCH_SCRIPT = """
+import sys
+from pathlib import Path
+from autograder import batch
+batch.run(Path(sys.argv[1]), Path(sys.argv[2]), jobs=2, plain=True, allow_exposed=True)
+"""
+
+
+def _daemons(tag: int) -> list[int]:
+    """The pids of the test's daemons (``sleep <tag>``)."""
+    import os
+
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if Path(f"/proc/{entry}/cmdline").read_bytes() == f"sleep\x00{tag}\x00".encode():
+                found.append(int(entry))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("how", ["SIGKILL", "SIGTERM"])
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_case_5_a_killed_batch_leaves_no_student_daemon(tmp_path: Path, setting: str, how: str) -> None:
+    """Every submission starts a daemon (setsid, double fork) when loaded; the batch's main process is then killed
+    mid-grading, by SIGKILL (nothing of it can clean up) or by SIGTERM (a job scheduler's stop). Without a private
+    world (AUTOGRADER_NAMESPACES=0, and Docker's default capabilities), each grading dies with the batch by SIGTERM
+    and closes its sandbox first (lifeline.in_grading), which kills every process of its sandbox user; in a world,
+    the world's end kills it. No daemon is left, with or without cgroups."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from autograder.sandbox import accounts, namespace
+    from tests import fixtures_export as fx
+    from tests.test_gradescope_e2e import docker_wrapper
+
+    kind = ("namespaces", "no namespaces", "docker").index(setting) * 2 + (how == "SIGKILL")
+    tag = 1_000_000 + os.getpid() % 1_000_000 * 8 + kind  # this test's daemons only
+    path, _ = fx.write_export(tmp_path / "in", [fx.REFERENCE.read_text() + DAEMON % tag] * 4)
+    with sandbox_user() as user:
+        if user is None:
+            pytest.skip("needs root (a sandbox user)")
+        env = dict(os.environ, **{accounts.USER_ENV: str(user)})
+        if setting != "namespaces":
+            env[namespace.SWITCH] = "0"
+        wrapper = docker_wrapper() if setting == "docker" else ()
+        command = [*wrapper, sys.executable, "-c", BATCH_SCRIPT, str(path), str(tmp_path / "out")]
+        batch_process = subprocess.Popen(command, env=env, cwd=Path(__file__).resolve().parent.parent,
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 180
+            while not _daemons(tag) and time.monotonic() < deadline and batch_process.poll() is None:
+                time.sleep(0.05)
+            assert _daemons(tag), "no daemon started"
+            batch_process.send_signal(getattr(signal, how))
+            batch_process.wait(timeout=60)
+            deadline = time.monotonic() + 30
+            while _daemons(tag) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            left = _daemons(tag)
+        finally:
+            if batch_process.poll() is None:
+                batch_process.kill()
+            for pid in _daemons(tag):
+                os.kill(pid, signal.SIGKILL)
+    assert not left, f"daemons left running after the batch's {how}: {left}"

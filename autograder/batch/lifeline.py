@@ -5,10 +5,18 @@ grading and starts the zygote; a grading starts its worker (confine.py) or has t
 that ends when the grading's status socket closes (zygote.py). SIGTERM, SIGHUP and Ctrl-C reach the main
 process, which kills its gradings (pool.py) and exits. A SIGKILL cannot be handled, so each link dies with
 the one before it instead: ``PR_SET_PDEATHSIG`` (SIGKILL) in the fork server for the main process
-(``in_fork_server``), in each grading for the fork server (``in_grading``), in the zygote for the fork
-server (zygote.py), and in the worker or its world's ``unshare`` for the grading (confine.py). Each checks,
-once the signal is set, that its parent is still the one it was forked by (else that parent died first and
-it exits at once). The main process says who it is in ``PARENT_ENV``; the fork server in ``SERVER_ENV``.
+(``in_fork_server``), in the zygote for the fork server (zygote.py), and in the worker or its world's
+``unshare`` for the grading (confine.py). Each checks, once the signal is set, that its parent is still the one
+it was forked by (else that parent died first and it exits at once). The main process says who it is in
+``PARENT_ENV``; the fork server in ``SERVER_ENV``.
+
+A grading dies with the fork server by SIGTERM instead (``in_grading``), which it handles (``_end_grading``):
+before it exits it closes its sandboxes, which kills every process of its sandbox user. Without a private world
+(no PID namespace: Docker's default capabilities), that is what ends a student's daemon (setsid and a double
+fork: no longer anyone's descendant) when the batch is killed, even by SIGKILL; in a world, the world's end
+does. The main process stops its gradings the same way (``pool.stop``): SIGTERM first, then SIGKILL. Should a
+grading not even get there (SIGKILLed itself), the next grading of that user kills what it left, as it always
+has (``Sandbox``).
 
 ``remove_stale`` (the next run, before it grades) removes the root-owned scratch a killed batch left in
 TMPDIR: its ``autograder-batch-*`` and ``ag-zygote-*`` folders, whose owner process has ended (reaper.py:
@@ -34,10 +42,14 @@ PREFIXES = ("autograder-batch-", "ag-zygote-")  # folders with an owner file
 PYMP = "pymp-"  # multiprocessing's: the fork server's listening socket
 
 
-def die_with(parent: int) -> None:
-    """SIGKILL this process when ``parent`` (its parent now) ends; exit at once if it has ended already."""
+END_SECONDS = 5  # how long a grading's cleanup may take once its batch is gone (SIGALRM's default then ends it)
+
+
+def die_with(parent: int, signum: int = signal.SIGKILL) -> None:
+    """Send ``signum`` to this process when ``parent`` (its parent now) ends; exit at once if it has ended
+    already."""
     try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signum, 0, 0, 0)
     except (OSError, AttributeError):
         return  # not Linux: the main process's own cleanup (SIGTERM, SIGHUP, Ctrl-C) still holds
     if os.getppid() != parent:
@@ -60,12 +72,26 @@ def in_fork_server() -> None:
 
 
 def in_grading() -> None:
-    """In a grading process, first thing: die with the fork server; SIGHUP back to its default (the fork
-    server ignores it, and an ignored signal would stay ignored in every worker)."""
+    """In a grading process, first thing: die with the fork server, by SIGTERM, closing its sandboxes first
+    (``_end_grading``); SIGHUP back to its default (the fork server ignores it, and an ignored signal would stay
+    ignored in every worker)."""
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _end_grading)
     server = os.environ.get(SERVER_ENV, "")
     if server.isdigit():
-        die_with(int(server))
+        die_with(int(server), signal.SIGTERM)
+
+
+def _end_grading(signum: int, frame: object) -> None:
+    """A grading told to end (its batch is gone, or stops it): kill what its sandbox users run, daemons
+    included, and remove their files, then exit at once (nothing of this grading is recorded)."""
+    signal.alarm(END_SECONDS)  # should the cleanup hang, SIGALRM's default action ends the process
+    try:
+        from autograder.sandbox import supervisor
+
+        supervisor.close_all()
+    finally:
+        os._exit(128 + signum)
 
 
 def remove_stale(folder: str | None = None) -> list[str]:

@@ -144,13 +144,12 @@ def grade_all(
             now = time.monotonic()
             for sentinel in [s for s, job in running.items() if now >= job.deadline]:
                 job = running.pop(sentinel)
-                kill_tree(job.process)
+                stop([job.process])
                 shutil.rmtree(job.root, ignore_errors=True)
                 free.append(job.slot)
                 on_done(_failed(job, f"the grader did not finish within the time limit of {timeout:g} s"))
     finally:
-        for job in running.values():
-            kill_tree(job.process)
+        stop([job.process for job in running.values()])
         shutil.rmtree(scratch, ignore_errors=True)
 
 
@@ -265,12 +264,28 @@ def write_results(path: Path, data: dict) -> None:
         document.write_results(path, data)
 
 
-def kill_tree(process: multiprocessing.process.BaseProcess) -> None:
-    """SIGKILL a grading process and every process it started (found before killing)."""
+def stop(processes: list[multiprocessing.process.BaseProcess]) -> None:
+    """Stop grading processes: SIGTERM first, which each handles by closing its sandboxes (its sandbox user's
+    processes killed, daemons included: lifeline.py), then, past ``lifeline.END_SECONDS``, SIGKILL to each
+    and all it started."""
+    trees = {process: [process.pid, *descendants(process.pid)] for process in processes if process.pid}
+    for process in trees:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(process.pid, signal.SIGTERM)
+    deadline = time.monotonic() + lifeline.END_SECONDS + 1
+    for process in trees:
+        process.join(timeout=max(0.0, deadline - time.monotonic()))
+    for process, victims in trees.items():
+        if process.exitcode is None:  # its cleanup did not end it (a process that has ended, with its
+            kill_tree(process, victims)  # pid free for reuse, is not signalled; its workers died with it)
+
+
+def kill_tree(process: multiprocessing.process.BaseProcess, victims: list[int] | None = None) -> None:
+    """SIGKILL a grading process and every process it started (found before killing, or ``victims``)."""
     pid = process.pid
     if pid is None:
         return
-    victims = [pid, *descendants(pid)]
+    victims = [pid, *descendants(pid)] if victims is None else victims
     try:
         os.killpg(pid, signal.SIGKILL)  # the child made itself a process group leader
     except (ProcessLookupError, PermissionError, AttributeError):

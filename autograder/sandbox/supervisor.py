@@ -530,7 +530,8 @@ class Sandbox:
 
 
 @atexit.register
-def _close_all() -> None:
+def close_all() -> None:
+    """Close every sandbox of this process (at its exit, or when a batch's grading is told to end)."""
     for sandbox in list(_live):
         with contextlib.suppress(Exception):
             sandbox.close()
