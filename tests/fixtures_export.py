@@ -189,7 +189,8 @@ def fake_grade(submission: Path) -> dict:
                 "visibility": "visible",
                 "output": output,
                 "output_format": "md",
-                "extra_data": {"mistakes": mistakes},
+                "extra_data": {"mistakes": mistakes, "evidence": [  # FAKE_PROBED: shown by a probe, not exactly
+                    {"sentence": m, "exact": "FAKE_PROBED" not in text, "by": "fake"} for m in mistakes]},
             }
         )
     return {

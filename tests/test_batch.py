@@ -292,16 +292,20 @@ def test_csv_and_report_escape_student_strings(tmp_path: Path) -> None:
 def test_mistakes_are_counted_by_the_graders_ids_per_submission(tmp_path: Path) -> None:
     mask = next(iter(MISTAKES))
     sources = [fx.fake_source(mistake=mask)] * 3 + [fx.fake_source("softmax", mistake="other_id")] + [GOOD]
+    sources += [fx.fake_source(mistake="probed_id", extra="FAKE_PROBED")] * 4  # more, but shown by a probe only
     sources.append(fx.fake_source(extra="FAKE_FORGED_MISTAKE"))  # "**Likely mistake:**" printed by student code
     path, _ = fake_export(tmp_path, sources)
     out = tmp_path / "out"
     assert run_fake(path, out) == 0
     subs = export.open_export(path, out).submissions
     summary = table.summarize(table.load_rows(out, subs, VERSION))
-    assert summary.mistakes == [(mask, 3, ["causal_mask", "rope", "softmax"]), ("other_id", 1, ["causal_mask", "rope"])]
-    assert summary.functions["softmax"][:2] == (2, 6)  # all tests of softmax passed in 2 of 6
+    assert summary.mistakes == [(mask, 3, ["causal_mask", "rope", "softmax"], 3),
+                                ("other_id", 1, ["causal_mask", "rope"], 1),
+                                ("probed_id", 4, ["causal_mask", "rope", "softmax"], 0)]  # exact evidence first
+    assert summary.functions["softmax"][:2] == (2, 10)  # all tests of softmax passed in 2 of 10
     html = (out / "report.html").read_text()
     assert escape(MISTAKES[mask]) in html and "forged" not in html
+    assert "3 exact, 0 by a probe or the error" in html and "0 exact, 4 by a probe or the error" in html
 
 
 @pytest.mark.parametrize("extra", [None, {}, {"mistakes": "no_scale"}, {"mistakes": [3, None, ""]}, []])
@@ -392,7 +396,7 @@ def test_batch_equals_grade_alone(tmp_path: Path) -> None:
     )
     written = {m for sid in [*ids, "999999999"] for t in json.loads(state.results_path(out, sid).read_text())["tests"]
                for m in table.diagnosed(t)}  # the grader's ids (issue 13 adds them to every graded test)
-    assert {m for m, _, _ in summary.mistakes} == written
+    assert {m for m, _, _, _ in summary.mistakes} == written
 
 
 @needs_engine

@@ -265,16 +265,21 @@ def _tests(summary: Summary, plots: list[Path]) -> str:
 
 
 def _mistakes(summary: Summary) -> str:
-    """From each test's grader-written mistake ids (``table.diagnosed``), worded by the feedback's MISTAKES."""
+    """From each test's grader-written mistake ids (``table.diagnosed``), worded by the feedback's MISTAKES, with
+    how the grader showed each (``table.exactly_shown``): an exact output match, or a probe or the error alone."""
     if not summary.mistakes:
         return "<h2>Most frequent diagnosed mistakes</h2><p>No known mistake was diagnosed.</p>"
     from autograder.feedback.compare import MISTAKES
 
     rows = [
-        [escape(MISTAKES.get(mistake, mistake)), str(count), ", ".join(f"<code>{escape(f)}</code>" for f in functions)]
-        for mistake, count, functions in summary.mistakes[:20]
+        [escape(MISTAKES.get(mistake, mistake)), str(count), f"{exact} exact, {count - exact} by a probe or the error",
+         ", ".join(f"<code>{escape(f)}</code>" for f in functions)]
+        for mistake, count, functions, exact in summary.mistakes[:20]
     ]
-    return "<h2>Most frequent diagnosed mistakes</h2>" + _table(["likely mistake", "submissions", "in"], rows, {1})
+    return ("<h2>Most frequent diagnosed mistakes</h2><p>Ordered by the submissions in which an exact output match "
+            "shows the mistake (the student's output equals the grader's own with that mistake); a probe or the "
+            "error alone is weaker evidence.</p>"
+            + _table(["likely mistake", "submissions", "evidence", "in"], rows, {1}))
 
 
 def _slowest(summary: Summary) -> str:

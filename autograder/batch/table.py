@@ -139,7 +139,8 @@ class Summary:
     columns: list[str] = field(default_factory=list)  # test columns, in suite order
     tests: dict[str, TestStats] = field(default_factory=dict)
     functions: dict[str, tuple[int, int, float, float]] = field(default_factory=dict)  # passed, n, points, max
-    mistakes: list[tuple[str, int, list[str]]] = field(default_factory=list)  # mistake id, submissions, functions
+    # mistake id, submissions, functions, submissions where an exact output match shows it (``exactly_shown``)
+    mistakes: list[tuple[str, int, list[str], int]] = field(default_factory=list)
     max_points: float = 0.0
 
     @property
@@ -220,6 +221,7 @@ def summarize(rows: list[Row]) -> Summary:
     summary.columns = list(columns)
     functions: dict[str, list[float]] = defaultdict(lambda: [0, 0, 0.0, 0.0])
     mistakes: dict[str, set[str]] = defaultdict(set)
+    exact: dict[str, set[str]] = defaultdict(set)
     mistake_functions: dict[str, set[str]] = defaultdict(set)
     max_points = 0.0
     for row in summary.graded:
@@ -238,13 +240,16 @@ def summarize(rows: list[Row]) -> Summary:
             for mistake in diagnosed(test):
                 mistakes[mistake].add(row.submission.id)
                 mistake_functions[mistake].add(fn)
+                if exactly_shown(test, mistake):
+                    exact[mistake].add(row.submission.id)
         for fn, ok in per_function.items():
             functions[fn][0] += ok
             functions[fn][1] += 1
     summary.tests = {key: summary.tests[key] for key in summary.columns}
     summary.functions = {fn: tuple(values) for fn, values in sorted(functions.items(), key=_contract_order)}
-    summary.mistakes = sorted(
-        ((s, len(ids), sorted(mistake_functions[s])) for s, ids in mistakes.items()), key=lambda m: (-m[1], m[0])
+    summary.mistakes = sorted(  # the ones an exact output match shows in most submissions first
+        ((s, len(ids), sorted(mistake_functions[s]), len(exact[s])) for s, ids in mistakes.items()),
+        key=lambda m: (-m[3], -m[1], m[0]),
     )
     summary.max_points = max_points
     return summary
@@ -258,6 +263,17 @@ def diagnosed(test: dict) -> list[str]:
     if not isinstance(found, list):
         return []
     return list(dict.fromkeys(m for m in found if isinstance(m, str) and 0 < len(m) <= MAX_MISTAKE_ID))
+
+
+def exactly_shown(test: dict, mistake: str) -> bool:
+    """Whether the grader's evidence for ``mistake`` in this test (``extra_data["evidence"]``: the mistake ids of
+    each sentence, and whether an exact output match shows it) is an exact output match, rather than a probe or the
+    error alone."""
+    extra = test.get("extra_data")
+    listed = extra.get("evidence") if isinstance(extra, dict) else None
+    return isinstance(listed, list) and any(
+        isinstance(item, dict) and item.get("exact") is True and mistake in str(item.get("sentence", "")).split(",")
+        for item in listed)
 
 
 def _contract_order(item: tuple[str, object]) -> tuple[int, str]:
