@@ -35,7 +35,9 @@ MAY_IMPORT = {
 }
 # files that run inside the sandbox or are copied into the student template: stdlib and numpy only
 SELF_CONTAINED = {
-    "sandbox/worker.py": {"protocol", "seccomp"},  # protocol.py and seccomp.py are copied next to it
+    "sandbox/worker.py": {"protocol", "seccomp", "worker_guards", "worker_proxies"},  # all four copied next to it
+    "sandbox/worker_guards.py": set(),
+    "sandbox/worker_proxies.py": set(),
     "sandbox/protocol.py": set(),
     "sandbox/seccomp.py": set(),
     "sandbox/world_init.py": set(),  # runs as the private world's PID 1, with -S

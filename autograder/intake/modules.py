@@ -27,7 +27,8 @@ MAX_MODULES = 50  # the student's own modules shipped with one submission
 # files of the student template that are ours (public tests, feedback modules), and pytest's: never the submission
 OURS = {f"test_{contract.UPLOAD}.py", f"{contract.UPLOAD}_feedback.py", "feedback_format.py", "conftest.py"}
 NOT_SHIPPED = frozenset(sys.stdlib_module_names) | {"numpy", contract.UPLOAD}  # names the worker imports as they are
-WORKER_MODULES = frozenset({"protocol", "worker", "world_init", "zygote"})  # the worker's own (sandbox/), loaded first
+WORKER_MODULES = frozenset({"protocol", "worker", "worker_guards", "worker_proxies", "world_init",
+                            "zygote"})  # the worker's own (sandbox/), loaded first
 
 
 def choose(candidates: list[Path], wanted: Collection[str], shown: Callable[[Path], str]) -> tuple[Path, list[str]]:

@@ -15,6 +15,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from autograder.sandbox import protocol
+
 
 class CallbackLimit(Exception):  # noqa: N818 - a limit reached, not a fault of the grader
     """A bound of the grader-side objects was reached; ``str(e)`` is a sentence for the student. The call that
@@ -205,3 +207,34 @@ def _sizes(value: Any, depth: int = 0) -> Iterator[tuple[int, int, int]]:
     else:
         yield 0, 1, 1
 
+
+def answer_frame(reply: dict, arrays: list, refs: list) -> bytes:
+    """The frame answering a worker's callback ``reply``: a method of a grader object (or a served stand-in) in
+    ``refs`` run here on the student's arguments.
+
+    A limit reached (CallbackLimit) is raised: the worker, left waiting for an answer, is then killed, so no later
+    reply is read as this one's. Any other failure to compute or encode the answer (the student's arguments, an
+    answer too large to send) is an error frame raised in the student's call, never the grader's error."""
+    ident, kind = reply.get("ref"), reply.get("kind")
+    args = protocol.decode(reply.get("args"), arrays, allow_refs=False)
+    try:
+        expected = Served if kind == "served" else GraderObject if kind == "object" else None
+        if type(ident) is not int or not 0 <= ident < len(refs) or expected is None \
+                or not isinstance(refs[ident], expected):
+            raise ValueError("this object is no longer valid (it belongs to an earlier call)")
+        if not isinstance(args, tuple):
+            raise TypeError("bad arguments")
+        method = reply.get("method")
+        value = refs[ident].serve(method if type(method) is int else str(method), args)
+        # a compact callback (protocol.py) gets a compact reply when the value fits one
+        frame = protocol.pack_projection(protocol.REPLY, 0, value) if reply.get("compact") else None
+        if frame is None:
+            tree, out = protocol.encode(value)
+            frame = protocol.pack_frame({"op": "reply", "value": tree}, out)
+    except CallbackLimit:
+        raise
+    except Exception as e:  # computing or encoding an answer to the student's arguments: their call raises it
+        kind = "TypeError" if isinstance(e, TypeError) else "ValueError"
+        message = str(e) if isinstance(e, (TypeError, ValueError)) else f"{type(e).__name__}: {e}"
+        frame = protocol.pack_frame({"op": "reply_error", "type": kind, "message": message[:2000]})
+    return frame

@@ -98,6 +98,67 @@ def owner(table: dict[int, dict], pid: int, uid: int) -> int:
     return 0
 
 
+def kill_leftovers(uid: int | None, sessions: set[int], keep: set[int], seconds: float = KILL_DEADLINE) -> bool:
+    """Freeze, then kill, every leftover process until none runs; reap the ones reparented to us. Whether none is
+    left (False: out of time, every process stopped then killed anyway).
+
+    Leftovers: every process of ``uid`` (a sandbox user, whose lock the caller holds), or with None the
+    processes this one started outside its session; never one of ``keep`` or of another live sandbox (the worker
+    sessions ``sessions`` and their descendants). SIGSTOP each new leftover and rescan until no new one appears (a
+    stopped process cannot fork), then SIGKILL them all. A child of ours or of a stopped one is stopped as soon as
+    the scan reads it, newest first: in a storm of fork-and-exit chains a process lives for about one fork.
+    Signals go through pidfds checked against the start time seen in /proc (a storm recycles pids fast).
+    """
+    me, deadline = os.getpid(), time.monotonic() + seconds
+    keep = keep | {me}
+    frozen: dict[int, int] = {}  # pid -> start time of every process stopped
+    stops = [0]
+    spared = sessions | {os.getsid(0)}
+
+    def stop(pid: int, info: dict) -> None:
+        if frozen.get(pid) != info["start"] and info["state"] not in "ZX":
+            send_signal(pid, info["start"], signal.SIGSTOP)
+            frozen[pid] = info["start"]
+            stops[0] += 1
+
+    def eager(pid: int, info: dict) -> None:  # during the scan: a storm's newest process forks next
+        ours = info["ppid"] == me or info["ppid"] in frozen
+        if ours and info["sid"] not in spared and pid not in keep and (uid is None or uid in info["uids"]):
+            stop(pid, info)
+
+    while time.monotonic() < deadline:
+        before = stops[0]
+        table = process_table(eager)
+        victims = _victims(table, uid, me, keep, sessions)
+        for pid in sorted(victims, reverse=True):
+            stop(pid, table[pid])
+        zombies = {p for p in victims if table[p]["state"] in "ZX" and table[p]["ppid"] == me}
+        for pid in zombies:  # every round: a short table is a fast scan
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+        if stops[0] > before:
+            continue  # until a scan finds no new process: then every one of them is stopped
+        alive = [p for p in victims if table[p]["state"] not in "ZX"]
+        for pid in alive:
+            send_signal(pid, table[pid]["start"], signal.SIGKILL)
+        if not alive and not zombies:
+            return True
+        time.sleep(0.005)
+    for pid, start in frozen.items():  # out of time: at least leave nothing stopped
+        send_signal(pid, start, signal.SIGKILL)
+    return False
+
+
+def _victims(table: dict[int, dict], uid: int | None, me: int, keep: set[int], sessions: set[int]) -> set[int]:
+    """The leftovers in ``table`` (zombies included): see ``kill_leftovers``."""
+    if uid is not None:  # under the user's lock (lock.py) every process of the uid is a leftover of ours
+        victims = {p for p, i in table.items() if uid in i["uids"]}
+    else:  # student processes never share the grader's session; its own helpers do (the zygote: see keep)
+        victims = {p for p in descendants(table, me) if table[p]["sid"] != os.getsid(0)}
+    others = {d for pid in sessions for d in descendants(table, pid)}  # a world's worker has its own sid
+    return {p for p in victims if p not in keep | sessions | others and table[p]["sid"] not in sessions}
+
+
 def world_writable_dirs(*, refresh: bool = False) -> tuple[str, ...]:
     """Every directory the sandbox user could write to outside its own: SHARED_DIRS and each world-writable
     directory found within SCAN_DEPTH levels of / (not SCAN_SKIP), nested ones included (/run/lock,

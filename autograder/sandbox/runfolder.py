@@ -1,7 +1,8 @@
-"""The worker's run folder: its three modules, their bytecode, and the command line that starts it.
+"""The worker's run folder: its modules, their bytecode, and the command line that starts it.
 
 ``Sandbox`` makes one folder per grading, root-owned and readable by the sandbox user, and
-``populate`` copies ``worker.py``, ``protocol.py`` and ``seccomp.py`` into it. When the worker runs the
+``populate`` copies ``worker.py`` (with ``worker_guards.py`` and ``worker_proxies.py``), ``protocol.py`` and
+``seccomp.py`` into it. When the worker runs the
 grader's own interpreter, their ``__pycache__`` files come too: compiled once per grader process (a batch's
 fork server does it for every fork) and written as unchecked hash-based pycs (PEP 552), which
 the interpreter loads without reading the sources' dates. A worker start then compiles nothing
@@ -28,7 +29,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-MODULES = ("worker", "protocol", "seccomp")
+MODULES = ("worker", "worker_guards", "worker_proxies", "protocol", "seccomp")
 BOOT = ("import sys; sys.path.insert(0, {folder!r}); import {module}; del sys.path[0]; "
         "sys.exit({module}.main(sys.argv))")
 

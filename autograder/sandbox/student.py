@@ -38,9 +38,10 @@ from typing import Any
 import numpy as np
 
 from autograder import contract
-from autograder.feedback.markdown import code_span, fenced, plain
+from autograder.feedback.markdown import code_span
 from autograder.sandbox import protocol
-from autograder.sandbox.callbacks import CallbackLimit, GraderObject, Served
+from autograder.sandbox.callbacks import CallbackLimit, GraderObject, Served, answer_frame
+from autograder.sandbox.messages import StudentError, from_reply, how, load_note
 from autograder.sandbox.supervisor import (
     Limits,
     Sandbox,
@@ -61,23 +62,9 @@ BUDGET = 150.0  # seconds of worker time per Student, loads included
 MAX_CRASHES = 2  # crashes of one function before it is not run again
 MAX_LOADS = 3  # tries to load a Program whose statements stop the worker
 MAX_NOTES = 20  # notes about top-level statements, at most
-SHOWN = 500  # characters of student-controlled text in one message
 MAX_SERVED_ANSWERS = 2_000  # answers of served stand-ins in one grading (the buggy examples use under 100)
-KINDS = ("exception", "timeout", "crash", "invalid_output", "modified_input", "missing", "not_loaded", "budget")
-
 # GraderObject: callbacks.py
 __all__ = ["GraderObject", "Remote", "SandboxError", "Student", "StudentError", "WorkerLost"]
-
-
-class StudentError(Exception):
-    """The student's code gave no usable value; ``str(e)`` is markdown for the student."""
-
-    def __init__(self, kind: str, message: str, traceback: str = "") -> None:
-        super().__init__(message)
-        self.kind, self.message, self.traceback = kind, message, traceback
-
-    def __str__(self) -> str:
-        return f"{self.message}\n\n{fenced(self.traceback)}" if self.traceback else self.message
 
 
 class Remote:
@@ -246,7 +233,7 @@ class Student:
                     continue  # load again, skipping nothing
                 if position is None:  # no statement started (the worker sends one frame before each)
                     self._not_loaded = StudentError("not_loaded", f"Your code could not be loaded: the worker "
-                                                    f"process {_how(e, self.load_timeout)} while loading it.")
+                                                    f"process {how(e, self.load_timeout)} while loading it.")
                     return
                 self._stopped_while_loading(position, e)
             finally:
@@ -300,7 +287,7 @@ class Student:
         more = reply.get("more_notes")
         total = len(notes) + (more if type(more) is int and more > 0 else 0)  # the worker sends 100 at most
         for note in notes[:MAX_NOTES]:
-            self._note(_load_note(note, self.statement_timeout))
+            self._note(load_note(note, self.statement_timeout))
         if total > MAX_NOTES:
             self._note(f"... and {total - MAX_NOTES} more top-level statements did not run cleanly.")
 
@@ -371,7 +358,7 @@ class Student:
                 raise WorkerLost(f"the worker process {e} while running {what}, maybe not because of the student's "
                                  "code: the test is run once more") from None
             self._crashes[what] += 1
-            raise StudentError("crash", f"the worker process {_how(e, timeout)} while running {what}") from None
+            raise StudentError("crash", f"the worker process {how(e, timeout)} while running {what}") from None
         finally:
             self.spent += self.sandbox.clock.now() - began
             if timeout < self.call_timeout and what in self._timed_out:  # stopped by the budget: it is spent
@@ -403,35 +390,9 @@ class Student:
 
     def _callback(self, reply: dict, arrays: list, refs: list, deadline: float) -> None:
         """Run one method of a grader object (or a served stand-in) the student's code called, here, and send back
-        the answer.
-
-        A limit reached (CallbackLimit) leaves the worker waiting for an answer: the caller kills it (see
-        ``_request``), so no later reply is read as this one's. Any other failure to compute or encode the answer
-        (the student's arguments, an answer too large to send) is raised in the student's call, never the
-        grader's error."""
-        ident, kind = reply.get("ref"), reply.get("kind")
-        args = protocol.decode(reply.get("args"), arrays, allow_refs=False)
-        try:
-            expected = Served if kind == "served" else GraderObject if kind == "object" else None
-            if type(ident) is not int or not 0 <= ident < len(refs) or expected is None \
-                    or not isinstance(refs[ident], expected):
-                raise ValueError("this object is no longer valid (it belongs to an earlier call)")
-            if not isinstance(args, tuple):
-                raise TypeError("bad arguments")
-            method = reply.get("method")
-            value = refs[ident].serve(method if type(method) is int else str(method), args)
-            # a compact callback (protocol.py) gets a compact reply when the value fits one
-            frame = protocol.pack_projection(protocol.REPLY, 0, value) if reply.get("compact") else None
-            if frame is None:
-                tree, out = protocol.encode(value)
-                frame = protocol.pack_frame({"op": "reply", "value": tree}, out)
-        except CallbackLimit:
-            raise
-        except Exception as e:  # computing or encoding an answer to the student's arguments: their call raises it
-            kind = "TypeError" if isinstance(e, TypeError) else "ValueError"
-            message = str(e) if isinstance(e, (TypeError, ValueError)) else f"{type(e).__name__}: {e}"
-            frame = protocol.pack_frame({"op": "reply_error", "type": kind, "message": message[:2000]})
-        self.sandbox.send_frame(frame, deadline=deadline)
+        the answer (``callbacks.answer_frame``; a CallbackLimit reached leaves the worker waiting: the caller kills
+        it, see ``_request``)."""
+        self.sandbox.send_frame(answer_frame(reply, arrays, refs), deadline=deadline)
 
     def _own(self, what: str, value: Any, method: bool) -> Any:
         """Writable copies of arrays; refuse strings and foreign refs."""
@@ -448,68 +409,10 @@ class Student:
         return value
 
     def _error(self, what: str, reply: dict, timeout: float) -> StudentError:
-        kind = reply.get("kind") if reply.get("kind") in KINDS else "exception"
-        text = {k: _plain(reply.get(k, "")) for k in ("type", "message", "where")}
-        where, traceback = f" ({text['where']})" if text["where"] else "", str(reply.get("traceback", ""))[-6000:]
-        if kind == "missing":
-            found = text["message"] if text["message"] != "not defined" else "not defined in your submission"
-            return StudentError(kind, f"{what} is {found}")
-        if kind == "invalid_output":
-            return StudentError(kind, f"{what} returned something that cannot be graded: {text['message']} "
-                                "(expected numpy arrays of real numbers)")
-        if kind == "timeout":
-            self._timed_out[what] = timeout
-            return StudentError(kind, f"{what} did not return within {timeout:g} s (infinite loop?); "
-                                f"it was stopped{' at ' + text['where'] if text['where'] else ''}", traceback)
-        if kind == "modified_input":
-            params = [str(p) for p in reply.get("params", [])][:10] if isinstance(reply.get("params"), list) else []
-            name = f"its input {code_span(params[0])}" if len(params) == 1 else "one of its input arrays"
-            return StudentError(kind, f"{what} modified {name} in place; work on a copy{where}", traceback)
-        hint = _hint(text["type"], text["message"], self.sandbox.limits)
-        return StudentError("exception", f"{what} raised {text['type']}: {text['message']}{where}{hint}", traceback)
-
-
-def _how(error: Exception, timeout: float) -> str:
-    """What happened to the worker, after "the worker process": "died (killed by signal 9: ...)"."""
-    if isinstance(error, WorkerDied):
-        return f"died ({error})"
-    if isinstance(error, WorkerTimeout):
-        return f"did not answer within {timeout:g} s"
-    return "sent malformed data to the grader (does your code write to the grader's pipes?)"
-
-
-def _plain(value: Any) -> str:
-    """Student-controlled text for one markdown line, outside code spans: capped, no HTML, links or code."""
-    return plain(value, SHOWN)
-
-
-def _hint(exc_type: str, message: str, limits: Limits) -> str:
-    hints = {"MemoryError": f" (memory limit {limits.memory_mb} MB)", "RecursionError": " (infinite recursion?)",
-             "SystemExit": " (`sys.exit()` or `exit()` was called; return a value instead)"}
-    if exc_type == "OSError" and "File too large" in message:
-        return f" (more than {limits.file_mb} MB of output was printed or written)"
-    return hints.get(exc_type, "")
-
-
-def _load_note(note: dict, statement_timeout: float) -> str:
-    """A student-facing note about one top-level statement that did not run cleanly ("code cell 3, line 2: ...")."""
-    text = {k: _plain(note.get(k, "")) for k in ("label", "line", "type", "message")}
-    where = f"{text['label']}, line {text['line']}"
-    code = code_span(note.get("code"), SHOWN) if str(note.get("code") or "").strip() else "this statement"
-    # in a .py file, importing it (the student's own tests) stops there; the worker runs the rest anyway
-    stops = (" Python itself stops importing your file at this line (your own tests would fail): remove or fix it."
-             if str(note.get("label", "")).lower().endswith(".py") else "")
-    inside = _plain(note.get("where", ""))  # where it raised: in the student's own module that was imported
-    inside = f" in {inside}" if inside and not inside.startswith(f"{text['label']}, ") else ""
-    return {
-        "import": f"{where}: {code} failed ({text['type']}{inside}: {text['message']}); the rest of the code was "
-                  "loaded.",
-        "timeout": f"{where}: {code} was stopped after {statement_timeout:g} s and is skipped when grading (put "
-                   "long experiments under `if __name__ == \"__main__\":`).",
-        "skipped": f"{where}: {code} was skipped: {text['message']}.",
-        "syntax": f"{where}: syntax error ({text['message']}); this part was skipped.",
-    }.get(str(note.get("kind")), f"{where}: {code} raised {text['type']}: {text['message']}; the rest of the code "
-                                 f"was loaded.{stops}")
+        error = from_reply(what, reply, timeout, self.sandbox.limits)
+        if error.kind == "timeout":
+            self._timed_out[what] = timeout  # not run again (fails fast)
+        return error
 
 
 def _chunk(chunk: Any) -> dict:

@@ -45,7 +45,6 @@ import tempfile
 import time
 import weakref
 from pathlib import Path
-from typing import Any
 
 from autograder.sandbox import confine, cputime, lock, namespace, protocol, reaper, runfolder, shares, zygotes
 from autograder.sandbox.accounts import DEFAULT_USER, USER_ENV, user_can_run
@@ -56,10 +55,10 @@ from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     Limits,
 )
 from autograder.sandbox.exits import STUDENT_SIGNALS, describe_exit, lost_from_outside  # noqa: F401 - this API
+from autograder.sandbox.pipes import Pipes, WorkerDied, WorkerTimeout
 from autograder.sandbox.reaper import CLEAN_DEADLINE, KILL_DEADLINE, SHARED_DIRS  # noqa: F401 - part of this API
 
 OUTPUT_LIMIT = 4000  # bytes of student stdout/stderr kept per call
-POLL_SLICE = 0.05  # seconds between checks that the worker is still alive
 RUN_PREFIX, PRIVATE_PREFIX = "ag-run-", "ag-grader-"  # a grading's folders (recorded in its user's lock file)
 PR_SET_CHILD_SUBREAPER, F_SETPIPE_SZ = 36, 1031
 _HERE = Path(__file__).resolve().parent
@@ -78,18 +77,10 @@ class WorkerLost(SandboxError):  # noqa: N818 - the same family as WorkerDied
     retry_test = True
 
 
-class WorkerTimeout(Exception):  # noqa: N818 - reads better at the call sites than WorkerTimeoutError
-    """The worker did not answer before the deadline (it has been killed)."""
-
-
-class WorkerDied(Exception):  # noqa: N818
-    """The worker exited or closed its pipe; str() says how (it has been cleaned up)."""
-
-
 _live: weakref.WeakSet[Sandbox] = weakref.WeakSet()
 
 
-class Sandbox:
+class Sandbox(Pipes):
     """One worker process at a time, with its limits, pipes, output file and cleanup."""
 
     def __init__(self, *, user: str | None = None, switch_user: bool = True, python: str | None = None,
@@ -308,73 +299,6 @@ class Sandbox:
         if problem:
             raise WorkerTimeout("its processes used up the time limit in CPU time")
 
-    def send(self, header: dict, arrays: Any = (), *, deadline: float) -> None:
-        """Send one frame before ``deadline`` (``self.deadline``); on any failure the worker is killed."""
-        try:
-            frame = protocol.pack_frame(header, arrays, max_header=protocol.MAX_REQUEST_HEADER)
-        except BaseException:
-            self.kill()
-            raise
-        self.send_frame(frame, deadline=deadline)
-
-    def send_frame(self, frame: bytes, *, deadline: float) -> None:
-        """Send the bytes of one frame (``protocol.pack_frame``, ``pack_projection``): as ``send``."""
-        try:
-            if self._proc is None:
-                raise WorkerDied("the worker is not running")
-            view = memoryview(frame)
-            while view:
-                try:  # the pipe holds 1 MiB: most frames go at once, and poll only when it is full
-                    view = view[os.write(self._wfd, view[: 1 << 20]) :]
-                except BlockingIOError:
-                    self._wait_ready(self._wfd, select.POLLOUT, deadline)
-                except BrokenPipeError:
-                    raise WorkerDied(self._death(grace=1.0) or "the worker closed its connection") from None
-        except BaseException:
-            self.kill()
-            raise
-
-    def receive(self, deadline: float) -> tuple[dict, list]:
-        """Read one frame; WorkerTimeout, WorkerDied or ProtocolError leave no process behind."""
-        try:
-            return protocol.unpack_body(self._read(protocol.body_length(self._read(8, deadline)), deadline))
-        except BaseException:
-            self.kill()
-            raise
-
-    def _read(self, n: int, deadline: float) -> bytes:
-        """``n`` bytes from the worker. Reads take whatever the pipe holds (up to 1 MiB): a frame's prefix and
-        body usually arrive in one read; bytes past ``n`` wait in ``_inbox`` for the next call."""
-        buf = self._inbox
-        while len(buf) < n:
-            self._wait_ready(self._rfd, select.POLLIN, deadline)
-            chunk = os.read(self._rfd, min(max(n - len(buf), 1 << 16), 1 << 20))
-            if not chunk:
-                raise WorkerDied(self._death(grace=1.0) or "the worker closed its connection to the grader")
-            buf += chunk
-        data = bytes(buf[:n])
-        del buf[:n]
-        return data
-
-    def _wait_ready(self, fd: int, event: int, deadline: float) -> None:
-        if self._proc is None:
-            raise WorkerDied("the worker is not running")
-        poller = self._pollers.get((fd, event))
-        if poller is None:
-            poller = self._pollers[(fd, event)] = select.poll()
-            poller.register(fd, event)
-        while True:
-            remaining = deadline - self.clock.fast()
-            if remaining <= 0 and deadline - self.clock.now() <= 0:  # /proc is read only near the deadline
-                raise WorkerTimeout("no answer before the deadline")
-            remaining = max(remaining, 0.001)
-            if poller.poll(min(remaining, POLL_SLICE) * 1000):
-                return
-            death = self._death()  # its children may hold the pipe open after it died
-            if death:
-                raise WorkerDied(death)
-            self._check_budget(deadline)
-
     def _death(self, grace: float = 0.0) -> str:
         """How the worker ended ("" while it runs), without reaping it."""
         assert self._proc is not None
@@ -438,67 +362,15 @@ class Sandbox:
             self._work_dir = None
 
     def _kill_leftovers(self) -> None:
-        """Freeze, then kill, every leftover process until none runs; reap the ones reparented to us.
-
-        SIGSTOP each new leftover and rescan until no new one appears (a stopped process cannot
-        fork), then SIGKILL them all. A child of ours or of a stopped one is stopped as soon as the
-        scan reads it, newest first: in a storm of fork-and-exit chains a process lives for about
-        one fork. Signals go through pidfds checked against the start time seen in /proc (a storm
-        recycles pids fast).
-        """
-        me, deadline = os.getpid(), time.monotonic() + KILL_DEADLINE
-        frozen: dict[int, int] = {}  # pid -> start time of every process stopped
-        stops = [0]
-        spared = {s.pid for s in list(_live) if s is not self and s.pid} | {os.getsid(0)}
-        zygote = (zygotes.process() or (-1, ""))[0]  # a child of ours in a session of its own, never a leftover
-        keep = {me, zygote}
-
-        def stop(pid: int, info: dict) -> None:
-            if frozen.get(pid) != info["start"] and info["state"] not in "ZX":
-                reaper.send_signal(pid, info["start"], signal.SIGSTOP)
-                frozen[pid] = info["start"]
-                stops[0] += 1
-
-        def eager(pid: int, info: dict) -> None:  # during the scan: a storm's newest process forks next
-            ours = info["ppid"] == me or info["ppid"] in frozen
-            if ours and info["sid"] not in spared and pid not in keep and (
-                    not self.account or self.account.pw_uid in info["uids"]):
-                stop(pid, info)
-
-        while time.monotonic() < deadline:
-            before = stops[0]
-            table = reaper.process_table(eager)
-            victims = self._victims(table, me, keep)
-            for pid in sorted(victims, reverse=True):
-                stop(pid, table[pid])
-            zombies = {p for p in victims if table[p]["state"] in "ZX" and table[p]["ppid"] == me}
-            for pid in zombies:  # every round: a short table is a fast scan
-                with contextlib.suppress(ChildProcessError):
-                    os.waitpid(pid, os.WNOHANG)
-            if stops[0] > before:
-                continue  # until a scan finds no new process: then every one of them is stopped
-            alive = [p for p in victims if table[p]["state"] not in "ZX"]
-            for pid in alive:
-                reaper.send_signal(pid, table[pid]["start"], signal.SIGKILL)
-            if not alive and not zombies:
-                self._left_nothing, self._spawned = True, False
-                return
-            time.sleep(0.005)
-        self._left_nothing = False
-        for pid, start in frozen.items():  # out of time: at least leave nothing stopped
-            reaper.send_signal(pid, start, signal.SIGKILL)
-
-    def _victims(self, table: dict[int, dict], me: int, keep: set[int]) -> set[int]:
-        """The leftover processes of this sandbox in ``table`` (zombies included), none of ``keep`` (this grader and
-        its zygote)."""
-        if self.account:  # under the user's lock (lock.py) every process of the uid is a leftover of ours
-            uid = self.account.pw_uid
-            victims = {p for p, i in table.items() if uid in i["uids"]}
-        else:  # student processes never share the grader's session; its own helpers do (the zygote: see keep)
-            victims = {p for p in reaper.descendants(table, me) if table[p]["sid"] != os.getsid(0)}
+        """Freeze, then kill, every leftover process of this sandbox until none runs (``reaper.kill_leftovers``):
+        every process of its user (under the user's lock, all are ours), or without one the processes we started
+        outside our session; never another live sandbox's, nor the zygote."""
         sessions = {s.pid for s in list(_live) if s is not self and s.pid}  # other live sandboxes
-        others = {d for pid in sessions for d in reaper.descendants(table, pid)}  # a world's worker has its own sid
-        return {p for p in victims if p not in keep | sessions | others and table[p]["sid"] not in sessions}
+        zygote = (zygotes.process() or (-1, ""))[0]  # a child of ours in a session of its own, never a leftover
+        if reaper.kill_leftovers(self.account.pw_uid if self.account else None, sessions, {zygote}):
+            self._left_nothing, self._spawned = True, False
+        else:
+            self._left_nothing = False
 
     def close(self) -> None:
         """Kill everything left (daemons included) and remove the sandbox's files. Idempotent."""

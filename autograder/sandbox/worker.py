@@ -20,18 +20,15 @@ of all it makes itself not dumpable: other processes of its user cannot ptrace i
 from __future__ import annotations
 import __future__
 
-import _signal
 import ast
 import builtins
 import contextlib
 import ctypes
 import functools
-import importlib.machinery
 import linecache
 import os
 import signal
 import sys
-import time
 import traceback
 import types
 from collections.abc import Callable, Iterator
@@ -49,126 +46,26 @@ MAX_NOTES_SENT = 100  # load notes sent in full (timeouts always: the grader ski
 DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
 
 
-def _import_protocol() -> tuple[types.ModuleType, types.ModuleType]:
-    """protocol.py and seccomp.py sit next to this file; -I keeps this folder off sys.path, so add it briefly."""
+def _import_protocol() -> tuple[types.ModuleType, ...]:
+    """protocol.py, seccomp.py, worker_guards.py and worker_proxies.py sit next to this file; -I keeps this folder
+    off sys.path, so add it briefly."""
     sys.path.insert(0, _HERE)
     try:
         import protocol
         import seccomp
+        import worker_guards
+        import worker_proxies
     finally:
         sys.path.remove(_HERE)
-    return protocol, seccomp
+    return protocol, seccomp, worker_guards, worker_proxies
 
 
-protocol, seccomp = _import_protocol()
-OWN_FILES = {os.path.abspath(__file__), os.path.abspath(protocol.__file__)}
-
-
-class StatementTimeout(BaseException):
-    """Raised into student code when its time is up (`except Exception` does not catch it)."""
-
-
-def student_time() -> float:
-    """time.monotonic() minus the time this process waited for a CPU while runnable (/proc/self/schedstat):
-    a neighbour that takes the CPU does not use up this student's time limits (the grader counts the same)."""
-    try:  # os.open, not open(): no file object to build on every call
-        fd = os.open("/proc/self/schedstat", os.O_RDONLY)
-        try:
-            _WAITED[0] = max(_WAITED[0], int(os.read(fd, 200).split()[1]) / 1e9)
-        finally:
-            os.close(fd)
-    except (OSError, ValueError, IndexError):  # e.g. the student's code used up its file descriptors
-        pass  # the wait last read
-    return time.monotonic() - _WAITED[0]
-
-
-_WAITED = [0.0]
-
-
-class Alarm:
-    """SIGALRM that raises StatementTimeout once ``seconds`` of the student's time (``student_time``) have
-    passed, again every 0.2 s in case student code swallows it."""
-
-    def __init__(self) -> None:
-        self.armed = False
-        self.deadline = 0.0
-        signal.signal(signal.SIGALRM, self._fire)
-
-    def _fire(self, signum: int, frame: Any) -> None:
-        if not self.armed:
-            return
-        left = self.deadline - student_time()
-        if left > 0.005:  # it waited for a CPU meanwhile: its time is not up yet
-            signal.setitimer(signal.ITIMER_REAL, left, 0.2)
-            return
-        raise StatementTimeout
-
-    def arm(self, seconds: float) -> None:
-        self.armed = True
-        self.deadline = student_time() + seconds
-        signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.01), 0.2)
-
-    def disarm(self) -> None:
-        self.armed = False
-        signal.setitimer(signal.ITIMER_REAL, 0)
-
-
-class alarm_blocked:  # noqa: N801 (used as a context manager, like contextlib's)
-    """No SIGALRM while a frame is half-read or half-written; a pending one fires afterwards.
-
-    A plain class, not @contextmanager: it wraps every frame (about a thousand a grading), and
-    ``_signal``'s mask call returns plain numbers (``signal``'s wrapper builds enums of them)."""
-
-    __slots__ = ("old",)
-    ALARM = frozenset({signal.SIGALRM})
-
-    def __enter__(self) -> None:
-        self.old = _signal.pthread_sigmask(signal.SIG_BLOCK, self.ALARM)
-
-    def __exit__(self, *exc: object) -> None:
-        _signal.pthread_sigmask(signal.SIG_SETMASK, self.old)
-
-
-class OnlyNumpyAndStdlib:
-    """Student imports get what Gradescope has for them: numpy and the standard library.
-
-    A module missing from ``sys.stdlib_module_names`` still loads from the standard
-    library's folder (``_sysconfigdata_*``, lib-dynload), so numpy's lazy imports work.
-    A meta path finder needs only ``find_spec``: ``importlib.abc`` would cost every start ~14 ms.
-    """
-
-    allowed = frozenset(sys.stdlib_module_names) | {"numpy"}  # and the submission's module, once in sys.modules
-    stdlib = os.path.dirname(os.__file__) + os.sep
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> None:
-        if fullname.partition(".")[0] in self.allowed or fullname.partition(".")[0] in sys.modules:
-            return None
-        origin = str(getattr(importlib.machinery.PathFinder.find_spec(fullname, path), "origin", None) or "")
-        if origin.startswith(self.stdlib) and "-packages" not in origin:
-            return None
-        message = f"No module named {fullname!r} (only numpy and the Python standard library are available)"
-        raise ModuleNotFoundError(message, name=fullname)
-
-
-class SubmittedModules:
-    """The submission's own modules beside its graded file (``from helpers import softmax``), importable as on the
-    student's machine: the load request carries each one's source (read by the grader's intake), and the first
-    import executes it, as student code, in a module of that name. A meta path finder ahead of the others."""
-
-    def __init__(self, modules: list[dict]) -> None:
-        self.modules = {m["name"]: m for m in modules if str(m.get("name", "")).isidentifier()}
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        module = self.modules.get(fullname)
-        return None if module is None else importlib.machinery.ModuleSpec(fullname, self, origin=module["filename"])
-
-    def create_module(self, spec: Any) -> None:
-        return None
-
-    def exec_module(self, module: types.ModuleType) -> None:
-        source = self.modules[module.__name__]
-        module.__file__ = source["filename"]
-        exec(compile(source["source"], source["filename"], "exec", dont_inherit=True), module.__dict__)
+protocol, seccomp, worker_guards, worker_proxies = _import_protocol()
+OWN_FILES = {os.path.abspath(m.__file__) for m in (sys.modules[__name__], protocol, worker_guards, worker_proxies)}
+StatementTimeout, student_time, Alarm, alarm_blocked = (worker_guards.StatementTimeout, worker_guards.student_time,
+                                                        worker_guards.Alarm, worker_guards.alarm_blocked)
+OnlyNumpyAndStdlib, SubmittedModules = worker_guards.OnlyNumpyAndStdlib, worker_guards.SubmittedModules
+proxy_class, served_stand_in = worker_proxies.proxy_class, worker_proxies.served_stand_in
 
 
 class Channel:
@@ -197,75 +94,6 @@ class Channel:
     def receive_unblocked(self) -> tuple[dict, list]:
         """``receive`` for a caller that already blocks SIGALRM."""
         return protocol.read_frame(self.rfile, max_header=protocol.MAX_REQUEST_HEADER)  # a load: the Program
-
-
-class Proxy:
-    """A grader object in the student's code (its class is made from the object's declared interface, ``proxy_class``):
-    every method, property and ``len`` is a callback to the grader."""
-
-    _offers = ""
-    _name = "object"
-
-    def __init__(self, call: Callable[..., Any]) -> None:
-        self._call = call
-
-    def __getattr__(self, name: str) -> Any:  # only for names the interface lacks (e.g. layer.W_Q)
-        if name.startswith("__"):
-            raise AttributeError(name)
-        raise AttributeError(f"{self._name}.{name} is not part of its interface; {self._offers}")
-
-
-_PROXY_CLASSES: dict[str, type] = {}
-
-
-def proxy_class(interface: Any) -> type:
-    """The proxy class of a declared interface (callbacks.GraderObject.interface), made once per interface."""
-    if not isinstance(interface, dict):
-        raise ValueError("bad object interface")
-    key = repr(sorted((str(k), repr(v)) for k, v in interface.items()))
-    known = _PROXY_CLASSES.get(key)
-    if known is not None:
-        return known
-    name = str(interface.get("name", "object"))
-    methods, vector = interface.get("methods") or {}, list(interface.get("vector") or [])
-    members: dict[str, Any] = {"_name": name, "_offers": str(interface.get("offers", ""))}
-
-    def method(called: str) -> Callable[..., Any]:
-        index = vector.index(called) if called in vector else None
-
-        def run(self: Proxy, *args: Any) -> Any:
-            return self._call(called, args, index)
-
-        run.__name__ = called
-        return run
-
-    for called in methods if isinstance(methods, dict) else ():
-        if str(called).isidentifier() and not str(called).startswith("_"):
-            members[str(called)] = method(str(called))
-    for attr in interface.get("properties") or ():
-        if str(attr).isidentifier() and not str(attr).startswith("_"):
-            members[str(attr)] = property(lambda self, attr=str(attr): self._call(attr, (), None))
-    if interface.get("len"):
-        members["__len__"] = lambda self: self._call("len", (), None)
-    made = type(f"{name}_proxy", (Proxy,), members)
-    if len(_PROXY_CLASSES) < 64:
-        _PROXY_CLASSES[key] = made
-    return made
-
-
-def _served(server: Server, ident: int, name: str, interface: Any = None) -> Callable[..., Any]:
-    """A stand-in for the student's ``name`` whose answers the grader computes (a probe's served dependency); a
-    served class (``interface``: its declared interface) makes grader objects, called back as ``name.method``."""
-
-    def served(*args: Any, **kwargs: Any) -> Any:
-        if interface is not None:
-            index = server.callback("served", ident, name, ([], []))
-            return proxy_class(interface)(lambda method, margs, _: server.callback(
-                "served", ident, f"{name}.{method}", ([index, *margs], [])))
-        return server.callback("served", ident, name, (list(args), [[k, v] for k, v in kwargs.items()]))
-
-    served.__name__ = served.__qualname__ = name
-    return served
 
 
 class Server:
@@ -479,7 +307,8 @@ class Server:
         objects = served.get("objects") if isinstance(served.get("objects"), dict) else {}
         missing = object()
         before = {name: self.module.__dict__.get(name, missing) for name in names}
-        self.module.__dict__.update({name: _served(self, served["ref"], name, objects.get(name)) for name in names})
+        self.module.__dict__.update({name: served_stand_in(self.callback, served["ref"], name, objects.get(name))
+                                     for name in names})
         try:
             yield
         finally:

@@ -1,8 +1,8 @@
 """A warm parent of workers: a clean interpreter that has imported numpy and the worker once, and forks.
 
 A batch's fork server starts one (zygotes.py) as root: ``python -I -B -u -c BOOT SOCKET_FD PARENT``, its
-own copies of this file, worker.py, protocol.py, seccomp.py and world_init.py in a folder of their own
-(runfolder.py), stdin/stdout/stderr ``/dev/null``, cwd ``/``, a worker's environment. It never runs
+own copies of this file, worker.py (with its two helpers), protocol.py, seccomp.py and world_init.py in a folder of
+their own (runfolder.py), stdin/stdout/stderr ``/dev/null``, cwd ``/``, a worker's environment. It never runs
 student code and never holds a grading's data: its socket brings file descriptors only. A worker
 forked from it skips an interpreter start and the numpy import (~0.08 s of CPU per grading). Per
 request (a ``fork`` message carrying five descriptors: the worker's two pipes, its output file, a
@@ -21,7 +21,7 @@ C3  the worker: its own session, the sandbox user, no new privileges, fds 0/1/2 
     ``worker.main`` exactly as ``python -I -B -u -c BOOT R W`` would run it, which installs the seccomp
     filter (seccomp.py: no network, no ptrace...) before the first student code, as in a started worker.
 
-Standard library, numpy (through worker.py) and the three modules next to it.
+Standard library, numpy (through worker.py) and the modules next to it.
 """
 
 from __future__ import annotations

@@ -25,8 +25,8 @@ from pathlib import Path
 
 from autograder.sandbox import namespace, protocol, reaper, runfolder, runtime
 
-MODULES = ("zygote", "worker", "protocol", "seccomp", "world_init")
-SHOWN = ("worker", "protocol", "seccomp")  # what a worker's world shows of the zygote's folder (as of a run folder)
+MODULES = ("zygote", "worker", "worker_guards", "worker_proxies", "protocol", "seccomp", "world_init")
+SHOWN = runfolder.MODULES  # what a worker's world shows of the zygote's folder (as of a run folder)
 HELLO, STATUS = protocol.ZYGOTE_HELLO, protocol.ZYGOTE_STATUS
 HELLO_TIMEOUT = 10.0  # seconds for C1 to say it runs (the zygote imports numpy first: ~0.1 s)
 MAX_SPEC = 60_000  # bytes: a pipe takes them without blocking
