@@ -48,6 +48,7 @@ OPTIONAL: dict[str, tuple[type, Any]] = {
     "TEMPLATE": (str, "student_template"),
     "README": (str, ""),
     "WORKER_IMPORTS": (list, ["numpy"]),
+    "SEED": (str, ""),  # salts every case's draw (suite/cases.py: case_seed); a new one redraws them all
 }
 RELEASES = ("hidden", "after_due_date", "after_published", "visible")
 

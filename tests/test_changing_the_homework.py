@@ -69,11 +69,11 @@ def assert_full_marks(data: dict, total: float) -> None:
 def test_the_guide_covers_each_path_and_names_the_one_place_of_each() -> None:
     text = GUIDE.read_text()
     for section in ("## Points", "## Visibility", "## Tolerance", "## Adding a case", "## Adding a function",
-                    "## Adding a part", "## Fixing the solution", "## A new homework"):
+                    "## Adding a part", "## Fixing the solution", "## A new homework", "## A new year"):
         assert section in text
     for place in ("homework.py", "POINTS", "HIDDEN", "hidden=True", "TOLERANCE", "PARTS", "cases/graded.py",
                   "cases/public.py", "sentences.py", "mistakes.py", "# BEGIN SOLUTION hint:", "--homework",
-                  "tests/test_changing_the_homework.py", "student/notebook/part_"):
+                  "tests/test_changing_the_homework.py", "student/notebook/part_", "SEED"):
         assert place in text, place
 
 
@@ -118,6 +118,19 @@ def test_a_new_tolerance_reaches_the_students_copy_and_the_stored_mistakes(copy:
     assert counts and all(after < before for before, after in counts), regen
     dropped = re.findall(r"dropped in ([\w-]+): (\w+) \(now within tolerance of the expected output\)", regen)
     assert len(dropped) == sum(before - after for before, after in counts), regen
+
+
+def test_a_new_seed_draws_every_case_anew_and_the_solution_keeps_full_marks(copy: Path) -> None:
+    homework = copy / "reference" / "homework.py"
+    homework.write_text(homework.read_text() + '\nSEED = "2027"  # a new year: every case drawn anew\n')
+    done = autograder(copy, "grade", str(copy / "reference" / "attention.py"))
+    assert done.returncode == 3 and "homework.py changed since the last `autograder regen`" in done.stdout
+    regen, data = regenerate_build_and_grade(copy)
+    assert_full_marks(data, contract.TOTAL_POINTS)
+    graded = regen.split("graded: ")[1]
+    counted = re.search(r"(\d+) cases of .*\n\s*cases: 0 added, 0 removed, (\d+) changed", "graded: " + graded)
+    assert counted and int(counted.group(2)) >= int(counted.group(1)) // 2, graded[:2000]  # most are drawn
+    our_tests_pass(copy)
 
 
 def test_a_new_case_changes_no_other_case_and_must_be_named_by_a_test(copy: Path) -> None:

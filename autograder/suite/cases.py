@@ -51,27 +51,36 @@ import numpy as np
 
 from autograder.sandbox import protocol
 
-FORMAT = "attention-cases/1"
+FORMAT = "attention-cases/1"  # the case file format's name (kept from its first homework: files carry it)
 INDEX = "index.json"
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")  # case ids, input names, dict keys, mistake ids
 REAL_KINDS = "biuf"  # bool, int, unsigned, float: nothing that needs pickle
 
 
-SEED_SALT = "attention-cases/seed/1"  # change it only to draw every case anew
+SEED_SALT = "attention-cases/seed/1"  # the engine's salt (never changed: every stored case would be drawn anew)
 
 
-def case_seed(case_set: str, case_id: str) -> int:
+def case_seed(case_set: str, case_id: str, seed: str | None = None) -> int:
     """The seed a case draws its inputs with: from its set's name and its own id alone (never its position).
 
     Adding, removing or reordering cases changes no other case's inputs. A stable hash (sha256, not
     Python's ``hash()``, which varies per process), salted with ``SEED_SALT`` and the set's name, so a
-    public case and a graded one of the same id never share their draws.
+    public case and a graded one of the same id never share their draws; and with the homework's ``SEED``
+    (``seed``, default the loaded homework's), so a course draws every case anew for a new year by setting it
+    in homework.py (then ``regen``). Left empty, the draws are the ones it always had.
 
-    >>> case_seed("graded", "softmax-rows") != case_seed("public", "softmax-rows")
+    >>> case_seed("graded", "softmax-rows", "") != case_seed("public", "softmax-rows", "")
+    True
+    >>> case_seed("graded", "softmax-rows", "") != case_seed("graded", "softmax-rows", "2027")
     True
     """
-    digest = hashlib.sha256(f"{SEED_SALT}/{case_set}/{case_id}".encode()).digest()
+    if seed is None:
+        from autograder import contract
+
+        seed = str(contract.HOMEWORK.SEED)
+    salt = f"{SEED_SALT}/{seed}" if seed else SEED_SALT
+    digest = hashlib.sha256(f"{salt}/{case_set}/{case_id}".encode()).digest()
     return int.from_bytes(digest[:4], "big")
 
 
