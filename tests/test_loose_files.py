@@ -8,22 +8,35 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from autograder import batch
+import pytest
+
 from autograder.batch import export, state
 from tests import fixtures_export as fx
 from tests.homework import TOTAL
+from tests.hostile import sandbox_user
+from tests.test_probe_integrity import SETTINGS, _run_as
+
+BATCH_SCRIPT = """
+import json, sys
+from pathlib import Path
+from autograder import batch
+print(json.dumps(batch.run(Path(sys.argv[1]), Path(sys.argv[1]).parent / "out", jobs=2, plain=True,
+                           allow_exposed=True)))
+"""
 
 
-def test_case_6_loose_files_are_one_submission_each_whatever_they_import(tmp_path: Path) -> None:
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_case_6_loose_files_are_one_submission_each_whatever_they_import(tmp_path: Path, setting: str) -> None:
     folder = tmp_path / "in" / "hw4"
     folder.mkdir(parents=True)
     (folder / "alice.py").write_text(fx.blank_source() + "\nimport bob\nfrom carol import softmax\n")
     (folder / "bob.py").write_text(fx.REFERENCE.read_text())
     (folder / "carol.py").write_text(fx.buggy_sources()["forgot_scale"] + "\nimport alice\n")
-    found = export.open_export(tmp_path / "in", tmp_path / "out").submissions
+    found = export.open_export(tmp_path / "in", tmp_path / "listed").submissions
     assert [s.id for s in found] == ["alice", "bob", "carol"]
     out = tmp_path / "out"
-    assert batch.run(tmp_path / "in", out, jobs=2, plain=True) == 0
+    with sandbox_user() as user:
+        assert _run_as(tmp_path, BATCH_SCRIPT, str(tmp_path / "in"), setting, user) == 0
     data = {s.id: json.loads(state.results_path(out, s.id).read_text()) for s in found}
     assert data["bob"]["score"] == TOTAL  # bob's own code, graded as bob's only
     assert data["alice"]["score"] == 0  # her blank template: none of bob's (or carol's) code

@@ -234,3 +234,23 @@ def test_case_3_in_a_whole_grading_under_dockers_capabilities(tmp_path: Path) ->
     attention = [t for t in forged_data["tests"] if t["tags"] == ["scaled_dot_product_attention"]]
     assert attention and all(t["score"] == 0 for t in attention), [t["name"] for t in attention if t["score"]]
     assert _scores(forged_data) == _scores(honest_data)
+
+
+@pytest.mark.parametrize("setting", SETTINGS)
+def test_cases_1_and_2_hold_in_every_setting(tmp_path: Path, setting: str) -> None:
+    """Cases 1 and 2 are the grader's own computations on what student code asks or answers; they hold whatever
+    confines the worker: with namespaces, without, and under Docker's default capabilities."""
+    oversized, ragged = tmp_path / "oversized", tmp_path / "ragged"
+    with sandbox_user() as user:
+        for folder, source in ((oversized, REFERENCE.read_text() + OVERSIZED),
+                               (ragged, REFERENCE.read_text() + RAGGED_ROPE)):
+            folder.mkdir()
+            (folder / "attention.py").write_text(source)
+        first, second = (_run_as(tmp_path, GRADE_SCRIPT, str(f), setting, user) for f in (oversized, ragged))
+    for data in (first, second):
+        assert "grader_error" not in data["extra_data"], data["extra_data"]
+    assert any("attention_scores" in t["output"] and "Check first" in t["output"] for t in first["tests"]
+               if t["tags"] == ["scaled_dot_product_attention"])
+    rope_tests = [t for t in second["tests"] if t["tags"] == ["rope"]]
+    assert rope_tests and all(t["score"] < t["max_score"] for t in rope_tests if "d = 2" not in t["name"])
+    assert sum(t["score"] for t in second["tests"] if t["tags"] == ["softmax"]) == 12
