@@ -84,8 +84,6 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "layout nor a transpose, the entries are scrambled",
     "keys_reshaped": "attention multiplies the queries by K.reshape(B, d_k, n_k) (a view of the keys, not their "
     "transpose): each query meets a scrambled copy of the keys",
-    "mha_scale_head_width_model": "multi_head_attention scales every head by 1/sqrt(D // num_heads) (the model width "
-    "over the heads) instead of 1/sqrt(d_k) of the head's own width (its heads themselves are split right)",
 }
 
 
@@ -650,9 +648,10 @@ PORTS = [
         "scale argument. The reference's multi-head attention (4-D heads with a batch axis; per-sequence masks) and "
         "decoding (2-D) call it."),
     Port("cmu11667_hw2_tejasgoyal", {
-        "multi_head_attention": ("batch_first_only", "always_causal", "mha_scale_head_width_model"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "scale_other"),
     }, notes="src/lm/model.py (commit 0270877) MultiHeadAttention: `scale_factor = 1 / torch.sqrt(torch.tensor("
-       "attn_hidden_dim))` with `attn_hidden_dim = n_embd // n_head`, `rearrange(q, 'b s (h hd) -> b h s hd', "
+       "attn_hidden_dim))` with `attn_hidden_dim = n_embd // n_head` (another constant than 1/sqrt(d_k) when the "
+       "projections change the width; the heads themselves are split right), `rearrange(q, 'b s (h hd) -> b h s hd', "
        "h=self.n_head)` (3-D only), `causal_mask = torch.tril(torch.ones(s, s)).bool()` used whatever the padding "
        "mask, masked_fill(~mask, torch.finfo(q.dtype).min), projection."),
 ]
