@@ -23,6 +23,10 @@ after the first fresh batch was measured; graded once for the report; never tune
 validation half but not in the recorded draw, and the evaluation reports it alone too. ``FRESH_3`` is a third
 batch (other students and courses), ported after the second was measured; graded once for the report; never tuned
 on: it counts in the validation half but not in the recorded draw, and the evaluation reports it alone as well.
+``FRESH_4`` is a fourth batch of 12, from five courses the corpus had not used (Georgia Tech CS 7643, UT Austin CS 388,
+UMass COMPSCI 685, Toronto CSC413/2516, CMU 11-667), ported after the third was measured; graded once for the
+report; never tuned on: like FRESH_3, it counts in the validation half but not in the recorded draw, and the
+evaluation reports it alone.
 """
 
 from __future__ import annotations
@@ -70,6 +74,16 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "positions",
     "mha_needs_divisible_width": "multi_head_attention raises unless the input width D = X.shape[-1] is divisible by "
     "num_heads (a constructor's check on embed_dim, although the heads' widths come from W_Q, W_K and W_V)",
+    "mha_two_heads_only": "multi_head_attention always computes exactly two heads (a course template's k1, q1, v1 and "
+    "k2, q2, v2 layers): with num_heads != 2 their concatenation does not fit the output projection and it raises",
+    "mha_second_head_copies_first": "multi_head_attention computes its second head with the FIRST head's projections "
+    "(q1, k1, v1 again), so head 2 is a copy of head 1",
+    "weights_transposed": "attention returns its weights transposed, as (..., n_k, n_q) (a course's keys-first "
+    "layout), while its output is right",
+    "weights_reshaped": "attention returns its weights reshaped (a view) to (..., n_k, n_q): neither the contract's "
+    "layout nor a transpose, the entries are scrambled",
+    "keys_reshaped": "attention multiplies the queries by K.reshape(B, d_k, n_k) (a view of the keys, not their "
+    "transpose): each query meets a scrambled copy of the keys",
 }
 
 
@@ -538,6 +552,108 @@ PORTS = [
         "query.shape[2]`, _split_heads `head_dim = E // self.num_heads` of each projection's own width (right for "
         "d_v != d_k), _merge_masks `attn_mask[np.newaxis, np.newaxis, :, :]` broadcast_to (N, H, L, S) (a (N, L, S) "
         "mask cannot be), __init__ `if embed_dim % num_heads != 0: raise ValueError`."),
+    # the FRESH_4 ports (see FRESH_4 below): courses the corpus had not used (Georgia Tech CS 7643, UT Austin CS 388,
+    # UMass COMPSCI 685, Toronto CSC413/2516, CMU 11-667)
+    Port("cs7643_a4_mjfox314", {
+        "multi_head_attention": ("batch_first_only", "mha_two_heads_only", "mha_second_head_copies_first",
+                                 "mask_ignored"),
+    }, notes="assignment4/models/Transformer.py (commit 5e04aaa) multi_head_attention: `Q2 = self.q1(inputs)`, `K2 = "
+       "self.k1(inputs)`, `V2 = self.v1(inputs)` (head 2 = head 1), the template's two heads and `nn.Linear(self.dim_v "
+       "* self.num_heads, self.hidden_dim)` projection, `nn.Softmax(dim=2)` and `torch.cat(..., dim=2)` (3-D only), no "
+       "mask."),
+    Port("cs7643_a4_simonanez", {
+        "multi_head_attention": ("batch_first_only", "mha_two_heads_only", "mask_ignored"),
+    }, notes="assignment4/models/Transformer.py multi_head_attention: `torch.transpose(keys1, 1, 2)`, "
+       "`nn.Softmax(dim=2)` and `torch.cat((attention1, attention2), dim=2)` (3-D only), the template's two heads and "
+       "`nn.Linear(self.dim_v * self.num_heads, self.hidden_dim)` projection, no mask."),
+    Port("cs7643_a4_smokeshine", {
+        "multi_head_attention": ("batch_first_only", "mha_two_heads_only", "mask_ignored"),
+    }, notes="assignment4/models/Transformer.py multi_head_attention: `_, Nx, Dq = key_vectors_1.shape`, `torch.bmm("
+       "query_vectors_1, key_vectors_1.permute(0, 2, 1))` (3-D only), the template's two heads and `nn.Linear("
+       "self.dim_v * self.num_heads, self.hidden_dim)` projection, no mask."),
+    Port("ut_cs388_adhr1t", {
+        "multi_head_attention": ("heads_not_split", "scale_d_model", "no_output_projection", "no_batch_support",
+                                 "mask_ignored"),
+    }, notes="transformer.py (commit 24a0fd5) TransformerLayer.attention: one head (q_linear, k_linear, v_linear), "
+       "`torch.matmul(q, k.T) / np.sqrt(d_model)` (`.T` of every axis; d_model is the input's width), softmax(dim=-1), "
+       "`torch.matmul(attn_weights, v)` returned without an output projection, the mask code commented out."),
+    Port("ut_cs388_dnofulla", {
+        "multi_head_attention": ("heads_not_split", "always_causal", "needs_leading_axes"),
+    }, notes="transformer.py (commit 7c65ccf) TransformerLayer.forward: one head (query_layer, key_layer, value_layer "
+       "and output_projection), `sequence_length = input_vectors.size(0)` (the first axis), `torch.triu(torch.ones("
+       "sequence_length, sequence_length), diagonal=1)` masked_fill(-inf) always (no mask argument), `/ "
+       "math.sqrt(key_dimension)` with key_dimension = queries.size(-1) (the one head's full width)."),
+    Port("ut_cs388_raminmohammadi", {
+        "multi_head_attention": ("heads_not_split", "scale_d_model", "no_output_projection", "mask_ignored",
+                                 "extra_leading_axes"),
+    }, notes="transformer.py (commit 542eb27) TransformerLayer: `self.d_k = d_model` (single head as wide as the "
+       "model), forward's `input_vecs.unsqueeze(0)` of a 2-D input (never removed), `/ np.sqrt(self.d_k)`, "
+       "softmax(dim=-1), no output projection (\"here doing single-head attention so skip\"), the causal mask "
+       "commented out."),
+    Port("ut_cs388_xxueewa", {
+        "scaled_dot_product_attention": ("softmax_wrong_axis", "scale_other", "no_batch_support", "mask_ignored",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("no_batch_support",),
+        **{f: ("softmax_wrong_axis",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="transformer.py (commit 4c1fc9a) TransformerLayer.attention: `torch.matmul(query, key.transpose(1, 0))` "
+        "(2-D only), `softmax(q_kt / math.sqrt(self.d_k), dim=0)` with `self.d_k = 100` (over the queries; scale "
+        "1/10), no mask, no scale argument. The reference's multi-head attention (3-D or 4-D heads: the transpose "
+        "makes the product fail, before any other mistake shows) and decoding (one query: dim=0 gives every key weight "
+        "1) call it."),
+    Port("umass685_ethanharper81", {
+        "multi_head_attention": ("heads_not_split", "scale_d_v", "no_output_projection", "no_batch_support",
+                                 "mask_ignored"),
+    }, notes="transformer.py (commit 66fa0c3) TransformerLayer.forward: one head (query, key, value), "
+       "`torch.matmul(querys, keys.T) / np.sqrt(self.d_value)` (`.T` of every axis; the values' width), "
+       "torch.softmax(dim=1), `torch.matmul(intermediate, values)` with no output projection, no mask."),
+    Port("csc413_pa3_maryamebr", {
+        "scaled_dot_product_attention": ("weights_transposed", "batch_first_only", "needs_equal_widths",
+                                         "always_causal", "causal_top_left", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "needs_equal_widths", "always_causal"),
+        **{f: ("batch_first_only", "needs_equal_widths") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="nmt.ipynb ScaledDotAttention: `batch_size = keys.size(0)`, `.view(batch_size, -1, self.hidden_size)` of "
+        "q, k AND v (3-D; V as wide as Q), `torch.bmm(k, q.transpose(2,1))`, nn.Softmax(dim=1), weights returned as "
+        "(batch, seq_len, k); CausalScaledDotAttention: `torch.tril(torch.ones_like(unnormalized_attention) * "
+        "self.neg_inf, diagonal=-1)` added (its own top-left causal mask, -1e7), no mask or scale argument. The "
+        "reference's multi-head attention (4-D heads with a batch axis; per-sequence masks) and decoding (2-D) call "
+        "it."),
+    Port("csc413_pa3_snow0420", {
+        "scaled_dot_product_attention": ("weights_transposed", "batch_first_only", "always_causal", "causal_top_left",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "always_causal"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="nmt.ipynb ScaledDotAttention: `batch_size = queries.shape[0]`, `self.Q(queries).view(batch_size, -1, "
+        "self.hidden_size)`, `q @ k.transpose(1, 2)` (3-D only), `self.softmax(unnormalized_attention).transpose(1, "
+        "2)` returned as the weights; CausalScaledDotAttention: `mask = torch.tril(unnormalized_attention)`, "
+        "`unnormalized_attention[mask == 0] += self.neg_inf` (its own top-left causal mask, -1e7), no mask or scale "
+        "argument. The reference's multi-head attention (4-D heads with a batch axis; per-sequence masks) and "
+        "decoding (2-D) call it."),
+    Port("csc413_pa3_markchangliu", {
+        "scaled_dot_product_attention": ("keys_reshaped", "weights_reshaped", "batch_first_only", "always_causal",
+                                         "causal_top_left", "scale_argument_ignored"),
+        "multi_head_attention": ("keys_reshaped", "batch_first_only", "always_causal"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="nmt.ipynb ScaledDotAttention: `batch_size, seq_len, hid_size = keys.size()` (3-D), `k = k.view("
+        "batch_size, hid_size, seq_len)` (a reshape, not a transpose), `torch.bmm(q, k)`, weights returned as "
+        "`attention_weights.view(dim_aw1, dim_aw3, dim_aw2)`; CausalScaledDotAttention: `torch.triu(self.neg_inf"
+        ".expand_as(unnormalized_attention), diagonal=1)` added (its own top-left causal mask, -1e7), no mask or "
+        "scale argument. The reference's multi-head attention (4-D heads with a batch axis; per-sequence masks) and "
+        "decoding (2-D) call it."),
+    Port("cmu11667_hw2_tejasgoyal", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "scale_other"),
+    }, notes="src/lm/model.py (commit 0270877) MultiHeadAttention: `scale_factor = 1 / torch.sqrt(torch.tensor("
+       "attn_hidden_dim))` with `attn_hidden_dim = n_embd // n_head` (another constant than 1/sqrt(d_k) when the "
+       "projections change the width; the heads themselves are split right), `rearrange(q, 'b s (h hd) -> b h s hd', "
+       "h=self.n_head)` (3-D only), `causal_mask = torch.tril(torch.ones(s, s)).bool()` used whatever the padding "
+       "mask, masked_fill(~mask, torch.finfo(q.dtype).min), projection."),
 ]
 
 SEED = 21
@@ -556,6 +672,12 @@ FRESH_2: tuple[str, ...] = ('cs224n_a4_zhiweilll', 'minllama_kartashoffv', 'minl
 # FRESH_2, they join the validation half (split) but not the recorded draw.
 FRESH_3: tuple[str, ...] = ('cs336_jbmopper', 'cs336_xiaofei9289', 'tinyllm_li0k', 'cs231n_sihan0229',
                             'uvadl_a2_65456u', 'idl_hw4_yufeisong0914')
+# a fourth batch, from courses the corpus had not used, ported after the third was measured; graded once for the
+# report; never tuned on. Like the others, they join the validation half (split) but not the recorded draw.
+FRESH_4: tuple[str, ...] = ('cs7643_a4_mjfox314', 'cs7643_a4_simonanez', 'cs7643_a4_smokeshine', 'ut_cs388_adhr1t',
+                            'ut_cs388_dnofulla', 'ut_cs388_raminmohammadi', 'ut_cs388_xxueewa',
+                            'umass685_ethanharper81', 'csc413_pa3_maryamebr', 'csc413_pa3_snow0420',
+                            'csc413_pa3_markchangliu', 'cmu11667_hw2_tejasgoyal')
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
@@ -565,4 +687,4 @@ def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def split(port: Port) -> str:
-    return "validation" if port.name in (*VALIDATION, *FRESH, *FRESH_2, *FRESH_3) else "development"
+    return "validation" if port.name in (*VALIDATION, *FRESH, *FRESH_2, *FRESH_3, *FRESH_4) else "development"

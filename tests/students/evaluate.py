@@ -14,8 +14,9 @@ failing test is judged against the port's declared causes (tests/students/__init
 
 The summary of both halves is printed, then the FRESH ports' figure alone (a part of the validation half:
 ports added after the diagnosis was developed), then the FRESH_2 ports' alone (a second batch, ported after the
-first was measured), then the FRESH_3 ports' alone (a third batch, ported after the second was measured), then every
-miss and wrong sentence; with ``--out`` each failing test's full output is written to DIR/<half>/<port>/<test>.md
+first was measured), then the FRESH_3 ports' alone (a third batch, ported after the second was measured), then the
+FRESH_4 ports' alone (a fourth batch, from courses the corpus had not used, ported after the third was measured), then
+every miss and wrong sentence; with ``--out`` each failing test's full output is written to DIR/<half>/<port>/<test>.md
 for review.
 """
 
@@ -33,7 +34,7 @@ from pathlib import Path
 
 from autograder import runner
 from autograder.feedback import compare
-from tests.students import FRESH, FRESH_2, FRESH_3, PORTS, Port, split
+from tests.students import FRESH, FRESH_2, FRESH_3, FRESH_4, PORTS, Port, split
 
 CITED = re.compile(r"your `(\w+)` fails its own test")
 HALVES = ("development", "validation")
@@ -196,6 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     fresh = Verdicts()  # the FRESH ports alone (they are also counted in the validation half)
     fresh_2 = Verdicts()  # the FRESH_2 ports alone (also counted in the validation half)
     fresh_3 = Verdicts()  # the FRESH_3 ports alone (also counted in the validation half)
+    fresh_4 = Verdicts()  # the FRESH_4 ports alone (also counted in the validation half)
     named: dict[str, dict[str, tuple[str, ...]]] = {}
     with tempfile.TemporaryDirectory(prefix="students-") as tmp:
         for port in ports:
@@ -208,6 +210,8 @@ def main(argv: list[str] | None = None) -> int:
                 judge(port, data, fresh_2)
             if port.name in FRESH_3:
                 judge(port, data, fresh_3)
+            if port.name in FRESH_4:
+                judge(port, data, fresh_4)
             named[port.name] = {t["number"]: tuple(t["extra_data"]["mistakes"]) for t in failing}
             if args.out:
                 write_outputs(args.out, port, failing)
@@ -220,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
         lines += report("fresh_2 (part of validation)", fresh_2)
     if fresh_3.ports:
         lines += report("fresh_3 (part of validation)", fresh_3)
+    if fresh_4.ports:
+        lines += report("fresh_4 (part of validation)", fresh_4)
     lines += [""] + [line for half in HALVES for line in details(half, verdicts[half])]
     print("\n".join(lines))
     return 0
