@@ -184,7 +184,8 @@ def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
                "(no head axis)", "with the head axis inserted (`mask[..., None, :, :]`)",
                lambda n: dict(n, mask=np.expand_dims(np.asarray(n["mask"]), -3)))
     if mask.ndim > 2:
-        yield (None, f"one (n_q, n_k) mask shared by every sequence; this case's mask has shape {shape}",
+        yield ("needs_shared_mask", f"one (n_q, n_k) mask shared by every sequence; this case's mask has shape "
+               f"{shape}",
                "with one (n_q, n_k) mask for all sequences",
                lambda n: dict(n, mask=np.asarray(n["mask"])[(0,) * (np.ndim(n["mask"]) - 2)]))
     if mask.dtype.kind == "b" and np.ndim(mask) >= 2 and evidence._mask_broadcasts(stored, named):

@@ -182,7 +182,7 @@ def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Cal
 def _operands(error: StudentError) -> str | None:
     """What the exception itself says the line assumed, where Python's own rules say it."""
     message = error.message
-    if "unsupported operand type(s) for ^" in message:
+    if "unsupported operand type(s) for ^" in message or "ufunc 'bitwise_xor' not supported" in message:
         return ("uses `^` as a power: in Python `^` is bitwise XOR, defined for integers and booleans only, so it "
                 "raises on floats; a power is `**` (e.g. `d_k ** 0.5`).")
     return None
