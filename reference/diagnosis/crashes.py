@@ -88,7 +88,9 @@ def _rank_properties(function: str, named: dict[str, Any]) -> Iterator[Property]
 
     # (k, the mistake, the other number of leading axes tried too: its mistake if the line gets past it, if not)
     readings = {
-        (0, 1): (None, (2, "needs_leading_axis", "batch_first_only")),  # some leading axis, or exactly one
+        # exactly one, or some leading axis: the line alone cannot tell the latter (a later line may need exactly
+        # one), so only the former is named; the probe search names the latter when the answer comes out right
+        (0, 1): (None, (2, None, "batch_first_only")),
         (0, 2): ("needs_leading_axes", None),  # fails with none and with one (tried first)
         (2, 1): (None, (0, None, "batch_first_only")),
         (1, 2): (None, (0, None, "needs_leading_axes")),

@@ -29,7 +29,8 @@ from autograder import contract
 from autograder.feedback.markdown import code_span, plain
 from autograder.sandbox.student import StudentError
 
-MAX_PROBES = 6  # probe calls per failing case that raised (within the case's probe budget: see explain)
+MAX_PROBES = 6  # probe calls per failing case that raised, the one that tells two readings apart included (each
+# also counts against the case's probe budget, which the homework's rewritings charge)
 FRAME = re.compile(r'^  File "(?P<file>[^"\n]+)", line (?P<line>\d+), in (?P<name>[^\n]+)$', re.MULTILINE)
 
 
@@ -156,7 +157,8 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
         how = f"a probe: the same case {prop.how} no longer raises at the student's line {frame.line}"
         mistake = prop.mistake
         passes = None if prop.also is None or calls <= 0 else _gets_past(
-            student, stored, named, prop.also[0], (frame.label, frame.line))
+            student, stored, named, prop.also[0], (frame.label, frame.line))  # (the last call MAX_PROBES allows)
+        calls -= prop.also is not None
         if prop.also is not None and passes is not None:
             mistake = prop.also[1] if passes else prop.also[2]
             how += "; the same case read the other way " + ("gets past it too" if passes else "still raises there")
