@@ -197,10 +197,9 @@ SENTENCES: dict[str, str] = {
     "needs_leading_axes": "Your function works only with one fixed number of leading axes (e.g. 4-D input, read as "
     "(B, H, N, d)): the `...` may hold any number of axes, none included: index from the end (`Q.shape[-1]`, "
     "`np.swapaxes(K, -1, -2)`).",
-    "needs_shared_mask": "Your function works only with one (N_q, N_k) mask for the whole batch (it reshapes or "
-    "indexes the mask as (1, 1, N_q, N_k)): a mask may have leading axes of its own, e.g. (B, N_q, N_k), one per "
-    "sequence, so keep them and let the mask broadcast (in multi-head attention insert only the head axis, mask[..., "
-    "None, :, :]).",
+    "needs_shared_mask": "Your function works only with one (N_q, N_k) mask for the whole batch (e.g. it reshapes "
+    "the mask to (1, 1, N_q, N_k)): a mask may have leading axes of its own, e.g. (B, N_q, N_k), so keep them and let "
+    "it broadcast.",
     "needs_leading_axis": "Your function fails without leading axes: a 2-D input (N, d) is valid too (the `...` "
     "may be empty), so index from the end (`Q.shape[-1]`, `np.swapaxes(K, -1, -2)`, `'...id,...jd->...ij'` in "
     "einsum) instead of naming a batch axis.",
