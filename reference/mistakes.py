@@ -56,6 +56,8 @@ BY_INFERENCE: dict[str, str] = {
     "needs_square": "the case rewritten with n_q = n_k passes",
     "needs_equal_widths": "the case rewritten with d_v = d_k passes",
     "needs_float_mask": "the case rewritten with a 0/1 mask passes",
+    "needs_shared_mask": "the student's line that raised gets past with one (n_q, n_k) mask for all sequences "
+    "(the crash search: diagnosis/crashes.py)",
     "rope_partial": "only the first dimensions are rotated, the rest kept",
     "rope_integer_offset": "the output is RoPE at positions offset + 0..N-1",
     "out_width_is_input": "the case with X padded to H*d_v zero-weighted features (and d_k != d_v) passes",

@@ -403,9 +403,9 @@ MISTAKES.update(
      'mha_mask_head_axis': 'Your code gives a per-sequence mask of shape (B, N, N) no head axis, so it broadcasts '
                            'against the heads instead of the batch: insert it, mask[..., None, :, :], before '
                            'attending per head (PS4 Q2c).',
-     'batch_first_only': 'Your function works only with exactly one leading batch axis (`B, T, C = X.shape`): '
-                         'inputs are (..., N, D) with any number of leading axes, none included: read sizes from '
-                         'the end (`X.shape[-2:]`) and keep `...`.',
+     'batch_first_only': 'Your function works only with exactly one leading batch axis (it reads the input as (B, '
+                         'N, D)): inputs are (..., N, D) with any number of leading axes, none included: read '
+                         'sizes from the end (`X.shape[-2:]`) and keep `...`.',
      'extra_leading_axes': 'Your values are right but have extra leading axes of length 1 (e.g. from mask[None, '
                            "None] or X[None]): keep the inputs' leading axes as given; a mask broadcasts without "
                            'added axes.',
@@ -491,9 +491,12 @@ MISTAKES.update(
      'causal_ignores_n_k': 'Your causal mask has shape (n_q, n_q): it ignores n_k. It must be (n_q, n_k), with '
                            'query i seeing key j iff j <= i + (n_k - n_q), e.g. np.tril(np.ones((n_q, n_k), bool), '
                            'k=n_k - n_q).',
-     'needs_leading_axes': 'Your function works only with one fixed number of leading axes (e.g. 4-D input, `B, H, '
-                           'N, d = Q.shape`): the `...` may hold any number of axes, none included: index from the '
+     'needs_leading_axes': 'Your function works only with one fixed number of leading axes (e.g. 4-D input, read '
+                           'as (B, H, N, d)): the `...` may hold any number of axes, none included: index from the '
                            'end (`Q.shape[-1]`, `np.swapaxes(K, -1, -2)`).',
+     'needs_shared_mask': 'Your function works only with one (N_q, N_k) mask for the whole batch (e.g. it reshapes '
+                          'the mask to (1, 1, N_q, N_k)): a mask may have leading axes of its own, e.g. (B, N_q, '
+                          'N_k), so keep them and let it broadcast.',
      'needs_leading_axis': 'Your function fails without leading axes: a 2-D input (N, d) is valid too (the `...` '
                            'may be empty), so index from the end (`Q.shape[-1]`, `np.swapaxes(K, -1, -2)`, '
                            "`'...id,...jd->...ij'` in einsum) instead of naming a batch axis.",

@@ -224,3 +224,91 @@ def test_rope_with_the_default_base_instead_of_the_given_one_is_read_off_the_out
 
     found = infer("rope-d8", default_base)  # base 100 asked
     assert found is not None and found[0] == "rope_base_ignored"
+
+
+# ---- a raise in the student's own code: their line, and what it assumed (the crash search) ------------------------
+
+CRASHING = '''
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
+    B, H, N, d = Q.shape  # 4-D only
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(d) if scale is None else Q @ np.swapaxes(K, -1, -2) * scale
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    weights = softmax(scores)
+    return weights @ V, weights
+
+
+def rope(x, positions, base=10000.0):
+    d = x.shape[-1]
+    theta = base ^ (-np.arange(0, d, 2) / d)
+    angles = np.asarray(positions, dtype=float)[:, None] * theta
+    return x
+
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    assert W_V.shape == W_Q.shape, "values as wide as queries"
+    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask)
+'''
+
+
+@pytest.fixture(scope="module")
+def crashing(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """A submission whose own lines raise on some cases, graded once by the real engine: test number -> result."""
+    from autograder import runner
+    from tests.homework import UPLOAD
+
+    source = homework_module("attention").__file__
+    text = open(source).read() + "\n_reference_mha = multi_head_attention\n" + CRASHING
+    folder = tmp_path_factory.mktemp("crashing")
+    (folder / f"{UPLOAD}.py").write_text(text)
+    return {t["number"]: t for t in runner.grade_folder(folder)["tests"]}
+
+
+def _where(test: dict) -> str:
+    return next((line for line in test["output"].splitlines() if line.startswith("**Where it fails:**")), "")
+
+
+def test_a_raise_in_the_functions_own_code_quotes_its_line_and_what_it_assumed(crashing) -> None:
+    failing = [t for t in crashing.values() if t["tags"] == ["scaled_dot_product_attention"] and t["score"] < t[
+        "max_score"]]
+    assert failing
+    for t in failing:
+        where = _where(t)
+        if "is 2-D" not in where:
+            continue
+        assert "Your line `B, H, N, d = Q.shape`" in where and "assumes `Q` is 4-D" in where, where
+        assert "needs_leading_axes" in t["extra_data"]["mistakes"]
+        backed = [e for e in t["extra_data"]["evidence"] if e["sentence"] == "needs_leading_axes"]
+        assert any("no longer raises at the student's line" in e["by"] for e in backed), t["extra_data"]
+        break
+    else:
+        pytest.fail("no 2-D attention case quoted the student's line")
+
+
+def test_a_power_written_with_xor_is_read_from_the_exception(crashing) -> None:
+    rope_tests = [t for t in crashing.values() if t["tags"] == ["rope"] and t["score"] < t["max_score"]]
+    assert rope_tests
+    where = _where(rope_tests[0])
+    assert "`theta = base ^ (-np.arange(0, d, 2) / d)`" in where and "bitwise XOR" in where, where
+    assert any(e["sentence"] == support.OWN_LINE for e in rope_tests[0]["extra_data"]["evidence"])
+
+
+def test_an_assert_is_explained_by_the_property_that_gets_past_it(crashing) -> None:
+    quoted = [_where(t) for t in crashing.values() if t["tags"] == ["multi_head_attention"] and _where(t)]
+    assert quoted and all("`assert W_V.shape == W_Q.shape, \"values as wide as queries\"`" in w for w in quoted)
+    assert all("d_v = d_k" in w for w in quoted), quoted
+
+
+def test_a_callees_raise_is_never_quoted_as_the_callers_line(crashing) -> None:
+    # decode_step and the generators (the reference's) call the 4-D-only attention: its line is the callee's
+    for t in crashing.values():
+        if t["tags"][0] in ("decode_step", "generate_cached", "generate_naive") and t["score"] < t["max_score"]:
+            assert not _where(t), t["output"]
+
+
+def test_at_most_two_sentences_and_none_that_another_says() -> None:
+    assert support.said(["mha_value_width", "mha_head_width_model", "batch_first_only"], 2) == [
+        "mha_head_width_model", "batch_first_only"]
+    assert support.said(["a", "b", "c"], 2) == ["a", "b"]
+    assert support.said(["a"], 0) == ["a"]  # a test that fails says at least its first cause

@@ -15,13 +15,13 @@ import numpy as np
 
 from autograder.api import Case, Mistakes, StudentError
 
+from . import crashes, inference, objects, stateful
 from . import explain as _explain
-from . import inference, objects, stateful
 from .scales import budget
 from .shapes import probe_evidence, shape_evidence
 
-__all__ = ["KEYWORDS", "SERVED_OBJECTS", "budget", "describe_object", "explain", "explain_error", "probe_evidence",
-           "run_case", "shape_evidence"]
+__all__ = ["COVERS", "KEYWORDS", "SERVED_OBJECTS", "budget", "crash_properties", "describe_object", "explain",
+           "explain_error", "probe_evidence", "run_case", "shape_evidence"]
 
 # A correct object served for the student's class in a probe (Check first: "with a correct KVCache standing in").
 SERVED_OBJECTS = {"KVCache": objects.Cache}
@@ -50,6 +50,20 @@ def explain_error(student: Any, stored: Case, args: list[Any], names: list[str],
         return _explain.refined(student, stored, mistake), _explain.PROBED
     type_error = error.kind == "exception" and f"{stored.function} raised TypeError" in error.message
     return inference.search(student, stored, None, type_error=type_error) or None
+
+
+def crash_properties(stored: Case, named: dict[str, Any], error: StudentError) -> list[tuple]:
+    """What a line of the student's that raised on this case may have assumed (``crashes.py``)."""
+    return crashes.properties(stored, named, f"{stored.function} raised TypeError" in error.message)
+
+
+# A mistake whose sentence already says what another's says: the other is not said beside it (at most two sentences
+# per test). "D // H" names d_v too; "exactly one leading axis" and "one fixed number" imply "fails without".
+COVERS = {
+    "mha_head_width_model": ("mha_value_width",),
+    "batch_first_only": ("needs_leading_axis",),
+    "needs_leading_axes": ("needs_leading_axis",),
+}
 
 
 def describe_object(name: str, parts: Mapping[str, Any]) -> str:

@@ -158,7 +158,7 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                     inputs = rewrite(inputs)
             except (ValueError, IndexError):
                 continue
-            if calls >= MAX_SEARCH:
+            if calls >= MAX_SEARCH or not scales.probe_allowed():
                 return None
             calls += 1
             try:

@@ -73,17 +73,31 @@ def with_scale(function: str, inputs: dict[str, Any], c: float) -> dict[str, Any
 
 
 _left: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("fits_left", default=None)
+_probes: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("probes_left", default=None)
+PROBES_PER_CASE = 24  # probe calls of the probe search and the crash search together, for one failing case
 
 
 @contextlib.contextmanager
-def budget(fits: int = FITS_PER_CASE) -> Iterator[None]:
-    """At most ``fits`` fits within this block (one failing case's diagnosis): a wrong output tried against many
-    answers costs a bounded time."""
-    token = _left.set([fits])
+def budget(fits: int = FITS_PER_CASE, probes: int = PROBES_PER_CASE) -> Iterator[None]:
+    """At most ``fits`` fits and ``probes`` calls of the probe and crash searches within this block (one failing
+    case's diagnosis): a wrong output tried against many answers costs a bounded time."""
+    token, calls = _left.set([fits]), _probes.set([probes])
     try:
         yield
     finally:
         _left.reset(token)
+        _probes.reset(calls)
+
+
+def probe_allowed() -> bool:
+    """Whether one more probe call fits the case's budget (it is then counted); True outside a budget."""
+    left = _probes.get()
+    if left is None:
+        return True
+    if left[0] <= 0:
+        return False
+    left[0] -= 1
+    return True
 
 
 def fit(function: str, inputs: dict[str, Any], actual: Any) -> float | None:

@@ -138,7 +138,7 @@ PORTS = [
         "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
-                                 "mask_inverted", "mask_finite_fill"),
+                                 "mask_inverted", "mask_finite_fill", "needs_shared_mask"),
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
         notes="activation.py Softmax.forward: no temperature, Z - max with an all -inf slice; "
         "scaled_dot_product_attention.py: `np.where(mask, -self.eps, scaled_dot_product)` (True = ignore, eps = "
@@ -149,7 +149,7 @@ PORTS = [
         "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "mask_full_shape",
                                          "scale_argument_ignored"),
         "multi_head_attention": ("batch_first_only", "mha_mask_head_axis", "mask_full_shape", "mask_inverted",
-                                 "mask_finite_fill"),
+                                 "mask_finite_fill", "needs_shared_mask"),
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
         notes="activation.py Softmax.forward: moveaxis + reshape(-1, C), row max (NaN on an all -inf row), no "
         "temperature; scaled_dot_product_attention.py: `scaled_dot_product[mask] = -self.eps` (True = ignore, "
@@ -278,7 +278,7 @@ PORTS = [
         "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
-                                 "mask_inverted", "mask_finite_fill"),
+                                 "mask_inverted", "mask_finite_fill", "needs_shared_mask"),
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
         notes="activation.py Softmax.forward: no temperature, max of an all -inf slice; "
         "scaled_dot_product_attention.py: `scaled_dot_product += (mask * -self.eps)` (True = ignore), no scale "
@@ -349,7 +349,7 @@ PORTS = [
         "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored",
                                          "softmax_unstable", "softmax_nan_fully_masked"),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
-                                 "mask_inverted", "mask_finite_fill", "softmax_nan_fully_masked"),
+                                 "mask_inverted", "mask_finite_fill", "softmax_nan_fully_masked", "needs_shared_mask"),
     }, callee={"scaled_dot_product_attention": ("softmax",), "multi_head_attention": ("scaled_dot_product_attention",)},
         notes="activation.py Softmax.forward: `self.A = np.exp(Z); self.A /= np.sum(self.A, axis=self.dim, "
         "keepdims=True)` (no max subtracted: overflow, and 0/0 on an all -inf slice; in attention a fully masked row, "
@@ -520,7 +520,7 @@ PORTS = [
         "traditional=False default takes `x[..., 0 : D // 2]` and `x[..., D // 2 : D]` (halves)."),
     Port("cs231n_sihan0229", {
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
-                                 "softmax_nan_fully_masked"),
+                                 "softmax_nan_fully_masked", "needs_shared_mask"),
     }, notes="MultiHeadAttention.forward: `N, S, E = query.shape`, `self.head_dim = self.emd_dim // self.n_head` in "
        "`view(N, S, self.n_head, self.head_dim)` for query, key and value, `score.masked_fill(attn_mask.view(1, 1, "
        "*attn_mask.size()) == 0, float('-inf'))` (a (N, S, T) mask becomes (1, 1, N, S, T)), F.softmax(score, "
@@ -544,7 +544,7 @@ PORTS = [
         "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
         "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
         "multi_head_attention": ("batch_first_only", "mha_mask_head_axis", "mask_inverted", "mask_finite_fill",
-                                 "mha_needs_divisible_width"),
+                                 "mha_needs_divisible_width", "needs_shared_mask"),
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
         notes="activation.py Softmax.forward: moveaxis + reshape(-1, C), row max (NaN on an all -inf row), no "
         "temperature; scaled_dot_product_attention.py: `scaled_dot_product + mask * (-self.eps)` (True = ignore, "

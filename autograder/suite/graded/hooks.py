@@ -8,11 +8,14 @@ whose output matches). A homework's ``diagnosis/__init__.py`` may add what only 
                                                                               (stateful objects, callbacks)
     explain(student, case, args, names, batched, actual) -> (mistakes, how, exact)   a wrong output's evidence
     explain_error(student, case, args, names, batched, error) -> (mistakes, how) | None   a raise's evidence
+    crash_properties(case, named, error)     -> [(mistake | None, assumed, how, rewrite)]   what a line of the
+                                                student's that raised may have assumed (``crashes.Property``)
     budget()                                 a context manager bounding the fits of one case
     shape_evidence(cases, failed)            -> str | None   random-shape tests: the property the failures share
     probe_evidence(case, passes)             -> str | None   the same, from rewritten cases the student passes
     describe_object(name, parts)             -> str   how an object argument (dotted inputs) is shown in a call
     KEYWORDS                                 argument names shown as keywords in a call
+    COVERS                                   mistake -> mistakes its sentence already says (not said beside it)
 
 Without them, a failing case is explained by the stored mistakes only (and low precision).
 """
@@ -83,3 +86,14 @@ def explain_error(student: Any, stored: Case, args: list[Any], names: list[str],
     """The mistakes a raise evidences (only a probe that makes the call right is evidence), and how; or None."""
     found = hook("explain_error")
     return found(student, stored, args, names, batched, error) if found is not None else None
+
+
+def crash_properties(stored: Case, named: Mapping[str, Any], error: Exception) -> list[tuple]:
+    """What a line of the student's that raised on ``stored`` may have assumed, most specific first (none without
+    the hook)."""
+    found = hook("crash_properties")
+    return list(found(stored, dict(named), error)) if found is not None else []
+
+
+def covers() -> Mapping[str, Collection[str]]:
+    return hook("COVERS", {})

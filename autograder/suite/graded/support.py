@@ -37,7 +37,7 @@ from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import callees, hooks, precision
+from autograder.suite.graded import callees, crashes, hooks, precision
 from autograder.suite.graded.calls import (
     NOT_IMPLEMENTED,
     case_header,
@@ -46,7 +46,7 @@ from autograder.suite.graded.calls import (
     error_text,
     type_mistake,
 )
-from autograder.suite.graded.naming import Mistakes, diagnose, mistake_ids, resolve
+from autograder.suite.graded.naming import Candidates, Mistakes, diagnose, mistake_ids, resolve
 
 LIKELY = "**Likely mistake:**"
 OUTPUT_NAMES: Mapping[str, Sequence[str]] = contract.HOMEWORK.OUTPUT_NAMES  # a tuple output's item names
@@ -251,8 +251,12 @@ def failure_message(
     if note is not None:  # the case passes with correct callees standing in: its own code is right on it, so only
         own = callees_mistakes(note.cited)  # the cited callees' own mistakes stay named (a rope that
         named = [m for m in named if m.split(".")[0] in own]  # pairs halves), not the function's ("RoPE not applied")
+    shapes = bool(evidence) and not set(getattr(evidence, "same_as", ())) & set(named)  # one sentence per cause
+    backing = _evidence.get()
+    unnamed_line = any(e.get("sentence") == OWN_LINE and e.get("case") == failures[0][0].id for e in backing or ())
+    named = said(named, MAX_SENTENCES - shapes - unnamed_line)
     parts = [f"{LIKELY} {sentence(m)}" for m in named]
-    if evidence and not set(getattr(evidence, "same_as", ())) & set(named):  # one sentence per cause
+    if shapes and evidence:
         parts.append(evidence)
     if note:
         parts.append(note)
@@ -264,11 +268,21 @@ def failure_message(
     recorded = _named.get()
     if recorded is not None:
         recorded[:] = named
-    backing = _evidence.get()
     if backing is not None:  # only what backs a sentence that is said (and the fix-first probes tried)
         backing[:] = [e for e in backing if e.get("sentence") in ("check_first", "own_code", "shapes")
+                      or (e.get("sentence") == OWN_LINE and e.get("case") == failures[0][0].id)
                       or set(str(e.get("sentence")).split(",")) & set(named)]
     return "\n\n".join(parts)
+
+
+MAX_SENTENCES = 2  # named causes on one test, the most important first
+
+
+def said(named: Sequence[str], most: int) -> list[str]:
+    """The mistakes a test's feedback says: none whose sentence another one named already says (the homework's
+    COVERS), then at most ``most``, in order (the first is what the displayed case shows first)."""
+    covered = {c for m in named for c in hooks.covers().get(m, ())}
+    return [m for m in named if m not in covered][:max(most, 1)]
 
 
 MAX_LINES = 24  # a failing test's feedback, about; AUTOGRADER_FULL_FEEDBACK=1 keeps every excerpt and heatmap
@@ -333,13 +347,20 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
         actual = student.call(stored.function, *args)
     except StudentError as error:  # an exception alone is no evidence: only a probe that makes it right
         unimplemented = error.kind == "exception" and "NotImplementedError" in str(error)
-        mistake, how = error_mistake(error), "the error"
+        mistake, how, crash = error_mistake(error), "the error", None
+        if not mistake and not unimplemented:  # the student's own line, and what it assumed (a bounded search)
+            crash = crashes.explain(student, stored, dict(named), error, lambda raised=error: [
+                crashes.Property(*p) for p in hooks.crash_properties(stored, dict(named), raised)])
         if not mistake and not unimplemented and (found := hooks.explain_error(student, stored, args, names,
                                                                                batched, error)):
             mistake, how = found
         if mistake:
             record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": False})
-        return f"{header}\n\n{error_text(stored.function, error)}", mistake
+        text = f"{header}\n\n{error_text(stored.function, error)}"
+        if crash is None:
+            return text, mistake
+        record_evidence({"sentence": crash.mistake or OWN_LINE, "case": stored.id, "by": crash.how, "exact": False})
+        return f"{header}\n\n{crash.text}\n\n{error_text(stored.function, error)}", _first(crash.mistake, mistake)
     text = compare.compare(
         f"{stored.function}(...)", stored.expected, actual,
         heatmap=HEATMAPS.get(stored.function, False), names=OUTPUT_NAMES.get(stored.function),
@@ -350,3 +371,18 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
     if mistake:
         record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": exact})
     return f"{header}\n\n{text}", mistake
+
+
+OWN_LINE = "own_line"  # evidence of a "Where it fails" sentence that names no known mistake
+
+
+def _first(mistake: str | None, others: Mistakes) -> Mistakes:
+    """``mistake`` (what the student's line that raised assumed) first, then the others named on the case."""
+    if not mistake:
+        return others
+    rest = list(others) if isinstance(others, tuple) and not isinstance(others, Candidates) else (
+        [others] if others else [])
+    if any(mistake in hooks.covers().get(m, ()) for m in mistake_ids(others)):
+        return others  # a sentence that says more says it already
+    first = [m for m in rest if isinstance(m, str) and m.split(".", maxsplit=1)[0] == mistake] or [mistake]
+    return (*first, *(m for m in rest if m not in first))

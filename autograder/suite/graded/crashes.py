@@ -1,0 +1,190 @@
+"""A raise in the student's own code: their line, and what it assumed that the case breaks.
+
+When a graded call raises, the traceback's innermost frame in the student's files is their line. It is the
+function's own line when no frame between the call and it is another contract function's (a callee's raise is
+for "Check first", never quoted here); a line of ours or of a library is never quoted.
+
+What the line assumed is found in two ways:
+
+* a probe search: the homework lists properties of the case (``crash_properties``: as many queries as keys,
+  d_v = d_k, another number of leading axes, a mask or none, ...), each with a rewriting of the inputs that
+  makes it hold. The same call on the rewritten inputs is made for each, at most ``MAX_PROBES`` calls; the first
+  property whose rewriting gets past that line (the call returns, or raises at another line) is what the line
+  assumed. The rewritten call's answer does not matter: only whether the line still raises;
+* the exception and its operands, where Python itself says it (``^`` between numbers is XOR, not a power).
+
+``explain`` returns a ``Crash``: the markdown that quotes the line and says what it assumed, the mistake the
+property names (if the homework gives one), and how it was shown (results.json's evidence).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple
+
+from autograder import contract
+from autograder.feedback.markdown import code_span, plain
+from autograder.sandbox.student import StudentError
+
+MAX_PROBES = 6  # probe calls per failing case that raised, the one that tells two readings apart included (each
+# also counts against the case's probe budget, which the homework's rewritings charge)
+FRAME = re.compile(r'^  File "(?P<file>[^"\n]+)", line (?P<line>\d+), in (?P<name>[^\n]+)$', re.MULTILINE)
+
+
+class Frame(NamedTuple):
+    """One frame of the traceback in the student's files: where (label, line), in which function, the code."""
+
+    label: str
+    line: int
+    function: str
+    code: str
+
+
+class Property(NamedTuple):
+    """What a line may assume of a case, as a homework states it (``crash_properties``).
+
+    ``assumed``: what the line assumed, in the case's terms ("Q and K have as many rows (n_q = n_k); this case
+    has n_q = 3, n_k = 5"); ``how``: the rewriting ("with as many queries as keys"); ``rewrite``: the case's named
+    arguments -> arguments where the property holds (any answer: only whether the line still raises is read);
+    ``mistake``: the known mistake whose sentence says the same, or None."""
+
+    mistake: str | None
+    assumed: str
+    how: str
+    rewrite: Callable[[dict[str, Any]], dict[str, Any]]
+    also: tuple[Callable[[dict[str, Any]], dict[str, Any]], str | None, str | None] | None = None
+    # (another rewriting, the mistake when the line gets past it too, the mistake when it does not): one more probe
+    # that tells two readings apart (e.g. "exactly one leading axis" from "some leading axis")
+    when: str | None = None  # a pattern the exception's message must show for the property to be tried (a
+    # rewriting that changes sizes may get past a line by a coincidence of sizes: e.g. a rank only for an unpacking)
+
+
+class Crash(NamedTuple):
+    """A raise explained at the student's line: the text the student reads, the mistake named (or None), how."""
+
+    text: str
+    mistake: str | None
+    how: str
+
+
+def frames(student: Any, error: StudentError) -> list[Frame]:
+    """The traceback's frames in the student's own files (their code read from the submission, not the
+    traceback), outermost first; [] without a traceback."""
+    text = getattr(error, "traceback", "") or ""
+    sources = _sources(student)
+    found = []
+    for match in FRAME.finditer(text):
+        source = sources.get(match["file"])
+        if source is None:
+            continue
+        label, first, lines = source
+        index = int(match["line"]) - first
+        if 0 <= index < len(lines) and lines[index].strip():
+            found.append(Frame(label, int(match["line"]), match["name"].strip(), _code(lines[index])))
+    return found
+
+
+def _code(line: str) -> str:
+    """A line of code without its comment (a ``#`` inside a string is kept), stripped."""
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(line.strip() + "\n").readline):
+            if token.type == tokenize.COMMENT:
+                return line.strip()[:token.start[1]].rstrip() or line.strip()
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return line.strip()
+
+
+def _sources(student: Any) -> dict[str, tuple[str, int, list[str]]]:
+    """Every name a traceback may give a student file (its filename, its label), with its label, first line and
+    lines."""
+    out: dict[str, tuple[str, int, list[str]]] = {}
+    for chunk in [*getattr(student, "chunks", []), *getattr(student, "modules", [])]:
+        if not isinstance(chunk, Mapping):
+            continue
+        entry = (str(chunk.get("label")), int(chunk.get("first_line") or 1), str(chunk.get("source")).splitlines())
+        for name in (chunk.get("filename"), chunk.get("label")):
+            if name and str(name) not in out:
+                out[str(name)] = entry
+    return out
+
+
+def own_frame(student: Any, error: StudentError, function: str) -> Frame | None:
+    """The innermost frame of the student's code when the raise is in ``function``'s own code (its frames, or
+    helpers of the student's that are no contract function); None when it is a callee's (another contract
+    function's frame is on the way), a library's alone, or unknown."""
+    if error.kind != "exception":
+        return None
+    found = frames(student, error)
+    if not found or not any(f.function == function for f in found):
+        return None
+    inner = found[max(i for i, f in enumerate(found) if f.function == function):]
+    if any(f.function in contract.FUNCTIONS and f.function != function for f in inner):
+        return None
+    return inner[-1]
+
+
+def _where(student: Any, error: StudentError) -> tuple[str, int] | None:
+    """(label, line) of the innermost frame of the student's code, or None."""
+    found = frames(student, error)
+    return (found[-1].label, found[-1].line) if found else None
+
+
+def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentError,
+            properties: Callable[[], Sequence[Property]], *, calls: int = MAX_PROBES) -> Crash | None:
+    """The student's line that raised on this case and what it assumed, or None (not their own code's raise, or
+    nothing to say). ``properties``: the homework's, asked only for a raise in the function's own code; ``calls``:
+    probe calls it may make."""
+    frame = own_frame(student, error, stored.function)
+    if frame is None:
+        return None
+    line = f"Your line {code_span(frame.code)} ({plain(frame.label)}, line {frame.line})"
+    if operands := _operands(error):
+        return Crash(f"**Where it fails:** {line} {operands}", None, "the exception and its operands")
+    for prop in properties():
+        if calls <= 0:
+            break
+        if prop.when and not re.search(prop.when, error.message):
+            continue
+        calls -= 1
+        if not _gets_past(student, stored, named, prop.rewrite, (frame.label, frame.line)):
+            continue  # still raises at that line (or cannot tell): the property is not what it assumed
+        text = (f"**Where it fails:** {line} assumes {prop.assumed}. The same call {prop.how} no longer raises "
+                "there.")
+        how = f"a probe: the same case {prop.how} no longer raises at the student's line {frame.line}"
+        mistake = prop.mistake
+        passes = None if prop.also is None or calls <= 0 else _gets_past(
+            student, stored, named, prop.also[0], (frame.label, frame.line))  # (the last call MAX_PROBES allows)
+        calls -= prop.also is not None
+        if prop.also is not None and passes is not None:
+            mistake = prop.also[1] if passes else prop.also[2]
+            how += "; the same case read the other way " + ("gets past it too" if passes else "still raises there")
+        return Crash(text, mistake, how)
+    return None
+
+
+def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Callable[[dict[str, Any]], Any],
+               line: tuple[str, int]) -> bool | None:
+    """Whether the call on the rewritten case gets past ``line``: it returns, or raises elsewhere; None when the
+    rewriting does not apply (or the probe budget is spent)."""
+    try:
+        inputs = rewrite(dict(named))
+    except (ValueError, IndexError, TypeError, KeyError):
+        return None
+    try:
+        student.call(stored.function, *inputs.values())
+    except StudentError as again:
+        return again.kind == "exception" and _where(student, again) != line
+    return True
+
+
+def _operands(error: StudentError) -> str | None:
+    """What the exception itself says the line assumed, where Python's own rules say it."""
+    message = error.message
+    if "unsupported operand type(s) for ^" in message or "ufunc 'bitwise_xor' not supported" in message:
+        return ("uses `^` as a power: in Python `^` is bitwise XOR, defined for integers and booleans only, so it "
+                "raises on floats; a power is `**` (e.g. `d_k ** 0.5`).")
+    return None

@@ -1,0 +1,200 @@
+"""What a line of the student's that raised may have assumed of an attention case: the properties the engine's crash
+search tries (``autograder/suite/graded/crashes.py``), most specific first.
+
+Each is ``(mistake or None, what the line assumed in the case's terms, how the probe rewrites the case, rewrite)``,
+listed only when the case breaks it: another number of leading axes, as many queries as keys, d_v = d_k, the
+heads' widths, the mask's head axis, a mask written out in full or shared by the batch, a 0/1 mask, a mask given or
+whole positions, the contract's defaults given. A rewriting need not keep the answer: the search reads only
+whether the line still raises. Each probe is one call of the case's probe budget (``scales.probe_allowed``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from autograder.api import Case
+
+from . import evidence, inference, scales
+
+Property = tuple  # (mistake | None, assumed, how, rewrite[, also]): autograder.suite.graded.crashes.Property
+
+
+def properties(stored: Case, named: dict[str, Any], type_error: bool) -> list[Property]:
+    """The properties this case breaks, each with a rewriting that makes it hold (charged to the probe budget)."""
+    return [(mistake, assumed, how, _charged(rewrite), *rest) for mistake, assumed, how, rewrite, *rest in
+            _properties(stored, named, type_error)]
+
+
+def _charged(rewrite: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def charged(named: dict[str, Any]) -> dict[str, Any]:
+        inputs = rewrite(named)
+        if not scales.probe_allowed():
+            raise ValueError("the case's probe budget is spent")
+        return inputs
+
+    return charged
+
+
+def _shape(a: Any) -> str:
+    return str(tuple(np.shape(a)))
+
+
+def _properties(stored: Case, named: dict[str, Any], type_error: bool) -> Iterator[Property]:
+    function = stored.function
+    if type_error:
+        missing = inference._defaults_after(function, named)
+        if missing:
+            given = dict(missing)
+            shown = ", ".join(f"`{n}`" for n in given)
+            yield ("default_required", f"the call passes {shown}, which the contract gives a default",
+                   "with " + ", ".join(f"`{n}={v!r}`" for n, v in given.items()) + " given",
+                   lambda n: {**n, **given})
+    yield from _mask_properties(stored, named)
+    if function == "scaled_dot_product_attention":
+        Q, K, V = (np.shape(named[n]) for n in ("Q", "K", "V"))
+        if Q[-2] != K[-2]:
+            yield ("needs_square", f"as many queries as keys (n_q = n_k); this case has n_q = {Q[-2]}, n_k = "
+                   f"{K[-2]}", "with as many queries as keys", inference._square)
+        if V[-1] != Q[-1]:
+            yield ("needs_equal_widths", f"d_v = d_k; this case has d_k = {Q[-1]}, d_v = {V[-1]}", "with d_v = d_k",
+                   inference._equal_widths)
+    if function == "multi_head_attention":
+        yield from _width_properties(named)
+    yield from _rank_properties(function, named)
+    if function == "rope" and np.asarray(named["positions"]).dtype.kind == "f":
+        yield ("rope_integer_positions", "integer positions; this case's positions are floats",
+               "with whole, non-negative positions as integers",
+               lambda n: dict(n, positions=np.abs(np.round(np.asarray(n["positions"]))).astype(int)))
+
+
+# what numpy and Python say when an array has another number of axes than the code expects (a rank probe changes
+# sizes too, which may get a reshape with -1 past its line by chance: it is tried only for these)
+RANK_ERRORS = (r"values to unpack|einstein sum subscripts|axes don't match|tuple index out of range|out of bounds for "
+               r"axis|-dimensional|dimensions? (is|are|were) (indexed|given)")
+
+
+def _rank_properties(function: str, named: dict[str, Any]) -> Iterator[Property]:
+    tokens = [n for n in inference.TOKENS.get(function, ()) if isinstance(named.get(n), np.ndarray)]
+    if not tokens:
+        return
+    first = tokens[0]
+    lead = np.ndim(named[first]) - 2
+
+    def lead_to(k: int) -> Callable[[dict[str, Any]], dict[str, Any]]:
+        return _charged(lambda n: _lead_to(n, tokens, k))
+
+    # (k, the mistake, the other number of leading axes tried too: its mistake if the line gets past it, if not)
+    readings = {
+        # exactly one, or some leading axis: the line alone cannot tell the latter (a later line may need exactly
+        # one), so only the former is named; the probe search names the latter when the answer comes out right
+        (0, 1): (None, (2, None, "batch_first_only")),
+        (0, 2): ("needs_leading_axes", None),  # fails with none and with one (tried first)
+        (2, 1): (None, (0, None, "batch_first_only")),
+        (1, 2): (None, (0, None, "needs_leading_axes")),
+    }
+    for k in (1, 2, 0):
+        if k == lead:
+            continue
+        axes = {0: "no leading axes", 1: "one leading axis", 2: "two leading axes"}[k]
+        mistake, other = readings.get((lead, k), (None, None))
+        also = (lead_to(other[0]), other[1], other[2]) if other and other[0] != lead else None
+        yield (mistake, f"`{first}` is {k + 2}-D ({axes}); this case's `{first}` is {lead + 2}-D, of shape "
+               f"{_shape(named[first])}", f"with {axes}", lambda n, k=k: _lead_to(n, tokens, k), also, RANK_ERRORS)
+
+
+def _lead_to(named: dict[str, Any], tokens: list[str], k: int) -> dict[str, Any]:
+    """Every token array with exactly ``k`` leading axes; a new axis has 3 entries (the sequence, reversed, rolled),
+    so that code which reshapes with -1 does not get past its line by a coincidence of sizes."""
+    lead = np.ndim(named[tokens[0]]) - 2
+    if k <= lead:
+        return inference._lead_to(named, tokens, k)
+    mask = named.get("mask")
+    if isinstance(mask, np.ndarray) and mask.ndim > 2:
+        raise ValueError("a per-sequence mask cannot follow new leading axes")
+    out = dict(named)
+    for n in tokens:
+        a = np.asarray(named[n])
+        for _ in range(k - lead):
+            a = np.stack([a, a[..., ::-1, :], np.roll(a, 1, axis=-2)])
+        out[n] = a
+    return out
+
+
+def _width_properties(named: dict[str, Any]) -> Iterator[Property]:
+    H = int(named["num_heads"])
+    D, d_k, d_v = np.shape(named["X"])[-1], np.shape(named["W_Q"])[-1] // H, np.shape(named["W_V"])[-1] // H
+    if d_v != d_k:
+        yield ("mha_value_width", f"the values' heads are as wide as the queries' (d_v = d_k); this case has d_k = "
+               f"{d_k}, d_v = {d_v} (W_V has {H * d_v} columns)", "with d_v = d_k", _values_as_wide)
+    if D != H * d_k:
+        yield ("mha_head_width_model", f"the heads split the model width D = X.shape[-1] (D = num_heads * d_k); "
+               f"this case has D = {D}, num_heads * d_k = {H * d_k}", "with D = num_heads * d_k", _model_as_wide)
+
+
+def _values_as_wide(named: dict[str, Any]) -> dict[str, Any]:
+    """W_V with H * d_k columns (cut or zero-padded per head), W_O with the matching rows."""
+    H = int(named["num_heads"])
+    W_V, W_O = np.asarray(named["W_V"]), np.asarray(named["W_O"])
+    d_k, d_v = np.shape(named["W_Q"])[-1] // H, W_V.shape[-1] // H
+    heads = W_V.reshape(W_V.shape[0], H, d_v)
+    rows = W_O.reshape(H, d_v, W_O.shape[-1])
+    if d_v > d_k:
+        heads, rows = heads[..., :d_k], rows[:, :d_k]
+    else:
+        heads = np.concatenate([heads, np.zeros((W_V.shape[0], H, d_k - d_v))], axis=-1)
+        rows = np.concatenate([rows, np.zeros((H, d_k - d_v, W_O.shape[-1]))], axis=1)
+    return dict(named, W_V=heads.reshape(W_V.shape[0], H * d_k), W_O=rows.reshape(H * d_k, W_O.shape[-1]))
+
+
+def _model_as_wide(named: dict[str, Any]) -> dict[str, Any]:
+    """X with num_heads * d_k features (zero-padded or cut), the projections' rows to match."""
+    H = int(named["num_heads"])
+    X = np.asarray(named["X"])
+    width = np.shape(named["W_Q"])[-1]
+    D = X.shape[-1]
+    out = dict(named)
+    if width >= D:
+        out["X"] = np.concatenate([X, np.zeros((*X.shape[:-1], width - D))], axis=-1)
+        for name in ("W_Q", "W_K", "W_V"):
+            W = np.asarray(named[name])
+            out[name] = np.concatenate([W, np.zeros((width - D, W.shape[-1]))])
+    else:
+        out["X"] = X[..., :width]
+        for name in ("W_Q", "W_K", "W_V"):
+            out[name] = np.asarray(named[name])[:width]
+    assert H > 0
+    return out
+
+
+def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
+    function = stored.function
+    if function not in inference.ATTENTION or "mask" not in named:
+        return
+    mask = named["mask"]
+    n_q, n_k = inference._lengths(function, named)
+    if mask is None:
+        yield (None, "a mask is given; this case passes none (`mask=None`)", "with an all-True mask given",
+               lambda n: dict(n, mask=np.ones((n_q, n_k), bool)))
+        return
+    mask = np.asarray(mask)
+    shape = _shape(mask)
+    if function == "multi_head_attention" and mask.ndim >= 3:
+        yield ("mha_mask_head_axis", f"the mask has a head axis; this case's per-sequence mask has shape {shape} "
+               "(no head axis)", "with the head axis inserted (`mask[..., None, :, :]`)",
+               lambda n: dict(n, mask=np.expand_dims(np.asarray(n["mask"]), -3)))
+    if mask.ndim > 2:
+        yield ("needs_shared_mask", f"one (n_q, n_k) mask shared by every sequence; this case's mask has shape "
+               f"{shape}",
+               "with one (n_q, n_k) mask for all sequences",
+               lambda n: dict(n, mask=np.asarray(n["mask"])[(0,) * (np.ndim(n["mask"]) - 2)]))
+    if mask.dtype.kind == "b" and np.ndim(mask) >= 2 and evidence._mask_broadcasts(stored, named):
+        full = evidence._full_mask(stored, evidence.Variant(named)).named["mask"].shape
+        yield ("mask_full_shape", f"a mask written out in full, of shape {tuple(full)}; this case's mask has shape "
+               f"{shape} (it broadcasts)", "with the mask written out in full",
+               lambda n: dict(n, mask=np.broadcast_to(np.asarray(n["mask"]), full).copy()))
+    if mask.dtype.kind == "b":
+        yield ("needs_float_mask", "a mask of numbers (0/1); this case's mask is boolean",
+               "with the mask as 0/1 numbers", lambda n: dict(n, mask=np.asarray(n["mask"]).astype(float)))
