@@ -25,7 +25,8 @@ pid = os.fork()
 if pid == 0:  # what a worker without the filter could leave: made as the sandbox user
     os.setuid(uid)
     libc = ctypes.CDLL(None, use_errno=True)
-    made = [libc.shmget(0x28AA, 4096, 0o1600), libc.msgget(0x28AB, 0o1600), libc.semget(0x28AC, 1, 0o1600)]
+    made = [libc.shmget(0, 4096, 0o1600), libc.msgget(0, 0o1600), libc.semget(0, 1, 0o1600)]  # IPC_PRIVATE: new ones
+    # (a fixed key taken by another test session's user, running this test at the same time, would fail here)
     os._exit(0 if min(made) >= 0 else 1)
 made_outside = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) == 0
 before = len(reaper.ipc_objects(uid))
@@ -34,7 +35,7 @@ import ctypes
 _libc = ctypes.CDLL(None, use_errno=True)
 
 def made():
-    calls = [_libc.shmget(0x28AD, 4096, 0o1600), _libc.msgget(0x28AE, 0o1600), _libc.semget(0x28AF, 1, 0o1600)]
+    calls = [_libc.shmget(0, 4096, 0o1600), _libc.msgget(0, 0o1600), _libc.semget(0, 1, 0o1600)]
     return np.array([*calls, ctypes.get_errno()], dtype=float)
 '''
 with Student(program(source), user=user) as student:

@@ -100,7 +100,6 @@ KNOWN_WRONG_FRESH_4: set[str] = {
     "ut_cs388_xxueewa C.13 (scaled_dot_product_attention): names `needs_square`",
     "csc413_pa3_maryamebr C.13 (scaled_dot_product_attention): names `needs_square`",
     "csc413_pa3_snow0420 C.13 (scaled_dot_product_attention): names `needs_square`",
-    "csc413_pa3_markchangliu C.13 (scaled_dot_product_attention): names `needs_square`",
 }
 # The FRESH_4 failing tests whose real cause was named when graded once (97 of 160): a floor, not the 90% bound yet.
 FRESH_4_NAMED_FLOOR = 97

@@ -8,9 +8,11 @@ What the line assumed is found in two ways:
 
 * a probe search: the homework lists properties of the case (``crash_properties``: as many queries as keys,
   d_v = d_k, another number of leading axes, a mask or none, ...), each with a rewriting of the inputs that
-  makes it hold. The same call on the rewritten inputs is made for each, at most ``MAX_PROBES`` calls; the first
+  makes it hold. The same call on the rewritten inputs is made for each, at most ``MAX_PROBES`` calls; a
   property whose rewriting gets past that line (the call returns, or raises at another line) is what the line
-  assumed. The rewritten call's answer does not matter: only whether the line still raises;
+  assumed only if no other property's rewriting gets past it too (when two do, neither is named: a reshape may get
+  past its line both with as many queries as keys and with a batch axis). The rewritten call's answer does not
+  matter: only whether the line still raises;
 * the exception and its operands, where Python itself says it (``^`` between numbers is XOR, not a power).
 
 ``explain`` returns a ``Crash``: the markdown that quotes the line and says what it assumed, the mistake the
@@ -29,7 +31,7 @@ from autograder import contract
 from autograder.feedback.markdown import code_span, plain
 from autograder.sandbox.student import StudentError
 
-MAX_PROBES = 6  # probe calls per failing case that raised, the one that tells two readings apart included (each
+MAX_PROBES = 10  # probe calls per failing case that raised, the ones that tell readings apart included (each
 # also counts against the case's probe budget, which the homework's rewritings charge)
 FRAME = re.compile(r'^  File "(?P<file>[^"\n]+)", line (?P<line>\d+), in (?P<name>[^\n]+)$', re.MULTILINE)
 
@@ -144,10 +146,12 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
     line = f"Your line {code_span(frame.code)} ({plain(frame.label)}, line {frame.line})"
     if operands := _operands(error):
         return Crash(f"**Where it fails:** {line} {operands}", None, "the exception and its operands")
-    for prop in properties():
+    candidates, skipped = list(properties()), []
+    for index, prop in enumerate(candidates):
         if calls <= 0:
             break
         if prop.when and not re.search(prop.when, error.message):
+            skipped.append(prop)  # not named for this exception, but tried below should another be
             continue
         calls -= 1
         if not _gets_past(student, stored, named, prop.rewrite, (frame.label, frame.line)):
@@ -157,12 +161,37 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
         how = f"a probe: the same case {prop.how} no longer raises at the student's line {frame.line}"
         mistake = prop.mistake
         passes = None if prop.also is None or calls <= 0 else _gets_past(
-            student, stored, named, prop.also[0], (frame.label, frame.line))  # (the last call MAX_PROBES allows)
+            student, stored, named, prop.also[0], (frame.label, frame.line))
         calls -= prop.also is not None
         if prop.also is not None and passes is not None:
             mistake = prop.also[1] if passes else prop.also[2]
             how += "; the same case read the other way " + ("gets past it too" if passes else "still raises there")
-        return Crash(text, mistake, how)
+        if mistake is None:
+            return Crash(text, None, how)
+        other = _another_gets_past(student, stored, named, [*skipped, *candidates[index + 1:]], prop,
+                                   (frame.label, frame.line), calls)
+        if other is None:  # every other property still raises there: this one is what the line assumed
+            return Crash(text, mistake, how + "; every other property of the case tried still raises there")
+        if other:  # two readings fit the line: it says nothing of its own (the traceback still shows it)
+            return None
+        return Crash(text, None, how + "; not every other property could be tried")
+    return None
+
+
+def _another_gets_past(student: Any, stored: Any, named: Mapping[str, Any], others: Sequence[Property],
+                       found: Property, line: tuple[str, int], calls: int) -> str | None:
+    """Whether another property than ``found`` (one whose rewriting got past ``line``) gets past it too, tried
+    whatever the exception says (a coincidence of sizes is then no evidence either way): how, for the first that
+    does; None when none does; "" when the probe calls ran out before every one was tried."""
+    for prop in others:
+        if prop.mistake == found.mistake:
+            continue
+        if calls <= 0:
+            return ""
+        calls -= 1
+        passes = _gets_past(student, stored, named, prop.rewrite, line)
+        if passes:
+            return prop.how
     return None
 
 
