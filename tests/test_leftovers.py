@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.hostile import sandbox_user
-from tests.test_probe_integrity import SETTINGS, _run_as
+from tests.test_probe_integrity import SETTINGS, _run_as, in_setting
 
 IPC_SCRIPT = """
 import ctypes, json, os, pwd, sys
@@ -107,9 +107,7 @@ def test_case_5_a_killed_batch_leaves_no_student_daemon(tmp_path: Path, setting:
     import sys
     import time
 
-    from autograder.sandbox import accounts, namespace
     from tests import fixtures_export as fx
-    from tests.test_gradescope_e2e import docker_wrapper
 
     kind = ("namespaces", "no namespaces", "docker").index(setting) * 2 + (how == "SIGKILL")
     tag = 1_000_000 + os.getpid() % 1_000_000 * 8 + kind  # this test's daemons only
@@ -117,10 +115,7 @@ def test_case_5_a_killed_batch_leaves_no_student_daemon(tmp_path: Path, setting:
     with sandbox_user() as user:
         if user is None:
             pytest.skip("needs root (a sandbox user)")
-        env = dict(os.environ, **{accounts.USER_ENV: str(user)})
-        if setting != "namespaces":
-            env[namespace.SWITCH] = "0"
-        wrapper = docker_wrapper() if setting == "docker" else ()
+        wrapper, env = in_setting(setting, user)
         command = [*wrapper, sys.executable, "-c", BATCH_SCRIPT, str(path), str(tmp_path / "out")]
         batch_process = subprocess.Popen(command, env=env, cwd=Path(__file__).resolve().parent.parent,
                                          stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -166,14 +166,9 @@ with Student(program(pathlib.Path(sys.argv[1]).read_text()), user=sys.argv[2]) a
 """
 
 
-def _run_as(tmp_path: Path, script: str, argument: str, setting: str, user: str | None) -> dict:
-    """``script`` run with ``argument`` (and ``user``) in ``setting``: "namespaces" (where the kernel allows them),
-    "no namespaces" (AUTOGRADER_NAMESPACES=0) or "docker" (no namespaces, and only Docker's default capabilities:
-    capsh, as tests/test_gradescope_e2e.py does). Its last line of output, read as JSON."""
-    import json
+def in_setting(setting: str, user: str | None) -> tuple[tuple[str, ...], dict[str, str]]:
+    """The command prefix and environment of a process run in ``setting`` (see ``_run_as``) as ``user``'s pool."""
     import os
-    import subprocess
-    import sys
 
     from autograder.sandbox import accounts, namespace
     from tests.test_gradescope_e2e import docker_wrapper
@@ -181,7 +176,18 @@ def _run_as(tmp_path: Path, script: str, argument: str, setting: str, user: str 
     env = dict(os.environ, **({accounts.USER_ENV: user} if user else {}))
     if setting != "namespaces":
         env[namespace.SWITCH] = "0"
-    wrapper = docker_wrapper() if setting == "docker" else ()
+    return (docker_wrapper() if setting == "docker" else ()), env
+
+
+def _run_as(tmp_path: Path, script: str, argument: str, setting: str, user: str | None) -> dict:
+    """``script`` run with ``argument`` (and ``user``) in ``setting``: "namespaces" (where the kernel allows them),
+    "no namespaces" (AUTOGRADER_NAMESPACES=0) or "docker" (no namespaces, and only Docker's default capabilities:
+    capsh, as tests/test_gradescope_e2e.py does). Its last line of output, read as JSON."""
+    import json
+    import subprocess
+    import sys
+
+    wrapper, env = in_setting(setting, user)
     done = subprocess.run([*wrapper, sys.executable, "-c", script, argument, str(user)], env=env, capture_output=True,
                           text=True, timeout=600, check=False, cwd=Path(__file__).resolve().parent.parent)
     assert done.returncode == 0, done.stderr[-3000:]

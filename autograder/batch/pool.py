@@ -280,12 +280,11 @@ def stop(processes: list[multiprocessing.process.BaseProcess]) -> None:
             kill_tree(process, victims)  # pid free for reuse, is not signalled; its workers died with it)
 
 
-def kill_tree(process: multiprocessing.process.BaseProcess, victims: list[int] | None = None) -> None:
-    """SIGKILL a grading process and every process it started (found before killing, or ``victims``)."""
+def kill_tree(process: multiprocessing.process.BaseProcess, victims: list[int]) -> None:
+    """SIGKILL a grading process and ``victims``: it and every process it started, found before it was stopped."""
     pid = process.pid
     if pid is None:
         return
-    victims = [pid, *descendants(pid)] if victims is None else victims
     try:
         os.killpg(pid, signal.SIGKILL)  # the child made itself a process group leader
     except (ProcessLookupError, PermissionError, AttributeError):
