@@ -22,6 +22,13 @@ from tests.test_batch import GOOD, VERSION, run_fake
 STOPS = [signal.SIGHUP, signal.SIGKILL]
 
 
+# the prefix of the command of a batch that a test hangs up: SIGHUP back at its default, as a terminal's child has it,
+# then the batch itself by exec (same pid), even when this test run was started under nohup, which leaves SIGHUP
+# ignored in every child (the batch then rightly goes on: test_under_nohup_a_hangup_does_not_stop_the_batch)
+AS_FROM_A_TERMINAL = [sys.executable, "-c", "import os, signal, sys; signal.signal(signal.SIGHUP, signal.SIG_DFL); "
+                      "os.execv(sys.argv[1], sys.argv[1:])"]
+
+
 def batch_processes(main: int) -> dict[int, int]:
     """pid -> start time of ``main`` and every process under it."""
     return {pid: reaper.start_time(pid) for pid in [main, *pool.descendants(main)]}
@@ -96,8 +103,8 @@ def test_a_stopped_or_killed_batch_is_resumed_by_the_next_run_which_removes_its_
         f"sys.exit(batch.run(Path({str(path)!r}), Path({str(out)!r}), jobs=2, plain=True, "
         f"target={fx.FAKE_GRADER!r}, version={VERSION!r}))"
     )
-    proc = subprocess.Popen([sys.executable, "-c", driver], cwd=fx.REPO, stdout=subprocess.PIPE, text=True,
-                            env=dict(os.environ, TMPDIR=str(scratch)))
+    proc = subprocess.Popen([*AS_FROM_A_TERMINAL, sys.executable, "-c", driver], cwd=fx.REPO, stdout=subprocess.PIPE,
+                            text=True, env=dict(os.environ, TMPDIR=str(scratch)))
     assert wait_for(lambda: len(state.load_records(out)) >= 2, 60)
     time.sleep(0.5)  # both graders are now stuck on the hanging submissions
     processes = batch_processes(proc.pid)
@@ -162,9 +169,9 @@ def test_a_pymp_folder_goes_only_when_no_process_listens_on_its_socket(tmp_path:
 def test_a_hung_up_or_killed_batch_leaves_none_of_its_processes(tmp_path: Path, stop: signal.Signals) -> None:
     """The real engine: workers (in worlds forked by the zygote where namespaces work) running an endless loop."""
     path, _ = fx.write_export(tmp_path / "in", [fx.HOSTILE.read_text()] * 2)
-    proc = subprocess.Popen([sys.executable, "-m", "autograder", "batch", str(path), "-o", str(tmp_path / "out"),
-                             "--jobs", "2", "--plain", "--allow-exposed"], cwd=fx.REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen([*AS_FROM_A_TERMINAL, sys.executable, "-m", "autograder", "batch", str(path), "-o",
+                             str(tmp_path / "out"), "--jobs", "2", "--plain", "--allow-exposed"], cwd=fx.REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
     def workers() -> int:  # processes of a sandbox user (uid != 0) under the batch: its workers run
         return sum(os.stat(f"/proc/{pid}").st_uid != 0 for pid in pool.descendants(proc.pid)

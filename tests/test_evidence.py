@@ -343,3 +343,41 @@ def test_a_required_argument_that_the_contract_defaults_is_named_by_giving_it() 
     student = LocalStudent(rope=rope)
     text = failure(student, "rope-d2")
     assert named(text) == ["default_required"] and "TypeError" in text
+
+
+def mha_one_head_scaled_by_d_model(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    """One head (never split), scaled by 1/sqrt(D) of the model width, without W_O (a real-world solution's)."""
+    scores = (X @ W_Q) @ np.swapaxes(X @ W_K, -1, -2) / np.sqrt(X.shape[-1])
+    return ref.softmax(scores) @ (X @ W_V)
+
+
+def test_a_scale_by_the_model_width_is_told_apart_from_heads_split_by_d_over_h() -> None:
+    """On one head, widening the heads to D fixes both; scaling the queries by sqrt(D / d_k) fixes only the scale."""
+    text = failure(LocalStudent(multi_head_attention=mha_one_head_scaled_by_d_model), "mha-one-head")
+    assert named(text) == ["scale_d_model", "no_output_projection"]
+    text = failure(LocalStudent(multi_head_attention=mha_with(MODEL_WIDTH, RIGHT_V)), "mha-batch")
+    assert named(text) == ["mha_head_width_model"]
+
+
+def mha_adding_a_batch_axis(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    """Any number of leading axes, but a 2-D input gets one of length 1 that is never removed; no W_O either."""
+    if X.ndim == 2:
+        X = X[None]
+    scores = (X @ W_Q) @ np.swapaxes(X @ W_K, -1, -2) / np.sqrt(W_Q.shape[-1] // num_heads)
+    return ref.softmax(scores) @ (X @ W_V)
+
+
+def mha_with_a_causal_mask_sized_by_axis_0(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    """One head, its own causal mask of X.shape[0] x X.shape[0] always: on a leading axis of length 1 it masks
+    nothing."""
+    n = X.shape[0]
+    scores = (X @ W_Q) @ np.swapaxes(X @ W_K, -1, -2) / np.sqrt(W_Q.shape[-1])
+    scores = np.where(np.triu(np.ones((n, n)), 1) == 1, -np.inf, scores)
+    return ref.softmax(scores) @ (X @ W_V) @ W_O
+
+
+def test_one_leading_axis_is_named_only_when_two_fail_and_a_size_of_1_is_no_coincidence() -> None:
+    text = failure(LocalStudent(multi_head_attention=mha_adding_a_batch_axis), "mha-one-head")
+    assert "batch_first_only" not in named(text) and "extra_leading_axes" in named(text)
+    text = failure(LocalStudent(multi_head_attention=mha_with_a_causal_mask_sized_by_axis_0), "mha-two-heads")
+    assert "batch_first_only" not in named(text) and "needs_leading_axis" not in named(text)

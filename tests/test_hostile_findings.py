@@ -252,12 +252,12 @@ def test_finding_22_hangup_a_batch_hung_up_leaves_none_of_its_processes(tmp_path
     import sys
 
     from tests import fixtures_export as fx
-    from tests.test_batch_lifeline import batch_processes, survivors, wait_for
+    from tests.test_batch_lifeline import AS_FROM_A_TERMINAL, batch_processes, survivors, wait_for
 
     path, _ = fx.write_export(tmp_path / "in", [REFERENCE.read_text() + HANGUP] * 2)
-    proc = subprocess.Popen([sys.executable, "-m", "autograder", "batch", str(path), "-o", str(tmp_path / "out"),
-                             "--jobs", "2", "--plain", "--allow-exposed"], cwd=fx.REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen([*AS_FROM_A_TERMINAL, sys.executable, "-m", "autograder", "batch", str(path), "-o",
+                             str(tmp_path / "out"), "--jobs", "2", "--plain", "--allow-exposed"], cwd=fx.REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
     def spinning() -> int:  # processes of a sandbox user under the batch
         return sum(os.stat(f"/proc/{pid}").st_uid != 0 for pid in batch_processes(proc.pid)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from autograder.suite.cases import Case
 from autograder.suite.graded import precision, support
 from tests.homework import module as homework_module
 from tests.test_evidence import LocalStudent
@@ -312,3 +313,37 @@ def test_at_most_two_sentences_and_none_that_another_says() -> None:
         "mha_head_width_model", "batch_first_only"]
     assert support.said(["a", "b", "c"], 2) == ["a", "b"]
     assert support.said(["a"], 0) == ["a"]  # a test that fails says at least its first cause
+
+
+def _axis_0_square_only(Q, K, V, mask=None, scale=None):
+    """Attention that raises unless n_q = n_k, and otherwise takes the softmax over the queries (axis 0)."""
+    if Q.shape[-2] != K.shape[-2]:
+        raise ValueError("shapes not aligned")
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    weights = ref.softmax(scores, axis=-2)
+    return weights @ V, weights
+
+
+def _right_when_square(Q, K, V, mask=None, scale=None):
+    if Q.shape[-2] != K.shape[-2]:
+        raise ValueError("shapes not aligned")
+    return ref.scaled_dot_product_attention(Q, K, V, mask, scale)
+
+
+@pytest.mark.parametrize("n_q, n_k", [(5, 1), (1, 7)])
+def test_a_square_probe_of_one_key_and_one_query_is_never_made(n_q, n_k) -> None:
+    """With a single query and key every softmax gives 1, right or wrong: the square probe extends the shorter side
+    to max(n_q, n_k) rows instead (distinct ones), so code that is wrong on square cases is not told needs_square."""
+    rng = np.random.default_rng(0)
+    Q, K, V = rng.normal(size=(n_q, 3)), rng.normal(size=(n_k, 3)), rng.normal(size=(n_k, 2))
+    square = inference._square({"Q": Q, "K": K, "V": V, "mask": np.ones(n_k, bool), "scale": None})
+    n = max(n_q, n_k)
+    assert square["Q"].shape == (n, 3) and square["K"].shape == (n, 3) and square["V"].shape == (n, 2)
+    assert len({tuple(row) for row in (square["Q"] if n_q == 1 else square["K"])}) == n
+    assert square["mask"].shape == (n,)
+    stored = Case("one-side", "scaled_dot_product_attention", {"Q": Q, "K": K, "V": V, "mask": None, "scale": None},
+                  ref.scaled_dot_product_attention(Q, K, V))
+    student = LocalStudent(scaled_dot_product_attention=_axis_0_square_only)
+    assert inference.search(student, stored, None) is None
+    found = inference.search(LocalStudent(scaled_dot_product_attention=_right_when_square), stored, None)
+    assert found is not None and found[0] == "needs_square"

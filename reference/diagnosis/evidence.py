@@ -50,6 +50,7 @@ def probe(student: Any, stored: Case, args: list[Any], names: list[str], origina
     causes = [c for c in CAUSES if c[1](stored, named)]
     outcomes = [(frozenset(), _ruled_out(stored, named, set()), False)]  # (removed, ruled out, flipped or not)
     calls = 0
+    flipped_by: dict[str, tuple] = {}  # the first combination with this cause that flipped the outcome
     for size in range(1, min(MAX_COMBINED, len(causes)) + 1):
         shown: list[tuple[tuple[str, ...], tuple[str, ...]]] = []  # each probe of this size that flipped it
         tried: list[frozenset[str]] = []
@@ -78,9 +79,66 @@ def probe(student: Any, stored: Case, args: list[Any], names: list[str], origina
             outcomes.append((removed, _ruled_out(stored, variant.named, removed), rest is not None))
             if rest is not None:
                 shown.append((tuple(dict.fromkeys(name for name, _, _ in combo)), rest))
+                for name in {name for name, _, _ in combo} & set(TIE_BREAKS):
+                    flipped_by.setdefault(name, combo)
         if shown:
-            return _consistent(shown, tried, outcomes)
+            found = _consistent(shown, tried, outcomes)
+            for name, tie_break in TIE_BREAKS.items():
+                if name in found and name in flipped_by and calls < MAX_PROBES:
+                    calls += 1
+                    found = tie_break(student, stored, named, names, flipped_by[name], original, found)
+            return found
     return ()
+
+
+def _rerun(student: Any, stored: Case, named: dict[str, Any], names: list[str], combo: tuple, instead: str,
+           other: Callable[[Case, Variant], Variant]) -> bool:
+    """Whether the probe ``combo`` flips the outcome with ``other`` applied in place of the removal ``instead``."""
+    variant = Variant(dict(named))
+    for name, _, apply in combo:
+        variant = other(stored, variant) if name == instead else apply(stored, variant)
+    try:
+        raw = answer(student.call(stored.function, *(variant.named[n] for n in names)))
+    except StudentError:
+        return False
+    return raw is not None and _explained(stored, variant.unwrap(raw), functools.partial(
+        answered, stored.function, variant.contract, raw)) is not None
+
+
+def _scale_or_width(student: Any, stored: Case, named: dict[str, Any], names: list[str], combo: tuple,
+                    original: Any, found: tuple[str, ...]) -> tuple[str, ...]:
+    """Heads widened to D // H fix code split by D // H, and equally code that only scales by 1/sqrt(D) when that
+    makes D // H = d_k (one head): the same probe with the queries scaled by sqrt(D / d_k) instead fixes only the
+    scale. When it flips the outcome too, the heads' width was never the cause: scale_d_model is."""
+    if not _rerun(student, stored, named, names, combo, "mha_head_width_model", _model_scale):
+        return found
+    return tuple(dict.fromkeys("scale_d_model" if m == "mha_head_width_model" else m for m in found))
+
+
+def _one_or_more(student: Any, stored: Case, named: dict[str, Any], names: list[str], combo: tuple, original: Any,
+                 found: tuple[str, ...]) -> tuple[str, ...]:
+    """A 2-D case that one added leading axis fixes: with two added axes as well, the code does not need exactly
+    one. Then its output either carries an extra leading axis of length 1 (extra_leading_axes: it adds one and never
+    removes it) or it fails without one (needs_leading_axis)."""
+    if _lead(stored, named) != () or not _rerun(student, stored, named, names, combo, "batch_first_only", _two_axes):
+        return found
+    first = original[0] if isinstance(original, (tuple, list)) and original else original
+    expected = stored.expected[0] if isinstance(stored.expected, tuple) else stored.expected
+    extra = isinstance(first, np.ndarray) and first.ndim == np.ndim(expected) + 1 and first.shape[0] == 1
+    which = "extra_leading_axes" if extra else "needs_leading_axis"
+    return tuple(dict.fromkeys(which if m == "batch_first_only" else m for m in found))
+
+
+def _two_axes(stored: Case, v: Variant) -> Variant:
+    """A 2-D case with two leading axes of length 2 (copies of the case; the output's first entry kept)."""
+    named = {name: _twice(np.asarray(a), 2) if name in TOKEN_ARRAYS else a for name, a in v.named.items()}
+
+    def unwrap(out: Any) -> Any:
+        if isinstance(out, (tuple, list)):
+            return tuple(unwrap(o) for o in out)
+        return out[0, 0] if isinstance(out, np.ndarray) and out.ndim >= 2 and out.shape[:2] == (2, 2) else out
+
+    return Variant(named, lambda out: v.unwrap(unwrap(out)))
 
 
 def _ruled_out(stored: Case, named: Mapping[str, Any], removed: frozenset[str] | set[str]) -> frozenset[str]:
@@ -212,6 +270,15 @@ def _pad_input(v: Variant, extra: int) -> Variant:
     return Variant(named, v.unwrap)
 
 
+def _model_scale(stored: Case, v: Variant) -> Variant:
+    """The queries scaled by sqrt(D / d_k), standing for the case: code that scales the scores by 1/sqrt(D) (the
+    model width) instead of 1/sqrt(d_k) then computes the case's answer. It separates that scale from heads split by
+    D // H, which the width probe cannot: on one head, widening the heads to D fixes both."""
+    _, d_k, _, D = _mha_widths(v.named)
+    named = dict(v.named, W_Q=np.asarray(v.named["W_Q"]) * np.sqrt(D / d_k))
+    return Variant(named, v.unwrap, v.contract)
+
+
 def _output_width(stored: Case, v: Variant) -> Variant:
     """The input as wide as the heads' concatenation (D = H * d_v), with d_k != d_v, the output unchanged: only code
     that merges the heads back into D columns needs it (code that splits by D // H still fails on the queries)."""
@@ -258,26 +325,33 @@ def _lead(stored: Case, named: Mapping[str, Any]) -> tuple[int, ...] | None:
 
 
 def _batch_first(stored: Case, v: Variant, *, with_mask: bool = False) -> Variant:
-    """Exactly one leading axis: added, or the leading axes merged into one (``with_mask``: the mask too)."""
+    """Exactly one leading axis: added (of length 2, the case twice, so that a size read from the wrong axis is not
+    1 by coincidence), or the leading axes merged into one (``with_mask``: the mask too)."""
     lead = _lead(stored, v.named)
     assert lead is not None
     named = dict(v.named)
     for name, a in v.named.items():
         if name in TOKEN_ARRAYS:
-            named[name] = np.asarray(a)[None] if not lead else np.asarray(a).reshape(-1, *np.shape(a)[-2:])
+            named[name] = _twice(np.asarray(a), 1) if not lead else np.asarray(a).reshape(-1, *np.shape(a)[-2:])
     mask = v.named.get("mask")
     if isinstance(mask, np.ndarray) and mask.ndim >= 2 and (with_mask or mask.ndim > 2):
         full = np.broadcast_to(mask, (*lead, *mask.shape[-2:]))
-        named["mask"] = full[None] if not lead else full.reshape(-1, *mask.shape[-2:])
+        named["mask"] = _twice(full, 1) if not lead else full.reshape(-1, *mask.shape[-2:])
+    batch = int(np.prod(lead)) if lead else 2
 
     def unwrap(out: Any) -> Any:
         if isinstance(out, (tuple, list)):
             return tuple(unwrap(o) for o in out)
-        if not isinstance(out, np.ndarray) or out.ndim < 1 or (lead and out.shape[0] != int(np.prod(lead))):
+        if not isinstance(out, np.ndarray) or out.ndim < 1 or out.shape[0] != batch:
             return out
         return out[0] if not lead else out.reshape(*lead, *out.shape[1:])
 
     return Variant(named, lambda out: v.unwrap(unwrap(out)))
+
+
+def _twice(a: np.ndarray, k: int) -> np.ndarray:
+    """``a`` with ``k`` new leading axes of length 2 (copies of it)."""
+    return np.broadcast_to(a, (*(2,) * k, *a.shape)).copy()
 
 
 def _scores_shape(stored: Case, named: Mapping[str, Any]) -> tuple[int, ...]:
@@ -301,6 +375,10 @@ def _full_mask(stored: Case, v: Variant) -> Variant:
         shape = (*shape[:-3], *shape[-2:])
     return Variant(dict(v.named, mask=np.broadcast_to(np.asarray(v.named["mask"]), shape).copy()), v.unwrap)
 
+
+# a named cause -> a probe more that tells it from another cause the same probe removes (one call of MAX_PROBES each)
+TIE_BREAKS: dict[str, Callable[..., tuple[str, ...]]] = {"mha_head_width_model": _scale_or_width,
+                                                         "batch_first_only": _one_or_more}
 
 # (mistake named when removing this cause confirms it, applies to (case, arguments), remove it); applied in this order
 CAUSES: list[tuple[str, Callable[[Case, Mapping[str, Any]], bool], Callable[[Case, Variant], Variant]]] = [

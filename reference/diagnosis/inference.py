@@ -336,14 +336,37 @@ def _lead_to(named: dict[str, Any], tokens: list[str], k: int) -> dict[str, Any]
 
 
 def _square(named: dict[str, Any]) -> dict[str, Any]:
+    """The case with n_q = n_k: the last min(n_q, n_k) queries and keys, or, when that is a single one (where every
+    softmax of one key gives 1, right or wrong), the shorter side extended to max(n_q, n_k) rows."""
     Q, K, V = (np.asarray(named[n]) for n in ("Q", "K", "V"))
-    n = min(Q.shape[-2], K.shape[-2])
-    out = dict(named, Q=Q[..., -n:, :], K=K[..., -n:, :], V=V[..., -n:, :])
+    n_q, n_k = Q.shape[-2], K.shape[-2]
     mask = named.get("mask")
+    if min(n_q, n_k) >= 2:
+        n = min(n_q, n_k)
+        out = dict(named, Q=Q[..., -n:, :], K=K[..., -n:, :], V=V[..., -n:, :])
+        if isinstance(mask, np.ndarray):
+            full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k)) if mask.ndim >= 2 else mask
+            out["mask"] = full[..., -n:, -n:] if mask.ndim >= 2 else mask[..., -n:]
+        return out
+    n = max(n_q, n_k)
+    out = dict(named, Q=_extended(Q, n), K=_extended(K, n), V=_extended(V, n))
     if isinstance(mask, np.ndarray):
-        full = np.broadcast_to(mask, (*mask.shape[:-2], Q.shape[-2], K.shape[-2])) if mask.ndim >= 2 else mask
-        out["mask"] = full[..., -n:, -n:] if mask.ndim >= 2 else mask[..., -n:]
+        full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k)) if mask.ndim >= 2 else mask
+        out["mask"] = _extended(full, n, axis=-1, scaled=False)
+        if mask.ndim >= 2:
+            out["mask"] = _extended(out["mask"], n, axis=-2, scaled=False)
     return out
+
+
+def _extended(a: np.ndarray, n: int, *, axis: int = -2, scaled: bool = True) -> np.ndarray:
+    """``a`` with ``n`` entries along ``axis``: its own, then again, each round scaled by another factor (so that no
+    two new rows of numbers are equal)."""
+    m = a.shape[axis]
+    rows = np.take(a, np.arange(n) % m, axis=axis)
+    if not scaled:
+        return rows
+    factors = 1 - 0.37 * (np.arange(n) // m)
+    return rows * factors.reshape(-1, *(1,) * (-axis - 1))
 
 
 def _equal_widths(named: dict[str, Any]) -> dict[str, Any]:
