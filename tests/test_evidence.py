@@ -17,6 +17,7 @@ from autograder.suite.graded import support
 from tests.homework import module as homework_module
 
 masks = homework_module('diagnosis.masks')
+evidence = homework_module('diagnosis.evidence')
 ref = homework_module('attention')
 
 
@@ -353,8 +354,15 @@ def mha_one_head_scaled_by_d_model(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
 
 def test_a_scale_by_the_model_width_is_told_apart_from_heads_split_by_d_over_h() -> None:
     """On one head, widening the heads to D fixes both; scaling the queries by sqrt(D / d_k) fixes only the scale."""
-    text = failure(LocalStudent(multi_head_attention=mha_one_head_scaled_by_d_model), "mha-one-head")
-    assert named(text) == ["scale_d_model", "no_output_projection"]
+    student = LocalStudent(multi_head_attention=mha_one_head_scaled_by_d_model)
+    stored = support.case("mha-one-head")
+    args, names = [v for _, v in support.call_arguments(stored.inputs)], [n for n, _ in support.call_arguments(
+        stored.inputs)]
+    original = mha_one_head_scaled_by_d_model(*args)
+    assert evidence.probe(student, stored, args, names, original) == ("scale_d_model", "no_output_projection")
+    # the feedback reads the output first (decompose.py): 1/sqrt(D) on one head is also 1/sqrt(D / H), so only the
+    # missing projection is named there
+    assert named(failure(student, "mha-one-head")) == ["no_output_projection"]
     text = failure(LocalStudent(multi_head_attention=mha_with(MODEL_WIDTH, RIGHT_V)), "mha-batch")
     assert named(text) == ["mha_head_width_model"]
 

@@ -347,3 +347,16 @@ def test_a_square_probe_of_one_key_and_one_query_is_never_made(n_q, n_k) -> None
     assert inference.search(student, stored, None) is None
     found = inference.search(LocalStudent(scaled_dot_product_attention=_right_when_square), stored, None)
     assert found is not None and found[0] == "needs_square"
+
+
+def test_weights_normalised_over_the_queries_are_read_off_with_their_scale() -> None:
+    """A softmax over axis -2 (each key's column sums to 1) at a constant scale of its own, the mask ignored."""
+
+    def over_queries(Q, K, V, mask=None, scale=None):
+        weights = ref.softmax(Q @ np.swapaxes(K, -1, -2) / 10.0, axis=-2)
+        return weights @ V, weights
+
+    found = infer("sdpa-default-scale", over_queries)
+    assert found is not None and found[0] == ("softmax_wrong_axis", "scale_other")
+    assert "normalised over the queries" in found[1]
+    assert infer("sdpa-default-scale", sdpa()) is None  # the contract's own weights: nothing to name

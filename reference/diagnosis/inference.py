@@ -57,7 +57,8 @@ FIT_TOLERANCE = 1e-6  # largest residual of log-weights left by an exact fit
 
 
 def _attention_fit(stored: Case, actual: Any) -> Found:
-    """Fit log w = c * scores + b * mask + (a constant per row) on the entries the student kept (w > 0)."""
+    """Fit log w = c * scores + b * mask + (a constant per row) on the entries the student kept (w > 0); when no such
+    fit is exact, the same with a constant per column: a softmax over the queries (softmax_wrong_axis)."""
     if not isinstance(actual, (tuple, list)) or len(actual) != 2:
         return None
     Q, K = np.asarray(stored.inputs["Q"], float), np.asarray(stored.inputs["K"], float)
@@ -68,6 +69,40 @@ def _attention_fit(stored: Case, actual: Any) -> Found:
     mask = stored.inputs.get("mask")
     allowed = np.broadcast_to(np.asarray(mask, bool), scores.shape) if mask is not None else np.ones(scores.shape,
                                                                                                         bool)
+    axis, solution = None, None
+    for axis in (-1, -2):
+        turn = (lambda a: a) if axis == -1 else (lambda a: np.swapaxes(a, -1, -2))
+        if (solution := _fit(turn(weights), turn(scores), turn(allowed))) is not None:
+            break
+    if solution is None or (axis == -2 and scores.shape[-2] < 2):
+        return None
+    c = float(solution[0])
+    b = float(solution[1]) if len(solution) > 1 else 0.0
+    d_k, d_v = Q.shape[-1], np.shape(stored.inputs["V"])[-1]
+    given = stored.inputs.get("scale")
+    wanted = variants.asked(stored.function, stored.inputs)
+    how = f"the weights are the softmax of the scores times {c:.6g} (asked: {wanted:.6g})"
+    if axis == -2:
+        how += ", normalised over the queries (each key's column sums to 1)"
+    if len(solution) > 1 and (np.isclose(b, 1.0, rtol=1e-4) or np.isclose(b, c, rtol=1e-4)) and abs(b) > 1e-6:
+        if axis == -2:
+            return None
+        return "mask_bool_added", how + f", plus {b:.6g} times the boolean mask"
+    kept = weights > 1e-300
+    inverted = mask is not None and not np.array_equal(kept, allowed) and _inverted_pattern(kept, allowed)
+    scale = scales.mistake(c, wanted, given, d_k, d_v, {Q.shape[-2], K.shape[-2], *Q.shape[:-2]})
+    found = tuple(m for m in ("softmax_wrong_axis" if axis == -2 else None, "mask_inverted" if inverted else None,
+                              scale) if m)
+    if not found:
+        return None  # the scale is right and the mask hides what it should: something else is wrong
+    if inverted:
+        how += "; it keeps exactly the keys the mask disallows"
+    return (found[0] if len(found) == 1 else found), how
+
+
+def _fit(weights: np.ndarray, scores: np.ndarray, allowed: np.ndarray) -> np.ndarray | None:
+    """(c, b) or (c,) with log w = c * scores + b * allowed + a constant per row (the last axis), exact on every entry
+    kept (w > 0) of rows keeping two or more; None when no such fit is exact."""
     rows_c, rows_b, rows_y = [], [], []
     for index in np.ndindex(*scores.shape[:-1]):
         w, s, m = weights[index], scores[index], allowed[index].astype(float)
@@ -86,23 +121,7 @@ def _attention_fit(stored: Case, actual: Any) -> Found:
     solution, *_ = np.linalg.lstsq(A, y, rcond=None)
     if np.abs(A @ solution - y).max() > FIT_TOLERANCE * max(1.0, np.abs(y).max()):
         return None
-    c = float(solution[0])
-    b = float(solution[1]) if len(solution) > 1 else 0.0
-    d_k, d_v = Q.shape[-1], np.shape(stored.inputs["V"])[-1]
-    given = stored.inputs.get("scale")
-    wanted = variants.asked(stored.function, stored.inputs)
-    how = f"the weights are the softmax of the scores times {c:.6g} (asked: {wanted:.6g})"
-    if len(solution) > 1 and (np.isclose(b, 1.0, rtol=1e-4) or np.isclose(b, c, rtol=1e-4)) and abs(b) > 1e-6:
-        return "mask_bool_added", how + f", plus {b:.6g} times the boolean mask"
-    kept = weights > 1e-300
-    inverted = mask is not None and not np.array_equal(kept, allowed) and _inverted_pattern(kept, allowed)
-    scale = scales.mistake(c, wanted, given, d_k, d_v, {Q.shape[-2], K.shape[-2], *Q.shape[:-2]})
-    found = tuple(m for m in ("mask_inverted" if inverted else None, scale) if m)
-    if not found:
-        return None  # the scale is right and the mask hides what it should: something else is wrong
-    if inverted:
-        how += "; it keeps exactly the keys the mask disallows"
-    return (found[0] if len(found) == 1 else found), how
+    return solution
 
 
 def _inverted_pattern(kept: np.ndarray, allowed: np.ndarray) -> bool:

@@ -1,0 +1,68 @@
+"""Several mistakes of multi-head attention read off one output (reference/diagnosis/decompose.py): a combination
+of the contract's knobs (mask, heads, W_O, scale) is named only when it alone reproduces the output."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from autograder.suite.cases import Case
+from autograder.suite.graded import support
+from tests.homework import module as homework_module
+from tests.test_evidence import LocalStudent, failure, named
+
+decompose = homework_module("diagnosis.decompose")
+ref = homework_module("attention")
+
+
+def one_head(*, project: bool, mask_used: bool, scale_of=lambda X, W_Q, H: 1 / np.sqrt(W_Q.shape[-1])):
+    """Multi-head attention written as one head over the full width (a real-world first attempt)."""
+
+    def mha(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+        Q, K, V = ref.qkv_project(X, W_Q, W_K, W_V)
+        scores = Q @ np.swapaxes(K, -1, -2) * scale_of(X, W_Q, num_heads)
+        if mask_used and mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        out = ref.softmax(scores) @ V
+        return out @ W_O if project else out
+
+    return mha
+
+
+@pytest.mark.parametrize("project, expected", [
+    (False, ["heads_not_split", "no_output_projection"]),
+    (True, ["heads_not_split"]),
+])
+def test_one_head_over_the_full_width_is_named_with_the_missing_projection(project, expected) -> None:
+    text = failure(LocalStudent(multi_head_attention=one_head(project=project, mask_used=True)), "mha-two-heads")
+    assert named(text) == expected
+
+
+def case_of(D: int = 7, mask: np.ndarray | None = None) -> Case:
+    """Two heads of d_k = 3 and d_v = 2 on 5 tokens of width D (6 = H * d_k unless D says otherwise)."""
+    rng = np.random.default_rng(1)
+    X, W_Q, W_K, W_V, W_O = (rng.normal(size=s) for s in ((5, D), (D, 6), (D, 6), (D, 4), (4, 3)))
+    inputs = {"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V, "W_O": W_O, "num_heads": 2, "mask": mask}
+    return Case("made-here", "multi_head_attention", inputs, ref.multi_head_attention(**inputs))
+
+
+def test_a_scale_of_its_own_is_named_with_the_structure_it_comes_with() -> None:
+    student = one_head(project=True, mask_used=True, scale_of=lambda X, W_Q, H: 1 / np.sqrt(X.shape[-1]))
+    stored = case_of(D=7)
+    found = decompose.multi_head(stored, student(*stored.inputs.values()))
+    assert found is not None and found[0] == ("heads_not_split", "scale_d_model")
+
+
+def test_two_combinations_that_give_one_output_name_only_what_they_share() -> None:
+    """A mask that hides nothing: ignoring it gives the same output as applying it, so mask_ignored is not named."""
+    stored = case_of(D=6, mask=np.ones((5, 5), bool))
+    actual = one_head(project=False, mask_used=False)(*stored.inputs.values())
+    found = decompose.multi_head(stored, actual)
+    assert found is not None and found[0] == ("heads_not_split", "no_output_projection")
+    assert "; or " in found[1]  # both readings are in the evidence
+
+
+def test_an_output_no_combination_reproduces_names_nothing() -> None:
+    stored = support.case("mha-two-heads")
+    actual = np.asarray(stored.expected) + 0.01
+    assert decompose.multi_head(stored, actual) is None
