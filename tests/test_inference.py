@@ -3,6 +3,8 @@ rewritten case gives the contract's answer; low precision only when the errors l
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -360,3 +362,22 @@ def test_weights_normalised_over_the_queries_are_read_off_with_their_scale() -> 
     assert found is not None and found[0] == ("softmax_wrong_axis", "scale_other")
     assert "normalised over the queries" in found[1]
     assert infer("sdpa-default-scale", sdpa()) is None  # the contract's own weights: nothing to name
+
+
+def _unpack_three(a):
+    _, _, _ = a.shape
+
+
+@pytest.mark.parametrize("raising", [
+    lambda a: np.swapaxes(a, 1, 2),  # AxisError: axis 2 is out of bounds for array of dimension 2
+    lambda a: a.transpose(0, 2, 1),  # axes don't match array
+    _unpack_three,  # not enough values to unpack
+    lambda a: np.einsum("bij->bji", a),  # einstein sum subscripts string contains too many subscripts
+    lambda a: a.shape[2],  # tuple index out of range
+], ids=["swapaxes", "transpose", "unpack", "einsum", "shape-index"])
+def test_what_numpy_says_of_an_array_of_another_rank_is_read_as_a_rank_error(raising) -> None:
+    """The crash search tries other numbers of leading axes only on these messages: numpy's own, as installed."""
+    crashes = homework_module("diagnosis.crashes")
+    with pytest.raises(Exception) as info:
+        raising(np.ones((3, 4)))
+    assert re.search(crashes.RANK_ERRORS, str(info.value)), str(info.value)

@@ -91,10 +91,10 @@ FRESH_4_HALF = "fresh_4"
 #   output carries the added axis, needs_leading_axis otherwise);
 # * needs_square on random shapes with one key or one query (xxueewa, the CSC413 ports): the square probe never cuts
 #   to a single query and key (where every softmax gives 1) but extends the shorter side.
-# The FRESH_4 failing tests whose real cause is named: 97 of 160 when graded once, 125 since the weights' fit reads a
-# softmax over the queries and decompose.py reads several mistakes of multi-head attention at once. A floor against
-# regressions, not yet the 90% bound.
-FRESH_4_NAMED_FLOOR = 125
+# The FRESH_4 failing tests whose real cause is named: 97 of 160 when graded once, 131 since the weights' fit reads a
+# softmax over the queries, decompose.py reads several mistakes of multi-head attention at once, and the crash search
+# reads numpy's "out of bounds for array of dimension" as a rank error. A floor against regressions, not yet the 90%.
+FRESH_4_NAMED_FLOOR = 131
 
 
 @pytest.fixture(scope="module")
