@@ -448,6 +448,8 @@ def writable(value: Any) -> Any:
 def main(argv: list[str]) -> int:
     """Serve the grader on the pipes ``argv[1]`` (requests) and ``argv[2]`` (replies) until it closes them."""
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past RLIMIT_FSIZE fails instead of killing
+    for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):  # as a forked worker has them (zygote.py), whatever
+        signal.signal(sig, signal.SIG_DFL)  # the grader's were: nohup and a background job leave them ignored
     channel = Channel(int(argv[1]), int(argv[2]))
     server = Server(channel)
     sys.meta_path.insert(0, OnlyNumpyAndStdlib())

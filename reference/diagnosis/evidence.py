@@ -20,10 +20,26 @@ import numpy as np
 from autograder.api import Case, StudentError, answer, compare, diagnose, matches, quiet
 
 from . import inference
-from .masks import MASKED, masked_rows
-
-TOKEN_ARRAYS = {"X", "Q", "K", "V", "Z", "x"}  # inputs whose leading axes are batch/head axes
-
+from .masks import masked_rows
+from .probe_inputs import (
+    Variant,
+    _batch_first,
+    _full_mask,
+    _has_bool_mask,
+    _head_axis,
+    _inverted,
+    _is_mha,
+    _lead,
+    _mask_broadcasts,
+    _mha_widths,
+    _model_scale,
+    _model_width,
+    _model_width_applies,
+    _output_width,
+    _output_width_applies,
+    _two_axes,
+    _value_width,
+)
 
 # ----------------------------------------------------------------------------
 # Probes: the same call on a variant input that removes one suspected cause (or two, or three)
@@ -129,18 +145,6 @@ def _one_or_more(student: Any, stored: Case, named: dict[str, Any], names: list[
     return tuple(dict.fromkeys(which if m == "batch_first_only" else m for m in found))
 
 
-def _two_axes(stored: Case, v: Variant) -> Variant:
-    """A 2-D case with two leading axes of length 2 (copies of the case; the output's first entry kept)."""
-    named = {name: _twice(np.asarray(a), 2) if name in TOKEN_ARRAYS else a for name, a in v.named.items()}
-
-    def unwrap(out: Any) -> Any:
-        if isinstance(out, (tuple, list)):
-            return tuple(unwrap(o) for o in out)
-        return out[0, 0] if isinstance(out, np.ndarray) and out.ndim >= 2 and out.shape[:2] == (2, 2) else out
-
-    return Variant(named, lambda out: v.unwrap(unwrap(out)))
-
-
 def _ruled_out(stored: Case, named: Mapping[str, Any], removed: frozenset[str] | set[str]) -> frozenset[str]:
     """The suspected causes an input rules out: those its probe removed, and for the heads' widths whatever its
     widths rule out (a probe that widens the values to d_k may also make D = H*d_v, ruling out that cause too)."""
@@ -197,183 +201,6 @@ def answered(function: str, named: Mapping[str, Any], raw: Any) -> tuple[str, ..
     ignored: inference._target), or None."""
     found = inference.answer_for(function, dict(named), raw)
     return found[0] if found and found[0] else None
-
-
-class Variant:
-    """Named arguments for a probe call, how to map its output back onto the case's expected output, and the
-    contract's inputs it stands for (``contract``: the arguments themselves, except for a probe that only the
-    suspected code reads as the case, e.g. a mask with an inserted head axis or inverted)."""
-
-    def __init__(self, named: dict[str, Any], unwrap: Callable[[Any], Any] = lambda out: out,
-                 contract: dict[str, Any] | None = None) -> None:
-        self.named, self.unwrap = named, unwrap
-        self.contract = named if contract is None else contract
-
-
-def _mha_widths(named: Mapping[str, Any]) -> tuple[int, int, int, int]:
-    H = int(named["num_heads"])
-    return H, np.shape(named["W_Q"])[-1] // H, np.shape(named["W_V"])[-1] // H, np.shape(named["X"])[-1]
-
-
-def _is_mha(stored: Case, named: Mapping[str, Any]) -> bool:
-    return stored.function == "multi_head_attention"
-
-
-def _value_width(stored: Case, v: Variant) -> Variant:
-    """Heads of one width for Q, K and V (the larger of d_k and d_v), the output unchanged."""
-    _, d_k, d_v, _ = _mha_widths(v.named)
-    return _widen(v, max(d_k, d_v), max(d_k, d_v))
-
-
-def _widen(v: Variant, to_qk: int, to_v: int) -> Variant:
-    """Wider heads, the output unchanged: zero query/key columns, the query scaled by sqrt(to_qk / d_k) so that
-    the scaled scores stay; zero value columns and the matching zero rows of W_O."""
-    named = dict(v.named)
-    H, d_k, d_v, _ = _mha_widths(named)
-    if to_qk > d_k:
-        named["W_Q"] = _pad_heads(np.asarray(named["W_Q"]) * np.sqrt(to_qk / d_k), H, d_k, to_qk)
-        named["W_K"] = _pad_heads(np.asarray(named["W_K"]), H, d_k, to_qk)
-    if to_v > d_v:
-        W_O = np.asarray(named["W_O"])
-        named["W_V"] = _pad_heads(np.asarray(named["W_V"]), H, d_v, to_v)
-        named["W_O"] = np.concatenate([W_O.reshape(H, d_v, -1), np.zeros((H, to_v - d_v, W_O.shape[-1]))],
-                                      axis=1).reshape(H * to_v, -1)
-    return Variant(named, v.unwrap)
-
-
-def _pad_heads(W: np.ndarray, H: int, width: int, to: int) -> np.ndarray:
-    D = W.shape[0]
-    return np.concatenate([W.reshape(D, H, width), np.zeros((D, H, to - width))], axis=-1).reshape(D, H * to)
-
-
-def _model_width(stored: Case, v: Variant) -> Variant:
-    """Heads of width D // H, the output unchanged: D padded with zero features (and zero weight rows) up to
-    H * d_k, or the heads widened to D / H (values too when they already have the queries' width)."""
-    named = dict(v.named)
-    H, d_k, d_v, D = _mha_widths(named)
-    if D % H == 0 and D // H > d_k:
-        return _widen(v, D // H, D // H if d_v == d_k else d_v)
-    extra = H * d_k - D
-    if extra <= 0:
-        return v  # nothing to change: the probe repeats the call, which flips nothing
-    return _pad_input(v, extra)
-
-
-def _pad_input(v: Variant, extra: int) -> Variant:
-    """X with ``extra`` zero features (and zero rows of W_Q, W_K, W_V), the output unchanged."""
-    named = dict(v.named)
-    X = np.asarray(named["X"])
-    named["X"] = np.concatenate([X, np.zeros((*X.shape[:-1], extra))], axis=-1)
-    for name in ("W_Q", "W_K", "W_V"):
-        W = np.asarray(named[name])
-        named[name] = np.concatenate([W, np.zeros((extra, W.shape[-1]))])
-    return Variant(named, v.unwrap)
-
-
-def _model_scale(stored: Case, v: Variant) -> Variant:
-    """The queries scaled by sqrt(D / d_k), standing for the case: code that scales the scores by 1/sqrt(D) (the
-    model width) instead of 1/sqrt(d_k) then computes the case's answer. It separates that scale from heads split by
-    D // H, which the width probe cannot: on one head, widening the heads to D fixes both."""
-    _, d_k, _, D = _mha_widths(v.named)
-    named = dict(v.named, W_Q=np.asarray(v.named["W_Q"]) * np.sqrt(D / d_k))
-    return Variant(named, v.unwrap, v.contract)
-
-
-def _output_width(stored: Case, v: Variant) -> Variant:
-    """The input as wide as the heads' concatenation (D = H * d_v), with d_k != d_v, the output unchanged: only code
-    that merges the heads back into D columns needs it (code that splits by D // H still fails on the queries)."""
-    H, d_k, d_v, D = _mha_widths(v.named)
-    to_v = max(d_v, -(-D // H))
-    v = _widen(v, d_k + 1 if d_k == to_v else d_k, to_v)
-    return _pad_input(v, H * to_v - D) if H * to_v > D else v
-
-
-def _output_width_applies(stored: Case, named: Mapping[str, Any]) -> bool:
-    if not _is_mha(stored, named):
-        return False
-    H, _, d_v, D = _mha_widths(named)
-    return D != H * d_v
-
-
-def _model_width_applies(stored: Case, named: Mapping[str, Any]) -> bool:
-    if not _is_mha(stored, named):
-        return False
-    H, d_k, d_v, D = _mha_widths(named)
-    return D != H * d_k or D != H * d_v
-
-
-def _head_axis(stored: Case, v: Variant) -> Variant:
-    return Variant(dict(v.named, mask=np.expand_dims(v.named["mask"], -3)), v.unwrap, v.contract)
-
-
-def _inverted(stored: Case, v: Variant) -> Variant:
-    return Variant(dict(v.named, mask=~np.asarray(v.named["mask"])), v.unwrap, v.contract)
-
-
-def _has_bool_mask(stored: Case, named: Mapping[str, Any]) -> bool:
-    mask = named.get("mask")
-    return stored.function in MASKED and isinstance(mask, np.ndarray) and mask.dtype.kind == "b"
-
-
-def _lead(stored: Case, named: Mapping[str, Any]) -> tuple[int, ...] | None:
-    """The common leading axes of the token arrays, or None when the batch-first probe does not apply."""
-    tokens = [np.asarray(a) for n, a in named.items() if n in TOKEN_ARRAYS]
-    if stored.function in ("softmax", "causal_mask", "rotation_matrix") or not tokens:
-        return None
-    lead = tokens[0].shape[:-2]
-    return None if len(lead) == 1 or any(a.shape[:-2] != lead for a in tokens) else lead
-
-
-def _batch_first(stored: Case, v: Variant, *, with_mask: bool = False) -> Variant:
-    """Exactly one leading axis: added (of length 2, the case twice, so that a size read from the wrong axis is not
-    1 by coincidence), or the leading axes merged into one (``with_mask``: the mask too)."""
-    lead = _lead(stored, v.named)
-    assert lead is not None
-    named = dict(v.named)
-    for name, a in v.named.items():
-        if name in TOKEN_ARRAYS:
-            named[name] = _twice(np.asarray(a), 1) if not lead else np.asarray(a).reshape(-1, *np.shape(a)[-2:])
-    mask = v.named.get("mask")
-    if isinstance(mask, np.ndarray) and mask.ndim >= 2 and (with_mask or mask.ndim > 2):
-        full = np.broadcast_to(mask, (*lead, *mask.shape[-2:]))
-        named["mask"] = _twice(full, 1) if not lead else full.reshape(-1, *mask.shape[-2:])
-    batch = int(np.prod(lead)) if lead else 2
-
-    def unwrap(out: Any) -> Any:
-        if isinstance(out, (tuple, list)):
-            return tuple(unwrap(o) for o in out)
-        if not isinstance(out, np.ndarray) or out.ndim < 1 or out.shape[0] != batch:
-            return out
-        return out[0] if not lead else out.reshape(*lead, *out.shape[1:])
-
-    return Variant(named, lambda out: v.unwrap(unwrap(out)))
-
-
-def _twice(a: np.ndarray, k: int) -> np.ndarray:
-    """``a`` with ``k`` new leading axes of length 2 (copies of it)."""
-    return np.broadcast_to(a, (*(2,) * k, *a.shape)).copy()
-
-
-def _scores_shape(stored: Case, named: Mapping[str, Any]) -> tuple[int, ...]:
-    if stored.function == "multi_head_attention":
-        X = np.shape(named["X"])
-        return (*X[:-2], int(named["num_heads"]), X[-2], X[-2])
-    Q, K = np.shape(named["Q"]), np.shape(named["K"])
-    return (*np.broadcast_shapes(Q[:-2], K[:-2]), Q[-2], K[-2])
-
-
-def _mask_broadcasts(stored: Case, named: Mapping[str, Any]) -> bool:
-    """The mask is smaller than the scores (it is broadcast): writing it out in full is a probe."""
-    return np.shape(named["mask"]) != _scores_shape(stored, named)[-np.ndim(named["mask"]):] or np.ndim(
-        named["mask"]) < len(_scores_shape(stored, named)) - (stored.function == "multi_head_attention")
-
-
-def _full_mask(stored: Case, v: Variant) -> Variant:
-    """The mask written out to the scores' full shape (the head axis of multi-head attention left out)."""
-    shape = _scores_shape(stored, v.named)
-    if stored.function == "multi_head_attention":
-        shape = (*shape[:-3], *shape[-2:])
-    return Variant(dict(v.named, mask=np.broadcast_to(np.asarray(v.named["mask"]), shape).copy()), v.unwrap)
 
 
 # a named cause -> a probe more that tells it from another cause the same probe removes (one call of MAX_PROBES each)

@@ -53,9 +53,6 @@ def infer(stored: Case, actual: Any) -> Found:
     return None
 
 
-FIT_TOLERANCE = 1e-6  # largest residual of log-weights left by an exact fit
-
-
 def _attention_fit(stored: Case, actual: Any) -> Found:
     """Fit log w = c * scores + b * mask + (a constant per row) on the entries the student kept (w > 0); when no such
     fit is exact, the same with a constant per column: a softmax over the queries (softmax_wrong_axis)."""
@@ -72,7 +69,7 @@ def _attention_fit(stored: Case, actual: Any) -> Found:
     axis, solution = None, None
     for axis in (-1, -2):
         turn = (lambda a: a) if axis == -1 else (lambda a: np.swapaxes(a, -1, -2))
-        if (solution := _fit(turn(weights), turn(scores), turn(allowed))) is not None:
+        if (solution := scales.log_fit(turn(weights), turn(scores), turn(allowed))) is not None:
             break
     if solution is None or (axis == -2 and scores.shape[-2] < 2):
         return None
@@ -98,30 +95,6 @@ def _attention_fit(stored: Case, actual: Any) -> Found:
     if inverted:
         how += "; it keeps exactly the keys the mask disallows"
     return (found[0] if len(found) == 1 else found), how
-
-
-def _fit(weights: np.ndarray, scores: np.ndarray, allowed: np.ndarray) -> np.ndarray | None:
-    """(c, b) or (c,) with log w = c * scores + b * allowed + a constant per row (the last axis), exact on every entry
-    kept (w > 0) of rows keeping two or more; None when no such fit is exact."""
-    rows_c, rows_b, rows_y = [], [], []
-    for index in np.ndindex(*scores.shape[:-1]):
-        w, s, m = weights[index], scores[index], allowed[index].astype(float)
-        keep = w > 1e-300
-        if keep.sum() < 2:
-            continue
-        y, s, m = np.log(w[keep]), s[keep], m[keep]
-        rows_y.append(y - y.mean())
-        rows_c.append(s - s.mean())
-        rows_b.append(m - m.mean())
-    if not rows_y:
-        return None
-    y, cs, bs = np.concatenate(rows_y), np.concatenate(rows_c), np.concatenate(rows_b)
-    columns = [cs] + ([bs] if np.abs(bs).max() > 0 else [])
-    A = np.stack(columns, axis=1)
-    solution, *_ = np.linalg.lstsq(A, y, rcond=None)
-    if np.abs(A @ solution - y).max() > FIT_TOLERANCE * max(1.0, np.abs(y).max()):
-        return None
-    return solution
 
 
 def _inverted_pattern(kept: np.ndarray, allowed: np.ndarray) -> bool:

@@ -157,3 +157,30 @@ def _flat(output: Any) -> np.ndarray | None:
     except (TypeError, ValueError):
         return None
     return np.concatenate(arrays) if arrays else None
+
+
+FIT_TOLERANCE = 1e-6  # largest residual of log-weights left by an exact fit
+
+
+def log_fit(weights: np.ndarray, scores: np.ndarray, allowed: np.ndarray) -> np.ndarray | None:
+    """(c, b) or (c,) with log w = c * scores + b * allowed + a constant per row (the last axis), exact on every entry
+    kept (w > 0) of rows keeping two or more; None when no such fit is exact."""
+    rows_c, rows_b, rows_y = [], [], []
+    for index in np.ndindex(*scores.shape[:-1]):
+        w, s, m = weights[index], scores[index], allowed[index].astype(float)
+        keep = w > 1e-300
+        if keep.sum() < 2:
+            continue
+        y, s, m = np.log(w[keep]), s[keep], m[keep]
+        rows_y.append(y - y.mean())
+        rows_c.append(s - s.mean())
+        rows_b.append(m - m.mean())
+    if not rows_y:
+        return None
+    y, cs, bs = np.concatenate(rows_y), np.concatenate(rows_c), np.concatenate(rows_b)
+    columns = [cs] + ([bs] if np.abs(bs).max() > 0 else [])
+    A = np.stack(columns, axis=1)
+    solution, *_ = np.linalg.lstsq(A, y, rcond=None)
+    if np.abs(A @ solution - y).max() > FIT_TOLERANCE * max(1.0, np.abs(y).max()):
+        return None
+    return solution
