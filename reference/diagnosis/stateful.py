@@ -23,6 +23,7 @@ from autograder.api import (
     error_text,
     matches,
     precision,
+    probing,
     type_mistake,
 )
 
@@ -81,7 +82,7 @@ def run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
     mistake = (type_mistake(expected["out"], out) or diagnose_named(observed, expected, stored.mistakes)
                or count_mistake(stored.function, counts, wanted)
                or ("low_precision" if precision.low_precision(expected["out"], out) else None)
-               or _state_mistake(student, stored, out))
+               or _state_mistake(probing(student), stored, out))
     return f"{header}\n\n" + "\n\n".join(problems), mistake
 
 

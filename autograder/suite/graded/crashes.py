@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 from autograder import contract
 from autograder.feedback.markdown import code_span, plain
 from autograder.sandbox.student import StudentError
+from autograder.suite.graded import probing
 
 MAX_PROBES = 10  # probe calls per failing case that raised, the ones that tell readings apart included (each
 # also counts against the case's probe budget, which the homework's rewritings charge)
@@ -192,6 +193,8 @@ def _another_gets_past(student: Any, stored: Any, named: Mapping[str, Any], othe
         passes = _gets_past(student, stored, named, prop.rewrite, line)
         if passes:
             return prop.how
+        if passes is None and probing.spent():  # refused, not tried: the others are not all known to raise
+            return ""
     return None
 
 
@@ -205,6 +208,8 @@ def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Cal
         return None
     try:
         student.call(stored.function, *inputs.values())
+    except probing.ProbeBudgetError:
+        return None
     except StudentError as again:
         return again.kind == "exception" and _where(student, again) != line
     return True

@@ -37,7 +37,7 @@ from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import callees, crashes, hooks, precision
+from autograder.suite.graded import callees, crashes, hooks, precision, probing
 from autograder.suite.graded.calls import (
     NOT_IMPLEMENTED,
     case_header,
@@ -77,12 +77,17 @@ def graded(test_number: str, function: str, *, hidden: bool = False, partial: bo
             backing = _evidence.set([])
             remembered.__mistakes__, remembered.__evidence__ = [], []
             try:
-                test(student, *args, **kwargs)
+                with probing.per_test():
+                    try:
+                        test(student, *args, **kwargs)
+                    finally:
+                        probes = probing.used()
             except BaseException as error:
                 if student_facing(error):  # a test that hit an internal error is never cited (Check first)
                     _failed.setdefault(student, []).append(Failed(function, test_number, shown))
                     remembered.__mistakes__ = list(_named.get() or [])
-                    remembered.__evidence__ = list(_evidence.get() or [])
+                    remembered.__evidence__ = ([{"sentence": "probes", "calls": probes, "budget": probing.PROBE_CALLS}]
+                                               if probes else []) + list(_evidence.get() or [])
                 raise
             finally:
                 _current.reset(token)
@@ -221,12 +226,12 @@ def check(
         # every callee that failed its own tests is a candidate, entered or not (a call that raised in one callee
         # never reached the next): the served probe decides, and only the fewest that make the case pass are cited
         failing = failing_callees(student, function, unused=unused) if attempted else {}
-        note = callee_note(student, failures[0][0], failing) if failing else None
+        note = callee_note(probing.probing(student), failures[0][0], failing) if failing else None
         if note is None and attempted and any(m for _, _, m in failures):
             # a mistake of its own is named only if the case fails with every callee correct too: a callee whose
             # failures are hidden, or not graded yet, may be what the output shows (nothing is said of it then)
             servable = [c for c in contract.callees(function) if c not in unused]
-            if callees.passes_with_all(student, failures[0][0], servable, record_evidence):
+            if callees.passes_with_all(probing.probing(student), failures[0][0], servable, record_evidence):
                 note = Note("")
         evidence = None
         if shapes and attempted and note is None:
@@ -234,7 +239,8 @@ def check(
             evidence = hooks.shape_evidence([case(i) for i in case_ids], failed)
             how = "the cases that pass are exactly those with this shape property"
             if not evidence:
-                evidence = hooks.probe_evidence(failures[0][0], lambda probe: run_case(student, probe)[0] is None)
+                evidence = hooks.probe_evidence(failures[0][0],
+                                                lambda probe: run_case(probing.probing(student), probe)[0] is None)
                 how = f"a probe: case {failures[0][0].id} rewritten so the property holds, with the same answer, passes"
             if evidence:
                 record_evidence({"sentence": "shapes", "by": how})
@@ -254,8 +260,11 @@ def failure_message(
     shapes = bool(evidence) and not set(getattr(evidence, "same_as", ())) & set(named)  # one sentence per cause
     backing = _evidence.get()
     unnamed_line = any(e.get("sentence") == OWN_LINE and e.get("case") == failures[0][0].id for e in backing or ())
-    named = said(named, MAX_SENTENCES - shapes - unnamed_line)
+    named = [] if probing.spent() else said(named, MAX_SENTENCES - shapes - unnamed_line)
     parts = [f"{LIKELY} {sentence(m)}" for m in named]
+    if probing.spent():  # a search cut short may have read a refused probe as a failing one: nothing is named
+        parts.append(f"_(The grader's probes of this test reached their limit of {probing.PROBE_CALLS} calls, so "
+                     "no likely mistake is named.)_")
     if shapes and evidence:
         parts.append(evidence)
     if note:
@@ -349,10 +358,10 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
         unimplemented = error.kind == "exception" and "NotImplementedError" in str(error)
         mistake, how, crash = error_mistake(error), "the error", None
         if not mistake and not unimplemented:  # the student's own line, and what it assumed (a bounded search)
-            crash = crashes.explain(student, stored, dict(named), error, lambda raised=error: [
+            crash = crashes.explain(probing.probing(student), stored, dict(named), error, lambda raised=error: [
                 crashes.Property(*p) for p in hooks.crash_properties(stored, dict(named), raised)])
-        if not mistake and not unimplemented and (found := hooks.explain_error(student, stored, args, names,
-                                                                               batched, error)):
+        if not mistake and not unimplemented and (found := hooks.explain_error(
+                probing.probing(student), stored, args, names, batched, error)):
             mistake, how = found
         if mistake:
             record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": False})
@@ -367,7 +376,8 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
     )
     if text is None:
         return None, None
-    mistake, how, exact = hooks.explain(student, stored, args, names, batched, actual) or _explain(stored, actual)
+    mistake, how, exact = (hooks.explain(probing.probing(student), stored, args, names, batched, actual)
+                           or _explain(stored, actual))
     if mistake:
         record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": exact})
     return f"{header}\n\n{text}", mistake
