@@ -271,6 +271,47 @@ def test_check_first_only_when_a_correct_callee_makes_the_case_pass() -> None:
     assert "Check first" not in text
 
 
+def _sdpa_calling(student: LocalStudent):
+    """A scaled_dot_product_attention that calls the submission's own attention_scores and softmax."""
+
+    def sdpa(Q, K, V, mask=None, scale=None):
+        scores = student.functions["attention_scores"](Q, K) * (1 / np.sqrt(Q.shape[-1]) if scale is None else scale)
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        weights = student.functions["softmax"](scores, axis=-1)
+        return weights @ V, weights
+
+    return sdpa
+
+
+def test_check_first_covers_every_failing_case_of_the_test() -> None:
+    """The first case fails through attention_scores (more keys than queries), the second through softmax (a mask's
+    -inf): both callees are cited, each for the case it breaks."""
+    student = LocalStudent()
+    student.functions["attention_scores"] = lambda Q, K: (2.0 if Q.shape[-2] != K.shape[-2] else 1.0) * (
+        ref.attention_scores(Q, K))
+    student.functions["softmax"] = lambda x, axis=-1: ref.softmax(np.nan_to_num(x, neginf=0.0), axis=axis)
+    student.functions["scaled_dot_product_attention"] = _sdpa_calling(student)
+    support._failed[student] = [support.Failed("attention_scores", "A.5", "visible"),
+                                support.Failed("softmax", "B.1", "visible")]
+    text = failure(student, "sdpa-default-scale", "sdpa-causal")
+    assert "your `attention_scores` fails its own test A.5 and your `softmax` fails its own test B.1" in text, text
+    assert ("With a correct `attention_scores` standing in for yours, `scaled_dot_product_attention` gets this case "
+            "right; with a correct `softmax`, 1 other failing case of this test too") in text, text
+    assert student.discarded == 1  # one worker for every served probe of the test
+
+    first_only = LocalStudent()  # the second case fails through the function's own mask: softmax is not cited
+    first_only.functions["attention_scores"] = student.functions["attention_scores"]
+    first_only.functions["softmax"] = ref.softmax
+    first_only.functions["scaled_dot_product_attention"] = lambda Q, K, V, mask=None, scale=None: _sdpa_calling(
+        first_only)(Q, K, V, None, scale)
+    support._failed[first_only] = [support.Failed("attention_scores", "A.5", "visible"),
+                                   support.Failed("softmax", "B.1", "visible")]
+    text = failure(first_only, "sdpa-default-scale", "sdpa-causal")
+    assert "your `attention_scores` fails its own test A.5. With a correct `attention_scores` standing in for " \
+           "yours, `scaled_dot_product_attention` gets this case right: fix it first" in text, text
+
+
 def test_check_first_never_cites_a_test_that_hit_an_internal_error() -> None:
     student = LocalStudent()
 

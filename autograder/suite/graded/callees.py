@@ -22,30 +22,86 @@ from autograder.suite.cases import Case, call_arguments
 from autograder.suite.graded import hooks
 
 
-def served_probe(student: Any, stored: Case, callees: Sequence[str],
-                 record: Callable[[Mapping[str, Any]], None] = lambda item: None) -> list[str]:
-    """The fewest of ``callees`` (served ones only) whose correct stand-ins make ``stored`` pass on the student's
-    ``stored.function``; [] when none do. Runs after the test's scored calls; the worker is discarded after it,
-    so no stand-in outlives its probe. ``record`` notes each try for results.json (``evidence``)."""
+class Note(str):
+    """Fix-this-first advice, with the callees whose stand-ins make the case it shows pass (``cited``; others it
+    cites make other failing cases of the test pass)."""
+
+    cited: tuple[str, ...] = ()
+
+
+def callee_note(student: Any, cases: Sequence[Case], failing: Mapping[str, list[str]],
+                record: Callable[[Mapping[str, Any]], None] = lambda item: None) -> Note | None:
+    """Fix-this-first advice, only with a probe's evidence (``served_probe``): the first failing case, run again
+    with correct stand-ins for failing callees, passes. Cites the fewest callees that make it pass, and those that
+    make the test's other failing cases pass; None when no set of them makes the first one pass (the test fails for
+    a reason of its own, or the probe could not tell)."""
+    passing = served_probe(student, cases, list(failing), record)
+    if not passing:
+        return None
+    function, first = cases[0].function, passing[cases[0].id]
+    shown = [name for name in failing if any(name in names for names in passing.values())]
+    said = [f"`{name}` fails its own test{'s' if len(failing[name]) > 1 else ''} {', '.join(failing[name])}"
+            for name in shown]
+    them = "it" if len(shown) == 1 else "them"
+    others: dict[tuple[str, ...], int] = {}
+    for case in cases[1:]:
+        if case.id in passing:
+            others[passing[case.id]] = others.get(passing[case.id], 0) + 1
+    right = "this case" + (f" and {_cases(others.pop(first))} of this test" if first in others else "") + " right"
+    right += "".join(f"; with a correct {_stand_ins(names)}, {_cases(n)} of this test too"
+                     for names, n in others.items())
+    note = Note(f"**Check first:** your {' and your '.join(said)}. With a correct {_stand_ins(first)} standing in for "
+                f"yours, `{function}` gets {right}: fix {them} first, then look at this test again.")
+    note.cited = tuple(first)
+    return note
+
+
+def _stand_ins(names: Sequence[str]) -> str:
+    return " and ".join(f"`{name}`" for name in names)
+
+
+def _cases(n: int) -> str:
+    return f"{n} other failing case{'s' if n > 1 else ''}"
+
+
+def served_probe(student: Any, cases: Sequence[Case], callees: Sequence[str],
+                 record: Callable[[Mapping[str, Any]], None] = lambda item: None) -> dict[str, tuple[str, ...]]:
+    """Which callees' correct stand-ins (served ones only) make the failing ``cases`` pass on the student's function:
+    by case id, for each case that then passes, the fewest callees (tried first: those already cited for an earlier
+    case). {} when none make the first case (the one the feedback shows) pass. Runs after the test's scored calls;
+    the worker is discarded after it, so no stand-in outlives its probe. ``record`` notes each try for results.json
+    (``evidence``)."""
     served = servable()
     servable_names = [name for name in callees if name in served]
-    if not servable_names or _is_class(stored.function):
-        return []
+    if not cases or not servable_names or _is_class(cases[0].function):
+        return {}
     tried = [names for size in range(1, len(servable_names) + 1)
              for names in combinations(servable_names, size)][:MAX_TRIES]
+    passing: dict[str, tuple[str, ...]] = {}
     try:
-        for names in tried:  # the fewest first: only stand-ins the case needs are cited
-            passed, used = _passes_served(student, stored, names)
-            record({"sentence": "check_first", "probe": f"case {stored.id} with correct {', '.join(names)} served",
-                    "served_calls": sum(used.values()), "passed": passed})
-            if passed and all(used.get(name) for name in names):
-                return list(names)
-        return []
+        for case in cases:
+            cited = [name for name in servable_names if any(name in names for names in passing.values())]
+            subsets = [names for names in tried if not set(names) <= set(cited)]
+            for names in [tuple(cited)] * bool(cited) + subsets:  # the fewest first: only what the case needs
+                if _tried(student, case, names, record):
+                    passing[case.id] = names
+                    break
+            if not passing:
+                return {}  # the first case fails even with correct callees: no Check first
+        return passing
     finally:
         student.discard()
 
 
-MAX_TRIES = 7  # served probes per failing test (every subset of three callees)
+MAX_TRIES = 7  # served probes per failing case (every subset of three callees)
+
+
+def _tried(student: Any, case: Case, names: Sequence[str], record: Callable[[Mapping[str, Any]], None]) -> bool:
+    """Whether ``case`` passes with ``names`` served, each of them giving at least one answer."""
+    passed, used = _passes_served(student, case, names)
+    record({"sentence": "check_first", "probe": f"case {case.id} with correct {', '.join(names)} served",
+            "served_calls": sum(used.values()), "passed": passed})
+    return passed and all(used.get(name) for name in names)
 
 
 def passes_with_all(student: Any, stored: Case, callees: Sequence[str],

@@ -63,7 +63,7 @@ def graded(test_number: str, function: str, *, hidden: bool = False, partial: bo
 
     The weight is the test's entry in ``contract.POINTS`` (the one place points are set).
     Hidden tests get ``contract.HIDDEN`` (one place for the instructor to change it). A
-    failing test is remembered for the session (see ``callee_note``).
+    failing test is remembered for the session (see ``callees.callee_note``).
     """
     if function not in contract.FUNCTIONS:
         raise ValueError(f"unknown contract function {function!r}")
@@ -127,7 +127,8 @@ def failing_callees(student: Any, function: str, *, unused: Collection[str] = ()
 
     Only failures the student may already see are candidates (visible tests, or tests shown at the
     same time as the current one), and none of ``unused`` (callees the case's inputs do not bring in:
-    ``contract.unused_callees``); whether a candidate is cited is for the served probe to show (``callee_note``).
+    ``contract.unused_callees``); whether a candidate is cited is for the served probe to show
+    (``callees.callee_note``).
     """
     current = _current.get()
     shown_now = current[2] if current else contract.VISIBLE
@@ -141,30 +142,6 @@ def failing_callees(student: Any, function: str, *, unused: Collection[str] = ()
         if test_number not in failing[callee]:
             failing[callee].append(test_number)
     return failing
-
-
-class Note(str):
-    """Fix-this-first advice, with the callees it cites (``cited``)."""
-
-    cited: tuple[str, ...] = ()
-
-
-def callee_note(student: Any, stored: Case, failing: Mapping[str, list[str]]) -> Note | None:
-    """Fix-this-first advice, only with a probe's evidence (``served_probe``): the first failing case, run again
-    with correct stand-ins for failing callees, passes. Cites the fewest callees that make it pass; None when no
-    set of them does (the test fails for a reason of its own, or the probe could not tell)."""
-    shown = callees.served_probe(student, stored, list(failing), record_evidence)
-    if not shown:
-        return None
-    function = stored.function
-    said = [f"`{name}` fails its own test{'s' if len(failing[name]) > 1 else ''} {', '.join(failing[name])}"
-            for name in shown]
-    them = "it" if len(shown) == 1 else "them"
-    stand_ins = " and ".join(f"`{name}`" for name in shown)
-    note = Note(f"**Check first:** your {' and your '.join(said)}. With a correct {stand_ins} standing in for yours, "
-                f"`{function}` gets this case right: fix {them} first, then look at this test again.")
-    note.cited = tuple(shown)
-    return note
 
 
 @functools.lru_cache(maxsize=32)
@@ -226,13 +203,14 @@ def check(
         # every callee that failed its own tests is a candidate, entered or not (a call that raised in one callee
         # never reached the next): the served probe decides, and only the fewest that make the case pass are cited
         failing = failing_callees(student, function, unused=unused) if attempted else {}
-        note = callee_note(probing.probing(student), failures[0][0], failing) if failing else None
+        note = callees.callee_note(probing.probing(student), [c for c, _, _ in failures], failing,
+                                   record_evidence) if failing else None
         if note is None and attempted and any(m for _, _, m in failures):
             # a mistake of its own is named only if the case fails with every callee correct too: a callee whose
             # failures are hidden, or not graded yet, may be what the output shows (nothing is said of it then)
             servable = [c for c in contract.callees(function) if c not in unused]
             if callees.passes_with_all(probing.probing(student), failures[0][0], servable, record_evidence):
-                note = Note("")
+                note = callees.Note("")
         evidence = None
         if shapes and attempted and note is None:
             failed = {c.id for c, _, _ in failures}
@@ -248,14 +226,15 @@ def check(
 
 
 def failure_message(
-    failures: Sequence[tuple[Case, str, Mistakes]], total: int, note: Note | None = None, evidence: str | None = None
+    failures: Sequence[tuple[Case, str, Mistakes]], total: int, note: callees.Note | None = None,
+    evidence: str | None = None,
 ) -> str:
     """The diagnosis first (every evidenced mistake and the shape evidence, else the fix-first advice), then
     the first failing case in full, then the other failing cases by name. Records the mistakes named for
     results.json."""
     named = mistake_ids(failures[0][2]) or next((mistake_ids(m) for _, _, m in failures if m), [])
     if note is not None:  # the case passes with correct callees standing in: its own code is right on it, so only
-        own = callees_mistakes(note.cited)  # the cited callees' own mistakes stay named (a rope that
+        own = callees_mistakes(note.cited)  # the case's cited callees' own mistakes stay named (a rope that
         named = [m for m in named if m.split(".")[0] in own]  # pairs halves), not the function's ("RoPE not applied")
     shapes = bool(evidence) and not set(getattr(evidence, "same_as", ())) & set(named)  # one sentence per cause
     backing = _evidence.get()
