@@ -148,6 +148,29 @@ def test_only_dead_owners_scratch_is_removed(tmp_path: Path) -> None:
     assert live.is_dir() and unmarked.is_dir() and link.is_symlink()
 
 
+def test_a_zygote_folder_has_its_owner_before_it_is_filled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process killed while it fills the zygote's folder (or starts the zygote) leaves a folder the next run
+    removes: the folder names its maker as owner from the start (the zygote's pid replaces it once it runs)."""
+    from autograder.sandbox import zygotes
+
+    if zygotes.namespace.unavailable():
+        pytest.skip("no zygote without namespaces")
+    seen = []
+
+    def populate(folder: Path, *args: object, **kwargs: object) -> list[str]:
+        seen.append((folder, (folder / reaper.OWNER_FILE).read_text().split()))
+        raise OSError("killed here")
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    monkeypatch.setattr(zygotes.runfolder, "populate", populate)
+    monkeypatch.setattr(zygotes, "_zygote", {})
+    with pytest.raises(OSError, match="killed here"):
+        zygotes.start()
+    [(folder, owner)] = seen
+    assert owner == [str(os.getpid()), str(reaper.start_time(os.getpid()))]
+    assert not reaper.owner_gone(folder)  # its maker lives: not a leftover yet
+
+
 def test_a_pymp_folder_goes_only_when_no_process_listens_on_its_socket(tmp_path: Path) -> None:
     import socket
 

@@ -43,7 +43,8 @@ def start(python: str = sys.executable) -> str:
     if missing:
         return missing
     folder = Path(tempfile.mkdtemp(prefix="ag-zygote-"))
-    folder.chmod(0o755)
+    reaper.mark_owner(folder, os.getpid())  # until the zygote runs, the folder lasts as long as this process: one
+    folder.chmod(0o755)  # killed while it fills the folder or starts the zygote leaves it to the next batch too
     files = runfolder.populate(folder, python, modules=MODULES)
     python = runtime.interpreter(python)  # its workers import numpy's lazy modules where they can read them
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
