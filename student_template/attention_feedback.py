@@ -379,6 +379,12 @@ MISTAKES.update(
      'no_softmax': 'Your weights are the raw scores: apply the softmax along the keys axis to turn them into '
                    'weights that sum to 1 (Dis 10 Q1c).',
      'outputs_swapped': "You returned (weights, out): the contract's order is (out, weights).",
+     'weights_transposed': 'The weights you returned are transposed, with one row per key (..., n_k, n_q): return '
+                           'them as the softmax over the keys gives them, one row per query and one column per key '
+                           '(..., n_q, n_k).',
+     'weights_reshaped': 'The weights you returned were reshaped to (..., n_k, n_q), which scrambles their '
+                         'entries: return them as the softmax over the keys gives them, shape (..., n_q, n_k) (a '
+                         'reshape is not a transpose).',
      'scale_d_model': 'You scaled by 1/sqrt of the model width (X.shape[-1] or W_Q.shape[-1]): each head is scaled '
                       'by 1/sqrt(d_k) of its own width, d_k = W_Q.shape[-1] // num_heads (PS4 Q2c).',
      'mha_value_width': 'Your code fails when d_v differs from d_k: W_V has H*d_v columns, so split V into heads '

@@ -66,3 +66,58 @@ def test_an_output_no_combination_reproduces_names_nothing() -> None:
     stored = support.case("mha-two-heads")
     actual = np.asarray(stored.expected) + 0.01
     assert decompose.multi_head(stored, actual) is None
+
+
+# ---- scaled dot-product attention: mask, scale and the weights' layout ------------------------------------------
+
+
+def keys_first(*, own_mask: str | None = None, scale_used: bool = True, layout: str = "transposed"):
+    """A scaled_dot_product_attention of a keys-first course: weights laid out (..., n_k, n_q), maybe with a causal
+    mask of its own (bottom-right or top-left aligned) and the scale argument ignored."""
+
+    def sdpa(Q, K, V, mask=None, scale=None):
+        n_q, n_k = Q.shape[-2], K.shape[-2]
+        if own_mask == "top-left":
+            mask = np.tril(np.ones((n_q, n_k), dtype=bool))
+        elif own_mask == "bottom-right":
+            mask = ref.causal_mask(n_q, n_k)
+        out, weights = ref.scaled_dot_product_attention(Q, K, V, mask, scale if scale_used else None)
+        if layout == "transposed":
+            return out, np.swapaxes(weights, -1, -2)
+        return out, weights.reshape(*weights.shape[:-2], n_k, n_q) if layout == "reshaped" else weights
+
+    return sdpa
+
+
+def sdpa_case(n_q: int = 3, n_k: int = 5, scale: float | None = 0.7, mask: np.ndarray | None = None) -> Case:
+    rng = np.random.default_rng(2)
+    inputs = {"Q": rng.normal(size=(n_q, 4)), "K": rng.normal(size=(n_k, 4)), "V": rng.normal(size=(n_k, 2)),
+              "mask": mask, "scale": scale}
+    return Case("made-here", "scaled_dot_product_attention", inputs, ref.scaled_dot_product_attention(**inputs))
+
+
+@pytest.mark.parametrize("student, expected", [
+    (keys_first(), "weights_transposed"),
+    (keys_first(layout="reshaped"), "weights_reshaped"),
+    (keys_first(own_mask="top-left", scale_used=False),
+     ("always_causal", "causal_top_left", "weights_transposed", "scale_argument_ignored")),
+    (keys_first(own_mask="bottom-right", layout="reshaped"), ("always_causal", "weights_reshaped")),
+])
+def test_mistakes_of_scaled_dot_product_attention_and_its_weights_layout_are_named_together(student,
+                                                                                           expected) -> None:
+    stored = sdpa_case()
+    found = decompose.combined(stored, student(*stored.inputs.values()))
+    assert found is not None and found[0] == expected, found
+
+
+def test_a_square_case_cannot_tell_a_transpose_from_a_reshape_nor_top_left_from_bottom_right() -> None:
+    """With n_q = n_k the reshape keeps the layout (no weights_reshaped candidate) and both causal masks agree."""
+    stored = sdpa_case(n_q=4, n_k=4, scale=None)
+    found = decompose.combined(stored, keys_first(own_mask="top-left")(*stored.inputs.values()))
+    assert found is not None and found[0] == ("always_causal", "weights_transposed"), found
+
+
+def test_a_keys_first_attention_is_told_so_in_a_graded_test() -> None:
+    text = failure(LocalStudent(scaled_dot_product_attention=keys_first()), "sdpa-default-scale")
+    assert named(text) == ["weights_transposed"]
+    assert "one row per query and one column per key" in text

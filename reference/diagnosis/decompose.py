@@ -1,11 +1,17 @@
-"""Several mistakes at once, read off one output of multi-head attention.
+"""Several mistakes at once, read off one output of multi-head or scaled dot-product attention.
 
-The contract's multi-head attention with its knobs turned: the mask given, ignored, or a causal one of the code's
-own; num_heads heads, or one head over the full width (heads_not_split); W_O applied or not
-(no_output_projection); each combination at the contract's scale, or at the scale fitted to the output
-(``scales.fit``, named by ``scales.named_for``), with any leading axis of length 1 the code added and kept
-(extra_leading_axes). Nothing of the student's runs again: every candidate is the
-oracle's, on the case's own inputs.
+The contract's attention with its knobs turned, each combination at the contract's scale or at the scale fitted
+to the output (``scales.fit``, named by ``scales.named_for``):
+
+* multi-head attention (``multi_head``): the mask given, ignored, or a causal one of the code's own; num_heads
+  heads, or one head over the full width (heads_not_split); W_O applied or not (no_output_projection); with any
+  leading axis of length 1 the code added and kept (extra_leading_axes);
+* scaled dot-product attention (``attention``): the mask given, ignored, or a causal one of the code's own,
+  bottom-right or top-left aligned (causal_top_left); the scale given, or the default one in its place
+  (scale_argument_ignored); the weights returned as the contract lays them out, transposed to (..., n_k, n_q)
+  (weights_transposed), or reshaped to that shape (weights_reshaped).
+
+Nothing of the student's runs again: every candidate is the oracle's, on the case's own inputs.
 
 A combination is named only when it reproduces the output exactly. When several do and name different
 mistakes, only the mistakes they all share are named (none when they share none): two explanations of one
@@ -25,6 +31,12 @@ from ..generated import oracle
 from . import inference, scales
 
 Found = tuple[Any, str] | None
+
+
+def combined(stored: Case, actual: Any) -> Found:
+    """The mistakes whose combination alone reproduces ``actual`` on this case (multi-head or scaled dot-product
+    attention), or None."""
+    return multi_head(stored, actual) or attention(stored, actual)
 
 
 def multi_head(stored: Case, actual: Any) -> Found:
@@ -49,25 +61,76 @@ def multi_head(stored: Case, actual: Any) -> Found:
         if m1 or m2 or m3:
             how = ", ".join(h for h in (h2, h1, h3) if h)
             candidates.append(((*m2, *m3, *m1), how, dict(named, mask=one, num_heads=heads_, W_O=W_O)))
+    return _named(_hits("multi_head_attention", named, candidates, lambda _: actual, extra))
+
+
+def attention(stored: Case, actual: Any) -> Found:
+    """The mistakes whose combination alone reproduces ``actual`` (out, weights) on this scaled dot-product case, or
+    None (a single mistake is ``inference.answered``'s; this names it too, and the weights' layout)."""
+    named = inference._plain_arguments(stored) if stored.function == "scaled_dot_product_attention" else None
+    if named is None or not isinstance(actual, tuple) or len(actual) != 2:
+        return None
+    out, weights = actual
+    if not all(isinstance(a, np.ndarray) and a.dtype.kind == "f" and np.isfinite(a).all() for a in actual):
+        return None
+    n_q, n_k = np.shape(named["Q"])[-2], np.shape(named["K"])[-2]
+    lead = np.shape(stored.expected[1])[:-2]
+    mask, scale = named.get("mask"), named.get("scale")
+    masks: list[tuple[tuple[str, ...], str, Any]] = [((), "", mask)]
+    if mask is not None:
+        masks.append((("mask_ignored",), "without the mask", None))
+    masks.append((("always_causal",), "with a causal mask of its own", oracle.causal_mask(n_q, n_k)))
+    if n_q != n_k:
+        masks.append((("always_causal", "causal_top_left"), "with a causal mask of its own aligned top-left",
+                      np.tril(np.ones((n_q, n_k), dtype=bool))))
+    given = [((), "", scale)] + ([(("scale_argument_ignored",), "with the default scale", None)] * (scale is not None))
+    layouts: list[tuple[tuple[str, ...], str, Any]] = [((), "", weights)]
+    if weights.shape == (*lead, n_k, n_q):  # back to (..., n_q, n_k): the transpose, or the same entries in order
+        layouts.append((("weights_transposed",), "its weights transposed", np.swapaxes(weights, -1, -2)))
+        if n_q != n_k:
+            layouts.append((("weights_reshaped",), "its weights reshaped", weights.reshape(*lead, n_q, n_k)))
+    candidates, laid_out = [], {}
+    for (m1, h1, one), (m2, h2, scale_), (m3, h3, back) in product(masks, given, layouts):
+        if m1 or m2 or m3:
+            mistakes = (*m1, *m2, *m3)
+            candidates.append((mistakes, ", ".join(h for h in (h1, h2, h3) if h), dict(named, mask=one, scale=scale_)))
+            laid_out[mistakes] = (out, back)
+    return _named(_hits("scaled_dot_product_attention", named, candidates, lambda mistakes: laid_out[mistakes]))
+
+
+def _hits(function: str, named: dict[str, Any], candidates: list, actual_for: Any,
+          extra: tuple[str, ...] = ()) -> list:
+    """(mistakes, how) of every candidate whose oracle answer, at the contract's or a fitted scale, is the output
+    (``actual_for(mistakes)``: the output as that candidate reads it); a fitted scale is named against the case's
+    own arguments ``named``."""
     hits: list[tuple[tuple[str, ...], str]] = []
     with scales.budget(fits=len(candidates), probes=0):  # the oracle's own attention: no call of the student's
         for mistakes, how, inputs in candidates:
+            actual = actual_for(mistakes)
             try:
                 with np.errstate(all="ignore"):
-                    expected = oracle.multi_head_attention(**inputs)
+                    expected = getattr(oracle, function)(**inputs)
             except (ValueError, IndexError):
                 continue
-            if np.shape(expected) != actual.shape:
+            if np.shape(expected[0] if isinstance(expected, tuple) else expected) != np.shape(
+                    actual[0] if isinstance(actual, tuple) else actual):
                 continue
             if matches(actual, expected):
                 hits.append(((*mistakes, *extra), how))
-            elif (c := scales.fit("multi_head_attention", inputs, actual)) is not None:
+            elif "scale_argument_ignored" in mistakes:  # a scale of its own: the given scale's fit says which
+                continue
+            elif (c := scales.fit(function, inputs, actual)) is not None:
                 # named against the case's own heads and widths (one head over the full width may scale by
                 # 1/sqrt(d_k) of the case all the same); "another constant" beside other mistakes says little, and
                 # may be two readings of one value (on one head, 1/sqrt(D) is also 1/sqrt(D / H)): not named then
-                scale = scales.named_for("multi_head_attention", named, c)
+                scale = scales.named_for(function, named, c)
                 scale = (scale,) if scale and not (scale == "scale_other" and mistakes) else ()
-                hits.append(((*mistakes, *scale, *extra), f"{how}, its scores scaled by {c:.6g}"))
+                hits.append(((*mistakes, *scale, *extra), f"{how}, its scores scaled by {c:.6g}".lstrip(", ")))
+    return hits
+
+
+def _named(hits: list) -> Found:
+    """The mistakes every hit shares (two explanations of one output are never picked between), or None."""
     if not hits:
         return None
     shared = [m for m in hits[0][0] if all(m in other for other, _ in hits[1:])]

@@ -2,7 +2,7 @@
 
 Output evidence first (its type; a stored mistake's output, on the rows the mask determines; a mask's
 pattern as numbers; what a softmax sums to; an exact fit; the contract's answer for another mask or scale;
-several mistakes of multi-head attention at once (``decompose.py``);
+several mistakes of attention at once (``decompose.py``);
 extra leading axes), then probes (``evidence.probe``, the 2-D slices), then the probe search, then low
 precision. Each step returns ``(mistakes, how, exact)``; ``how`` goes to results.json's evidence.
 """
@@ -46,7 +46,7 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
         return (*found, False)
     if found := inference.answered(stored, actual):
         return (*found, True)
-    if found := decompose.multi_head(stored, actual):
+    if found := decompose.combined(stored, actual):
         return (*found, True)
     if masks.extra_axes(stored.expected, actual):
         return "extra_leading_axes", "the output, its leading axes of length 1 removed, equals the expected one", True

@@ -78,10 +78,6 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "k2, q2, v2 layers): with num_heads != 2 their concatenation does not fit the output projection and it raises",
     "mha_second_head_copies_first": "multi_head_attention computes its second head with the FIRST head's projections "
     "(q1, k1, v1 again), so head 2 is a copy of head 1",
-    "weights_transposed": "attention returns its weights transposed, as (..., n_k, n_q) (a course's keys-first "
-    "layout), while its output is right",
-    "weights_reshaped": "attention returns its weights reshaped (a view) to (..., n_k, n_q): neither the contract's "
-    "layout nor a transpose, the entries are scrambled",
     "keys_reshaped": "attention multiplies the queries by K.reshape(B, d_k, n_k) (a view of the keys, not their "
     "transpose): each query meets a scrambled copy of the keys",
 }
