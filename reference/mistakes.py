@@ -53,6 +53,8 @@ BY_INFERENCE: dict[str, str] = {
     "needs_leading_axis": "the case rewritten with one and with two leading axes passes, without any it fails",
     "mask_full_shape": "the case with its mask written out to the scores' full shape passes",
     "always_causal": "the output equals the contract's answer with a causal mask instead of the one given",
+    "mha_fixed_heads": "the student's line that raised gets past with another num_heads over the same projections "
+    "(the crash search: diagnosis/crashes.py)",
     "weights_transposed": "the output is right and its weights, transposed back, are the contract's (alone or with "
     "other mistakes: diagnosis/decompose.py)",
     "weights_reshaped": "the output is right and its weights, reshaped back to (..., n_q, n_k), are the contract's",

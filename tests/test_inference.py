@@ -381,3 +381,56 @@ def test_what_numpy_says_of_an_array_of_another_rank_is_read_as_a_rank_error(rai
     with pytest.raises(Exception) as info:
         raising(np.ones((3, 4)))
     assert re.search(crashes.RANK_ERRORS, str(info.value)), str(info.value)
+
+
+# ---- a rewriting that makes an earlier line raise tells nothing of the line (crashes._stopped_before) ------------
+
+TWO_HEADS = '''
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+{first}
+    assert num_heads == 2, "two heads, as the course template has"
+    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask)
+'''
+
+
+def _graded_heads(tmp_path_factory: pytest.TempPathFactory, first: str) -> list[dict]:
+    from autograder import runner
+    from tests.homework import UPLOAD
+
+    text = (open(homework_module("attention").__file__).read() + "\n_reference_mha = multi_head_attention\n"
+            + TWO_HEADS.format(first=first))
+    folder = tmp_path_factory.mktemp("heads")
+    (folder / f"{UPLOAD}.py").write_text(text)
+    return [t for t in runner.grade_folder(folder)["tests"] if t["tags"] == ["multi_head_attention"]]
+
+
+def test_a_line_that_needs_a_fixed_number_of_heads_is_named_when_nothing_else_gets_past_it(tmp_path_factory) -> None:
+    tests = _graded_heads(tmp_path_factory, "    pass")
+    quoted = [t for t in tests if "assumes exactly 2 heads" in _where(t)]
+    assert quoted, [t["output"][:300] for t in tests]
+    for t in quoted:
+        assert t["extra_data"]["mistakes"][:1] == ["mha_fixed_heads"], t["output"]
+        assert "with num_heads = 2 (the same projections) no longer raises there" in _where(t)
+
+
+def test_another_reading_that_raises_before_the_line_leaves_the_line_unnamed(tmp_path_factory) -> None:
+    """Without its batch axis the call raises at the earlier `B, N, D = X.shape`: whether the assert needs that
+    axis too cannot be told, so the line is quoted with what gets past it, and no mistake is named for it."""
+    tests = _graded_heads(tmp_path_factory, "    B, N, D = X.shape  # 3-D only")
+    quoted = [t for t in tests if "assumes exactly 2 heads" in _where(t)]
+    assert quoted, [t["output"][:300] for t in tests]
+    for t in quoted:
+        assert "mha_fixed_heads" not in t["extra_data"]["mistakes"], t["output"]
+        said = [e for e in t["extra_data"]["evidence"] if e["sentence"] == support.OWN_LINE]
+        assert any("not every other property could be told apart" in e["by"] for e in said), t["extra_data"]
+
+
+def test_a_raise_at_an_earlier_line_of_a_frame_the_original_went_through_came_before_it() -> None:
+    crashes = __import__("autograder.suite.graded.crashes", fromlist=["Frame"])
+    main = crashes.Frame("attention.py", 416, "multi_head_attention", "raise ...")
+    called = crashes.Frame("attention.py", 415, "multi_head_attention", "head(0)")
+    helper = crashes.Frame("attention.py", 409, "head", "np.swapaxes(keys, 1, 2)")
+    assert crashes._stopped_before([main], [called, helper])
+    assert not crashes._stopped_before([called, helper], [main])  # a later line of the same frame: past it
+    assert not crashes._stopped_before([main], [crashes.Frame("other.py", 3, "helper", "x")])

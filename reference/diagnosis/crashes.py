@@ -3,9 +3,9 @@ search tries (``autograder/suite/graded/crashes.py``), most specific first.
 
 Each is ``(mistake or None, what the line assumed in the case's terms, how the probe rewrites the case, rewrite)``,
 listed only when the case breaks it: another number of leading axes, as many queries as keys, d_v = d_k, the
-heads' widths, the mask's head axis, a mask written out in full or shared by the batch, a 0/1 mask, a mask given or
-whole positions, the contract's defaults given. A rewriting need not keep the answer: the search reads only
-whether the line still raises. Each probe is one call of the case's probe budget (``scales.probe_allowed``).
+heads' widths and number, the mask's head axis, a mask written out in full or shared by the batch, a 0/1 mask, a
+mask given or whole positions, the contract's defaults given. A rewriting need not keep the answer: the search reads
+only whether the line still raises. Each probe is one call of the case's probe budget (``scales.probe_allowed``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.api import Case
+from autograder.api import Case, ProbeBudgetError
 
 from . import inference, probe_inputs, scales
 
@@ -31,8 +31,8 @@ def properties(stored: Case, named: dict[str, Any], type_error: bool) -> list[Pr
 def _charged(rewrite: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[dict[str, Any]], dict[str, Any]]:
     def charged(named: dict[str, Any]) -> dict[str, Any]:
         inputs = rewrite(named)
-        if not scales.probe_allowed():
-            raise ValueError("the case's probe budget is spent")
+        if not scales.probe_allowed():  # refused: the search cannot tell this property, not "it does not apply"
+            raise ProbeBudgetError("the crash search", scales.PROBES_PER_CASE, "the case's")
         return inputs
 
     return charged
@@ -63,6 +63,7 @@ def _properties(stored: Case, named: dict[str, Any], type_error: bool) -> Iterat
                    inference._equal_widths)
     if function == "multi_head_attention":
         yield from _width_properties(named)
+        yield from _heads_properties(named)
     yield from _rank_properties(function, named)
     if function == "rope" and np.asarray(named["positions"]).dtype.kind == "f":
         yield ("rope_integer_positions", "integer positions; this case's positions are floats",
@@ -132,6 +133,18 @@ def _width_properties(named: dict[str, Any]) -> Iterator[Property]:
     if D != H * d_k:
         yield ("mha_head_width_model", f"the heads split the model width D = X.shape[-1] (D = num_heads * d_k); "
                f"this case has D = {D}, num_heads * d_k = {H * d_k}", "with D = num_heads * d_k", _model_as_wide)
+
+
+HEADS_TRIED = (2, 1, 4)  # other numbers of heads a line may have hard-coded (a course template's two heads first)
+
+
+def _heads_properties(named: dict[str, Any]) -> Iterator[Property]:
+    """Another number of heads, over the same projections (each head as wide as the widths divide)."""
+    H, widths = int(named["num_heads"]), (np.shape(named["W_Q"])[-1], np.shape(named["W_V"])[-1])
+    for other in HEADS_TRIED:
+        if other != H and all(w % other == 0 for w in widths):
+            yield ("mha_fixed_heads", f"exactly {other} head{'s' * (other > 1)}; this case has num_heads = {H}",
+                   f"with num_heads = {other} (the same projections)", lambda n, other=other: dict(n, num_heads=other))
 
 
 def _values_as_wide(named: dict[str, Any]) -> dict[str, Any]:

@@ -74,8 +74,6 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "positions",
     "mha_needs_divisible_width": "multi_head_attention raises unless the input width D = X.shape[-1] is divisible by "
     "num_heads (a constructor's check on embed_dim, although the heads' widths come from W_Q, W_K and W_V)",
-    "mha_two_heads_only": "multi_head_attention always computes exactly two heads (a course template's k1, q1, v1 and "
-    "k2, q2, v2 layers): with num_heads != 2 their concatenation does not fit the output projection and it raises",
     "mha_second_head_copies_first": "multi_head_attention computes its second head with the FIRST head's projections "
     "(q1, k1, v1 again), so head 2 is a copy of head 1",
     "keys_reshaped": "attention multiplies the queries by K.reshape(B, d_k, n_k) (a view of the keys, not their "
@@ -551,19 +549,19 @@ PORTS = [
     # the FRESH_4 ports (see FRESH_4 below): courses the corpus had not used (Georgia Tech CS 7643, UT Austin CS 388,
     # UMass COMPSCI 685, Toronto CSC413/2516, CMU 11-667)
     Port("cs7643_a4_mjfox314", {
-        "multi_head_attention": ("batch_first_only", "mha_two_heads_only", "mha_second_head_copies_first",
+        "multi_head_attention": ("batch_first_only", "mha_fixed_heads", "mha_second_head_copies_first",
                                  "mask_ignored"),
     }, notes="assignment4/models/Transformer.py (commit 5e04aaa) multi_head_attention: `Q2 = self.q1(inputs)`, `K2 = "
        "self.k1(inputs)`, `V2 = self.v1(inputs)` (head 2 = head 1), the template's two heads and `nn.Linear(self.dim_v "
        "* self.num_heads, self.hidden_dim)` projection, `nn.Softmax(dim=2)` and `torch.cat(..., dim=2)` (3-D only), no "
        "mask."),
     Port("cs7643_a4_simonanez", {
-        "multi_head_attention": ("batch_first_only", "mha_two_heads_only", "mask_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_fixed_heads", "mask_ignored"),
     }, notes="assignment4/models/Transformer.py multi_head_attention: `torch.transpose(keys1, 1, 2)`, "
        "`nn.Softmax(dim=2)` and `torch.cat((attention1, attention2), dim=2)` (3-D only), the template's two heads and "
        "`nn.Linear(self.dim_v * self.num_heads, self.hidden_dim)` projection, no mask."),
     Port("cs7643_a4_smokeshine", {
-        "multi_head_attention": ("batch_first_only", "mha_two_heads_only", "mask_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_fixed_heads", "mask_ignored"),
     }, notes="assignment4/models/Transformer.py multi_head_attention: `_, Nx, Dq = key_vectors_1.shape`, `torch.bmm("
        "query_vectors_1, key_vectors_1.permute(0, 2, 1))` (3-D only), the template's two heads and `nn.Linear("
        "self.dim_v * self.num_heads, self.hidden_dim)` projection, no mask."),

@@ -130,12 +130,6 @@ def own_frame(student: Any, error: StudentError, function: str) -> Frame | None:
     return inner[-1]
 
 
-def _where(student: Any, error: StudentError) -> tuple[str, int] | None:
-    """(label, line) of the innermost frame of the student's code, or None."""
-    found = frames(student, error)
-    return (found[-1].label, found[-1].line) if found else None
-
-
 def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentError,
             properties: Callable[[], Sequence[Property]], *, calls: int = MAX_PROBES) -> Crash | None:
     """The student's line that raised on this case and what it assumed, or None (not their own code's raise, or
@@ -155,64 +149,90 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
             skipped.append(prop)  # not named for this exception, but tried below should another be
             continue
         calls -= 1
-        if not _gets_past(student, stored, named, prop.rewrite, (frame.label, frame.line)):
+        original = frames(student, error)
+        if _gets_past(student, stored, named, prop.rewrite, original) != PAST:
             continue  # still raises at that line (or cannot tell): the property is not what it assumed
         text = (f"**Where it fails:** {line} assumes {prop.assumed}. The same call {prop.how} no longer raises "
                 "there.")
         how = f"a probe: the same case {prop.how} no longer raises at the student's line {frame.line}"
         mistake = prop.mistake
         passes = None if prop.also is None or calls <= 0 else _gets_past(
-            student, stored, named, prop.also[0], (frame.label, frame.line))
+            student, stored, named, prop.also[0], original)
         calls -= prop.also is not None
-        if prop.also is not None and passes is not None:
-            mistake = prop.also[1] if passes else prop.also[2]
-            how += "; the same case read the other way " + ("gets past it too" if passes else "still raises there")
+        if prop.also is not None and passes in (PAST, RAISES):
+            mistake = prop.also[1] if passes == PAST else prop.also[2]
+            how += "; the same case read the other way " + ("gets past it too" if passes == PAST else
+                                                            "still raises there")
         if mistake is None:
             return Crash(text, None, how)
-        other = _another_gets_past(student, stored, named, [*skipped, *candidates[index + 1:]], prop,
-                                   (frame.label, frame.line), calls)
+        other = _another_gets_past(student, stored, named, [*skipped, *candidates[index + 1:]], prop, original, calls)
         if other is None:  # every other property still raises there: this one is what the line assumed
             return Crash(text, mistake, how + "; every other property of the case tried still raises there")
         if other:  # two readings fit the line: it says nothing of its own (the traceback still shows it)
             return None
-        return Crash(text, None, how + "; not every other property could be tried")
+        return Crash(text, None, how + "; not every other property could be told apart")
     return None
 
 
 def _another_gets_past(student: Any, stored: Any, named: Mapping[str, Any], others: Sequence[Property],
-                       found: Property, line: tuple[str, int], calls: int) -> str | None:
-    """Whether another property than ``found`` (one whose rewriting got past ``line``) gets past it too, tried
+                       found: Property, original: Sequence[Frame], calls: int) -> str | None:
+    """Whether another property than ``found`` (one whose rewriting got past the line) gets past it too, tried
     whatever the exception says (a coincidence of sizes is then no evidence either way): how, for the first that
-    does; None when none does; "" when the probe calls ran out before every one was tried."""
+    does; None when every other one still raises there (or does not apply); "" when one could not be told (the
+    probe calls ran out, or its call stopped before the line)."""
+    unknown = False
     for prop in others:
         if prop.mistake == found.mistake:
             continue
         if calls <= 0:
             return ""
         calls -= 1
-        passes = _gets_past(student, stored, named, prop.rewrite, line)
-        if passes:
+        outcome = _gets_past(student, stored, named, prop.rewrite, original)
+        if outcome == PAST:
             return prop.how
-        if passes is None and probing.spent():  # refused, not tried: the others are not all known to raise
-            return ""
-    return None
+        unknown = unknown or outcome == UNKNOWN
+    return "" if unknown else None
+
+
+PAST, RAISES, NOT_APPLICABLE, UNKNOWN = "past", "raises", "not applicable", "unknown"  # what a rewritten call shows
 
 
 def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Callable[[dict[str, Any]], Any],
-               line: tuple[str, int]) -> bool | None:
-    """Whether the call on the rewritten case gets past ``line``: it returns, or raises elsewhere; None when the
-    rewriting does not apply (or the probe budget is spent)."""
+               original: Sequence[Frame]) -> str:
+    """What the call on the rewritten case shows of the line the original raise came from (``original``: its
+    frames in the student's files): PAST when it returns, or raises after that line; RAISES when it raises at that
+    line again; NOT_APPLICABLE when the rewriting does not apply to the case; UNKNOWN when it cannot tell (the probe
+    budget is spent, the call stopped before it reached the line, or it timed out or crashed)."""
     try:
         inputs = rewrite(dict(named))
+    except probing.ProbeBudgetError:
+        return UNKNOWN
     except (ValueError, IndexError, TypeError, KeyError):
-        return None
+        return NOT_APPLICABLE
     try:
         student.call(stored.function, *inputs.values())
     except probing.ProbeBudgetError:
-        return None
+        return UNKNOWN
     except StudentError as again:
-        return again.kind == "exception" and _where(student, again) != line
-    return True
+        if again.kind != "exception":
+            return UNKNOWN
+        new = frames(student, again)
+        if new and original and (new[-1].label, new[-1].line) == (original[-1].label, original[-1].line):
+            return RAISES
+        return UNKNOWN if _stopped_before(original, new) else PAST
+    return PAST
+
+
+def _stopped_before(original: Sequence[Frame], new: Sequence[Frame]) -> bool:
+    """Whether a raise (frames ``new``) came before the original one's line: in the first frame where the two
+    calls' stacks part, both in the same function, the new one stood at an earlier line (e.g. a rewriting that
+    removes a batch axis makes an earlier line raise)."""
+    for old, now in zip(original, new):
+        if (old.label, old.function) != (now.label, now.function):
+            return False
+        if old.line != now.line:
+            return now.line < old.line
+    return False
 
 
 def _operands(error: StudentError) -> str | None:

@@ -28,8 +28,8 @@ PROBE_CALLS = 512  # calls of the student's code by one graded test's diagnosis,
 class ProbeBudgetError(StudentError):
     """A probe refused: the test's probe budget is spent (nothing of the student's ran)."""
 
-    def __init__(self, what: str, calls: int) -> None:
-        super().__init__("budget", f"{what} (a probe): this test's {calls} probe calls are spent")
+    def __init__(self, what: str, calls: int, of: str = "this test's") -> None:
+        super().__init__("budget", f"{what} (a probe): {of} {calls} probe calls are spent")
 
 
 class _Budget:
