@@ -141,7 +141,7 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
     line = f"Your line {code_span(frame.code)} ({plain(frame.label)}, line {frame.line})"
     if operands := _operands(error):
         return Crash(f"**Where it fails:** {line} {operands}", None, "the exception and its operands")
-    candidates, skipped = list(properties()), []
+    candidates, skipped, original = list(properties()), [], frames(student, error)
     for index, prop in enumerate(candidates):
         if calls <= 0:
             break
@@ -149,7 +149,6 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
             skipped.append(prop)  # not named for this exception, but tried below should another be
             continue
         calls -= 1
-        original = frames(student, error)
         if _gets_past(student, stored, named, prop.rewrite, original) != PAST:
             continue  # still raises at that line (or cannot tell): the property is not what it assumed
         text = (f"**Where it fails:** {line} assumes {prop.assumed}. The same call {prop.how} no longer raises "
