@@ -65,6 +65,14 @@ class Property(NamedTuple):
     # rewriting that changes sizes may get past a line by a coincidence of sizes: e.g. a rank only for an unpacking)
 
 
+WHERE = "**Where it fails:**"  # the paragraph of a case's text that quotes the student's line
+
+
+def without_line(text: str) -> str:
+    """A case's text without its paragraph quoting the student's line (``WHERE``)."""
+    return "\n\n".join(block for block in text.split("\n\n") if not block.startswith(WHERE))
+
+
 class Crash(NamedTuple):
     """A raise explained at the student's line: the text the student reads, the mistake named (or None), how."""
 
@@ -140,7 +148,7 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
         return None
     line = f"Your line {code_span(frame.code)} ({plain(frame.label)}, line {frame.line})"
     if operands := _operands(error):
-        return Crash(f"**Where it fails:** {line} {operands}", None, "the exception and its operands")
+        return Crash(f"{WHERE} {line} {operands}", None, "the exception and its operands")
     candidates, skipped, original = list(properties()), [], frames(student, error)
     for index, prop in enumerate(candidates):
         if calls <= 0:
@@ -151,7 +159,7 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
         calls -= 1
         if _gets_past(student, stored, named, prop.rewrite, original) != PAST:
             continue  # still raises at that line (or cannot tell): the property is not what it assumed
-        text = (f"**Where it fails:** {line} assumes {prop.assumed}. The same call {prop.how} no longer raises "
+        text = (f"{WHERE} {line} assumes {prop.assumed}. The same call {prop.how} no longer raises "
                 "there.")
         how = f"a probe: the same case {prop.how} no longer raises at the student's line {frame.line}"
         mistake = prop.mistake

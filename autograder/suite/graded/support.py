@@ -239,7 +239,9 @@ def failure_message(
     shapes = bool(evidence) and not set(getattr(evidence, "same_as", ())) & set(named)  # one sentence per cause
     backing = _evidence.get()
     unnamed_line = any(e.get("sentence") == OWN_LINE and e.get("case") == failures[0][0].id for e in backing or ())
-    named = [] if probing.spent() else said(named, MAX_SENTENCES - shapes - unnamed_line)
+    named = [] if probing.spent() else said(named, MAX_SENTENCES - shapes)
+    quoted = not unnamed_line or len(named) + shapes < MAX_SENTENCES  # a named mistake before a line that names none
+    first = failures[0][1] if quoted else crashes.without_line(failures[0][1])
     parts = [f"{LIKELY} {sentence(m)}" for m in named]
     if probing.spent():  # a search cut short may have read a refused probe as a failing one: nothing is named
         parts.append(f"_(The grader's probes of this test reached their limit of {probing.PROBE_CALLS} calls, so "
@@ -252,13 +254,13 @@ def failure_message(
         others = "\n".join(f"- {c.description}" for c, _, _ in failures[1:])
         parts.append(f"{len(failures)} of the {total} cases of this test fail; the others are:\n{others}")
     fixed = sum(len(part.splitlines()) + 1 for part in parts)
-    parts.insert(len(parts) - (len(failures) > 1), shorten(failures[0][1], MAX_LINES - fixed))
+    parts.insert(len(parts) - (len(failures) > 1), shorten(first, MAX_LINES - fixed))
     recorded = _named.get()
     if recorded is not None:
         recorded[:] = named
     if backing is not None:  # only what backs a sentence that is said (and the fix-first probes tried)
         backing[:] = [e for e in backing if e.get("sentence") in ("check_first", "own_code", "shapes")
-                      or (e.get("sentence") == OWN_LINE and e.get("case") == failures[0][0].id)
+                      or (quoted and e.get("sentence") == OWN_LINE and e.get("case") == failures[0][0].id)
                       or set(str(e.get("sentence")).split(",")) & set(named)]
     return "\n\n".join(parts)
 
