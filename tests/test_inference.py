@@ -390,24 +390,28 @@ TWO_HEADS = '''
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
 {first}
     assert num_heads == 2, "two heads, as the course template has"
-    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask)
+    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask){times}
 '''
 
 
-def _graded_heads(tmp_path_factory: pytest.TempPathFactory, first: str) -> list[dict]:
+def _graded_heads(tmp_path_factory: pytest.TempPathFactory, first: str, template: str = TWO_HEADS,
+                  times: str = "") -> list[dict]:
     from autograder import runner
     from tests.homework import UPLOAD
 
     text = (open(homework_module("attention").__file__).read() + "\n_reference_mha = multi_head_attention\n"
-            + TWO_HEADS.format(first=first))
+            + template.format(first=first, times=times))
     folder = tmp_path_factory.mktemp("heads")
     (folder / f"{UPLOAD}.py").write_text(text)
     return [t for t in runner.grade_folder(folder)["tests"] if t["tags"] == ["multi_head_attention"]]
 
 
+FIXED = "assumes a fixed number of heads"
+
+
 def test_a_line_that_needs_a_fixed_number_of_heads_is_named_when_nothing_else_gets_past_it(tmp_path_factory) -> None:
-    tests = _graded_heads(tmp_path_factory, "    pass")
-    quoted = [t for t in tests if "assumes exactly 2 heads" in _where(t)]
+    tests = _graded_heads(tmp_path_factory, "    pass", times=" * 2")
+    quoted = [t for t in tests if FIXED in _where(t)]
     assert quoted, [t["output"][:300] for t in tests]
     for t in quoted:
         assert t["extra_data"]["mistakes"][:1] == ["mha_fixed_heads"], t["output"]
@@ -416,14 +420,52 @@ def test_a_line_that_needs_a_fixed_number_of_heads_is_named_when_nothing_else_ge
 
 def test_another_reading_that_raises_before_the_line_leaves_the_line_unnamed(tmp_path_factory) -> None:
     """Without its batch axis the call raises at the earlier `B, N, D = X.shape`: whether the assert needs that
-    axis too cannot be told, so the line is quoted with what gets past it, and no mistake is named for it."""
-    tests = _graded_heads(tmp_path_factory, "    B, N, D = X.shape  # 3-D only")
-    quoted = [t for t in tests if "assumes exactly 2 heads" in _where(t)]
+    axis too cannot be told, so the line is quoted with what gets past it, and no mistake is named for it (the
+    output with two heads is not the contract's either)."""
+    tests = _graded_heads(tmp_path_factory, "    B, N, D = X.shape  # 3-D only", times=" * 2")
+    quoted = [t for t in tests if FIXED in _where(t)]
     assert quoted, [t["output"][:300] for t in tests]
     for t in quoted:
         assert "mha_fixed_heads" not in t["extra_data"]["mistakes"], t["output"]
         said = [e for e in t["extra_data"]["evidence"] if e["sentence"] == support.OWN_LINE]
         assert any("not every other property could be told apart" in e["by"] for e in said), t["extra_data"]
+
+
+def test_a_line_whose_property_makes_the_call_right_is_named_though_another_reading_cannot_be_told(
+        tmp_path_factory) -> None:
+    """The same code without the doubled output: with two heads it returns the contract's answer (without the mask
+    when it ignores it), so the line is named even though the reading without a batch axis stops earlier."""
+    one_or_two = TWO_HEADS.replace("assert num_heads == 2", "assert num_heads in (1, 2)")
+    tests = _graded_heads(tmp_path_factory, "    B, N, D = X.shape  # 3-D only\n    mask = None", one_or_two)
+    quoted = [t for t in tests if FIXED in _where(t)]
+    assert quoted, [t["output"][:300] for t in tests]
+    for t in quoted:
+        assert t["extra_data"]["mistakes"][:1] == ["mha_fixed_heads"], t["output"]
+        assert re.search(r"with num_heads = [12] \(the same projections\) returns the contract's answer", _where(t))
+    masked = [t for t in quoted if "mask=mask" in t["output"]]  # the answer without the mask, that mistake named
+    assert masked and all("returns the contract's answer without the mask." in _where(t) for t in masked)
+    assert all("mask_ignored" in t["extra_data"]["mistakes"] for t in masked), [t["extra_data"] for t in masked]
+
+
+NESTED_HELPER = '''
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    def softmax(S):  # the student's own helper, named as a contract function is
+        return np.exp(S - np.max(S, axis=2, keepdims=True))  # 3-D (or more) only
+    softmax(X){first}
+    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask)
+'''
+
+
+def test_a_helper_nested_in_the_function_is_its_own_code_whatever_its_name(tmp_path_factory) -> None:
+    """A raise in a helper defined inside multi_head_attention is the function's own line, though the helper bears
+    a contract function's name; the line gets past with one and with two leading axes: it needs some."""
+    tests = _graded_heads(tmp_path_factory, "", NESTED_HELPER)
+    two_d = [t for t in tests if "np.max(S, axis=2, keepdims=True)" in _where(t)]
+    assert two_d, [t["output"][:400] for t in tests]
+    for t in two_d:
+        assert "is 3-D (one leading axis)" in _where(t), _where(t)
+        assert t["extra_data"]["mistakes"][:1] == ["needs_leading_axis"], t["output"]
 
 
 def test_a_raise_at_an_earlier_line_of_a_frame_the_original_went_through_came_before_it() -> None:

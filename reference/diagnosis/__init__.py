@@ -20,8 +20,8 @@ from . import explain as _explain
 from .scales import budget
 from .shapes import probe_evidence, shape_evidence
 
-__all__ = ["COVERS", "KEYWORDS", "SERVED_OBJECTS", "budget", "crash_properties", "describe_object", "explain",
-           "explain_error", "probe_evidence", "run_case", "shape_evidence"]
+__all__ = ["COVERS", "KEYWORDS", "SERVED_OBJECTS", "answer_of", "budget", "crash_properties", "describe_object",
+           "explain", "explain_error", "probe_evidence", "run_case", "shape_evidence"]
 
 # A correct object served for the student's class in a probe (Check first: "with a correct KVCache standing in").
 SERVED_OBJECTS = {"KVCache": objects.Cache}
@@ -50,6 +50,12 @@ def explain_error(student: Any, stored: Case, args: list[Any], names: list[str],
         return _explain.refined(student, stored, mistake), _explain.PROBED
     type_error = error.kind == "exception" and f"{stored.function} raised TypeError" in error.message
     return inference.search(student, stored, None, type_error=type_error) or None
+
+
+def answer_of(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tuple[str, ...], str] | None:
+    """Which answer a rewritten call returned: the contract's, or the contract's but for a mask or scale of the
+    code's own (``inference.answer_for``)."""
+    return inference.answer_for(function, inputs, actual)
 
 
 def crash_properties(stored: Case, named: dict[str, Any], error: StudentError) -> list[tuple]:

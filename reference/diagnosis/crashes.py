@@ -89,9 +89,8 @@ def _rank_properties(function: str, named: dict[str, Any]) -> Iterator[Property]
 
     # (k, the mistake, the other number of leading axes tried too: its mistake if the line gets past it, if not)
     readings = {
-        # exactly one, or some leading axis: the line alone cannot tell the latter (a later line may need exactly
-        # one), so only the former is named; the probe search names the latter when the answer comes out right
-        (0, 1): (None, (2, None, "batch_first_only")),
+        # exactly one, or some leading axis (which exactly one implies: a later line may need exactly one)
+        (0, 1): (None, (2, "needs_leading_axis", "batch_first_only")),
         (0, 2): ("needs_leading_axes", None),  # fails with none and with one (tried first)
         (2, 1): (None, (0, None, "batch_first_only")),
         (1, 2): (None, (0, None, "needs_leading_axes")),
@@ -143,7 +142,7 @@ def _heads_properties(named: dict[str, Any]) -> Iterator[Property]:
     H, widths = int(named["num_heads"]), (np.shape(named["W_Q"])[-1], np.shape(named["W_V"])[-1])
     for other in HEADS_TRIED:
         if other != H and all(w % other == 0 for w in widths):
-            yield ("mha_fixed_heads", f"exactly {other} head{'s' * (other > 1)}; this case has num_heads = {H}",
+            yield ("mha_fixed_heads", f"a fixed number of heads; this case has num_heads = {H}",
                    f"with num_heads = {other} (the same projections)", lambda n, other=other: dict(n, num_heads=other))
 
 

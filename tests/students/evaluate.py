@@ -6,7 +6,9 @@ Every port is graded by the real engine (``runner.grade_folder``, as tests/test_
 failing test is judged against the port's declared causes (tests/students/__init__.py):
 
 * a failing test of a deviating function names the real cause when a mistake it names
-  (``extra_data.mistakes``) is one of the function's causes, or its "Check first" cites a declared callee;
+  (``extra_data.mistakes``) is one of the function's causes, or one whose sentence a cause's own sentence says too
+  (the homework's COVERS: code that works only with exactly one leading axis fails without one), or its "Check
+  first" cites a declared callee;
 * a wrong sentence is a named mistake that is not among the function's causes, or a "Check first" citing a
   function that is not a declared callee of it;
 * an unfair loss is a test of a function that does not deviate losing points;
@@ -34,6 +36,7 @@ from pathlib import Path
 
 from autograder import runner
 from autograder.feedback import compare
+from autograder.suite.graded import hooks
 from tests.students import FRESH, FRESH_2, FRESH_3, FRESH_4, PORTS, Port, split
 
 CITED = re.compile(r"your `(\w+)` fails its own test")
@@ -73,6 +76,7 @@ def judge(port: Port, data: dict, into: Verdicts) -> list[dict]:
         where = f"{port.name} {t['number']} ({function})"
         named = list(t.get("extra_data", {}).get("mistakes", []))
         causes, callees = set(port.causes.get(function, ())), set(port.callee.get(function, ()))
+        causes |= {c for m in causes for c in hooks.covers().get(m, ())}  # what a cause's own sentence says too
         checks = cited(t["output"])
         into.wrong += [f"{where}: names `{m}`" for m in named if m not in causes]
         backed = {m for e in t.get("extra_data", {}).get("evidence", []) for m in str(e.get("sentence")).split(",")}

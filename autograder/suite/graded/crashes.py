@@ -21,6 +21,7 @@ property names (if the homework gives one), and how it was shown (results.json's
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -30,7 +31,8 @@ from typing import Any, NamedTuple
 from autograder import contract
 from autograder.feedback.markdown import code_span, plain
 from autograder.sandbox.student import StudentError
-from autograder.suite.graded import probing
+from autograder.suite.graded import hooks, probing
+from autograder.suite.graded.tools import quiet
 
 MAX_PROBES = 10  # probe calls per failing case that raised, the ones that tell readings apart included (each
 # also counts against the case's probe budget, which the homework's rewritings charge)
@@ -74,11 +76,13 @@ def without_line(text: str) -> str:
 
 
 class Crash(NamedTuple):
-    """A raise explained at the student's line: the text the student reads, the mistake named (or None), how."""
+    """A raise explained at the student's line: the text the student reads, the mistake named (or None), how, and
+    the mistakes the call where the property holds shows beside it (its answer is the contract's but for them)."""
 
     text: str
     mistake: str | None
     how: str
+    more: tuple[str, ...] = ()
 
 
 def frames(student: Any, error: StudentError) -> list[Frame]:
@@ -133,9 +137,25 @@ def own_frame(student: Any, error: StudentError, function: str) -> Frame | None:
     if not found or not any(f.function == function for f in found):
         return None
     inner = found[max(i for i, f in enumerate(found) if f.function == function):]
-    if any(f.function in contract.FUNCTIONS and f.function != function for f in inner):
+    if any(f.function in contract.FUNCTIONS and f.function != function and _top_level(student, f) for f in inner):
         return None
     return inner[-1]
+
+
+def _top_level(student: Any, frame: Frame) -> bool:
+    """Whether ``frame`` runs in a function defined at the top level of its file under the frame's name (a contract
+    function's, when the name is one): not a helper of the same name nested in the function or in a class. True
+    when the file cannot be read."""
+    source = _sources(student).get(frame.label)
+    if source is None:
+        return True
+    _, first, lines = source
+    try:
+        tree = ast.parse("\n".join(lines))
+    except (SyntaxError, ValueError):
+        return True
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == frame.function
+               and node.lineno <= frame.line - first + 1 <= (node.end_lineno or node.lineno) for node in tree.body)
 
 
 def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentError,
@@ -157,12 +177,18 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
             skipped.append(prop)  # not named for this exception, but tried below should another be
             continue
         calls -= 1
-        if _gets_past(student, stored, named, prop.rewrite, original) != PAST:
+        seen: list[tuple[str, ...] | None] = []
+        if _gets_past(student, stored, named, prop.rewrite, original, seen) != PAST:
             continue  # still raises at that line (or cannot tell): the property is not what it assumed
         text = (f"{WHERE} {line} assumes {prop.assumed}. The same call {prop.how} no longer raises "
                 "there.")
         how = f"a probe: the same case {prop.how} no longer raises at the student's line {frame.line}"
-        mistake = prop.mistake
+        mistake, found = prop.mistake, seen[0] if seen else None
+        right = found[0] if found is not None else None
+        if found is not None:
+            text = text[:-len(" no longer raises there.")] + f" returns the contract's answer{' ' * bool(found[1])}" \
+                f"{found[1]}."
+            how += f"; it returns the contract's answer{' ' * bool(found[1])}{found[1]}"
         passes = None if prop.also is None or calls <= 0 else _gets_past(
             student, stored, named, prop.also[0], original)
         calls -= prop.also is not None
@@ -172,24 +198,31 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
                                                             "still raises there")
         if mistake is None:
             return Crash(text, None, how)
-        other = _another_gets_past(student, stored, named, [*skipped, *candidates[index + 1:]], prop, original, calls)
+        other = _another_gets_past(student, stored, named, [*skipped, *candidates[index + 1:]], {prop.mistake, mistake},
+                                   original, calls)
         if other is None:  # every other property still raises there: this one is what the line assumed
-            return Crash(text, mistake, how + "; every other property of the case tried still raises there")
+            return Crash(text, mistake, how + "; every other property of the case tried still raises there",
+                         right or ())
         if other:  # two readings fit the line: it says nothing of its own (the traceback still shows it)
             return None
+        if right is not None:  # the call is right where the property holds: what could not be told is moot
+            return Crash(text, mistake, how + "; not every other property could be told apart", right)
         return Crash(text, None, how + "; not every other property could be told apart")
     return None
 
 
 def _another_gets_past(student: Any, stored: Any, named: Mapping[str, Any], others: Sequence[Property],
-                       found: Property, original: Sequence[Frame], calls: int) -> str | None:
-    """Whether another property than ``found`` (one whose rewriting got past the line) gets past it too, tried
+                       found: set[str | None], original: Sequence[Frame], calls: int) -> str | None:
+    """Whether a property of another mistake than ``found`` (those of the one whose rewriting got past the line)
+    gets past it too (one whose sentence says one of them, or that one of them says, is the same reading), tried
     whatever the exception says (a coincidence of sizes is then no evidence either way): how, for the first that
     does; None when every other one still raises there (or does not apply); "" when one could not be told (the
     probe calls ran out, or its call stopped before the line)."""
     unknown = False
+    covers = hooks.covers()
+    same = found | {c for m in found for c in covers.get(m or "", ())}
     for prop in others:
-        if prop.mistake == found.mistake:
+        if prop.mistake in same or set(covers.get(prop.mistake or "", ())) & found:
             continue
         if calls <= 0:
             return ""
@@ -205,7 +238,7 @@ PAST, RAISES, NOT_APPLICABLE, UNKNOWN = "past", "raises", "not applicable", "unk
 
 
 def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Callable[[dict[str, Any]], Any],
-               original: Sequence[Frame]) -> str:
+               original: Sequence[Frame], seen: list | None = None) -> str:
     """What the call on the rewritten case shows of the line the original raise came from (``original``: its
     frames in the student's files): PAST when it returns, or raises after that line; RAISES when it raises at that
     line again; NOT_APPLICABLE when the rewriting does not apply to the case; UNKNOWN when it cannot tell (the probe
@@ -217,7 +250,7 @@ def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Cal
     except (ValueError, IndexError, TypeError, KeyError):
         return NOT_APPLICABLE
     try:
-        student.call(stored.function, *inputs.values())
+        actual = student.call(stored.function, *inputs.values())
     except probing.ProbeBudgetError:
         return UNKNOWN
     except StudentError as again:
@@ -227,7 +260,14 @@ def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Cal
         if new and original and (new[-1].label, new[-1].line) == (original[-1].label, original[-1].line):
             return RAISES
         return UNKNOWN if _stopped_before(original, new) else PAST
+    if seen is not None:  # which answer it returned: the contract's, or the contract's but for known mistakes
+        seen.append(_answer_of(stored.function, inputs, actual))
     return PAST
+
+
+@quiet(None)
+def _answer_of(function: str, inputs: Mapping[str, Any], actual: Any) -> tuple[tuple[str, ...], str] | None:
+    return hooks.answer_of(function, inputs, actual)
 
 
 def _stopped_before(original: Sequence[Frame], new: Sequence[Frame]) -> bool:

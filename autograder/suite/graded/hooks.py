@@ -10,6 +10,8 @@ whose output matches). A homework's ``diagnosis/__init__.py`` may add what only 
     explain_error(student, case, args, names, batched, error) -> (mistakes, how) | None   a raise's evidence
     crash_properties(case, named, error)     -> [(mistake | None, assumed, how, rewrite)]   what a line of the
                                                 student's that raised may have assumed (``crashes.Property``)
+    answer_of(function, inputs, actual)      -> (mistakes, how) | None   which answer ``actual`` is on ``inputs``:
+                                                the contract's ((), ""), or the contract's but for known mistakes
     budget()                                 a context manager bounding the fits of one case
     shape_evidence(cases, failed)            -> str | None   random-shape tests: the property the failures share
     probe_evidence(case, passes)             -> str | None   the same, from rewritten cases the student passes
@@ -93,6 +95,13 @@ def crash_properties(stored: Case, named: Mapping[str, Any], error: Exception) -
     the hook)."""
     found = hook("crash_properties")
     return list(found(stored, dict(named), error)) if found is not None else []
+
+
+def answer_of(function: str, inputs: Mapping[str, Any], actual: Any) -> tuple[tuple[str, ...], str] | None:
+    """Which answer ``actual`` is on ``inputs``: the contract's (((), "")), or the contract's but for the known
+    mistakes given (and how it was computed: "without the mask"); None when neither (or without the hook)."""
+    found = hook("answer_of")
+    return found(function, dict(inputs), actual) if found is not None else None
 
 
 def covers() -> Mapping[str, Collection[str]]:

@@ -349,8 +349,9 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
         text = f"{header}\n\n{error_text(stored.function, error)}"
         if crash is None:
             return text, mistake
-        record_evidence({"sentence": crash.mistake or OWN_LINE, "case": stored.id, "by": crash.how, "exact": False})
-        return f"{header}\n\n{crash.text}\n\n{error_text(stored.function, error)}", _first(crash.mistake, mistake)
+        own = [crash.mistake, *crash.more] if crash.mistake else []
+        record_evidence({"sentence": ",".join(own) or OWN_LINE, "case": stored.id, "by": crash.how, "exact": False})
+        return f"{header}\n\n{crash.text}\n\n{error_text(stored.function, error)}", _first(own, mistake)
     text = compare.compare(
         f"{stored.function}(...)", stored.expected, actual,
         heatmap=HEATMAPS.get(stored.function, False), names=OUTPUT_NAMES.get(stored.function),
@@ -367,13 +368,17 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
 OWN_LINE = "own_line"  # evidence of a "Where it fails" sentence that names no known mistake
 
 
-def _first(mistake: str | None, others: Mistakes) -> Mistakes:
-    """``mistake`` (what the student's line that raised assumed) first, then the others named on the case."""
-    if not mistake:
+def _first(own: Sequence[str], others: Mistakes) -> Mistakes:
+    """``own`` (what the student's line that raised assumed, then what the call where that holds shows) first, then
+    the others named on the case."""
+    if not own:
         return others
     rest = list(others) if isinstance(others, tuple) and not isinstance(others, Candidates) else (
         [others] if others else [])
-    if any(mistake in hooks.covers().get(m, ()) for m in mistake_ids(others)):
-        return others  # a sentence that says more says it already
-    first = [m for m in rest if isinstance(m, str) and m.split(".", maxsplit=1)[0] == mistake] or [mistake]
-    return (*first, *(m for m in rest if m not in first))
+    named = mistake_ids(others)
+    first = []
+    for mistake in own:
+        if any(mistake in hooks.covers().get(m, ()) for m in named):
+            continue  # a sentence that says more says it already
+        first += [m for m in rest if isinstance(m, str) and m.split(".", maxsplit=1)[0] == mistake] or [mistake]
+    return (*first, *(m for m in rest if m not in first)) if first else others
