@@ -237,8 +237,29 @@ def main(argv: list[str]) -> int:
     except _Stopped:
         pass
     finally:
-        shutil.rmtree(os.path.dirname(os.path.abspath(__file__)), ignore_errors=True)  # the batch is over
+        _remove_own_folder()  # the batch is over
     return 0
+
+
+OWNER_FILE = ".owner"  # reaper.OWNER_FILE (this file runs alone, from its own folder)
+
+
+def _remove_own_folder() -> None:
+    """Its folder, the owner file last: a zygote killed midway leaves a folder the next batch removes."""
+    folder = os.path.dirname(os.path.abspath(__file__))
+    try:
+        entries = [e for e in os.scandir(folder) if e.name != OWNER_FILE]
+    except OSError:
+        entries = []
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            pass
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 class _Stopped(BaseException):
