@@ -239,3 +239,28 @@ def test_under_nohup_a_hangup_does_not_stop_the_batch(tmp_path: Path) -> None:
     assert proc.returncode == 1, stdout  # it went on: the hanging ones reached their limit (grader errors)
     assert len(state.load_records(out)) == 4
     assert survivors(processes) == []
+
+
+def test_an_owned_folder_loses_its_owner_file_last(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder being removed (a zygote's, at the end of a batch) keeps its owner file to the end: a remover killed
+    midway leaves a folder the next run can still tell is a leftover."""
+    folder = tmp_path / "ag-zygote-x"
+    folder.mkdir()
+    for i in range(30):
+        (folder / f"module{i}.py").write_text("")
+    reaper.mark_owner(folder, os.getpid())
+    removed, unlink = [], os.unlink
+
+    def recorded(name, *args, **kwargs):
+        removed.append(name)
+        return unlink(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "unlink", recorded)
+    reaper.remove_tree(folder)
+    assert not folder.exists() and removed[-1] == reaper.OWNER_FILE and len(removed) == 31
+
+
+def test_the_zygote_names_the_owner_file_as_the_reaper_does() -> None:
+    from autograder.sandbox import zygote
+
+    assert zygote.OWNER_FILE == reaper.OWNER_FILE  # the zygote removes its own folder, its owner file last

@@ -6,13 +6,14 @@ import ast
 import contextlib
 import os
 import pwd
+import signal
 import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-from autograder.sandbox import namespace, reaper
+from autograder.sandbox import namespace, reaper, supervisor
 from autograder.sandbox.student import Student
 from autograder.sandbox.supervisor import Sandbox
 from tests.hostile import HERE, program, sandbox_user, snippet
@@ -115,6 +116,20 @@ def test_nothing_the_student_started_outlives_its_world(user, what) -> None:
         s.call("storm", "chains", 4, 20.0)
     world = os.readlink(f"/proc/{s.sandbox.pid}/ns/pid_for_children")
     assert len(in_namespace(world)) >= 2  # the worker and what it started
+    s.close()
+    assert in_namespace(world) == []
+
+
+@needs_world
+def test_a_world_whose_first_process_stalls_is_still_ended_whole(user, monkeypatch) -> None:
+    """A world's first process that does not end its world in time (stopped here, slow under load in a real run)
+    is killed; the world's init dies with it, and close() returns only once the kernel has ended every process
+    of the world and its init is reaped."""
+    monkeypatch.setattr(supervisor, "KILL_DEADLINE", 1.0)
+    s = Student(program(snippet("processes")), user=user)
+    s.call("daemon")
+    world = os.readlink(f"/proc/{s.sandbox.pid}/ns/pid_for_children")
+    os.kill(s.sandbox.pid, signal.SIGSTOP)
     s.close()
     assert in_namespace(world) == []
 

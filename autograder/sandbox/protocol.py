@@ -160,7 +160,7 @@ def _unpack_body(body: bytes, max_header: int) -> tuple[dict, list[np.ndarray]]:
 
 
 # What a zygote-forked worker's first process (zygote.py) tells the grader (zygotes.py) on their status socket:
-ZYGOTE_HELLO = struct.Struct("<cq")  # b"P" and its pid, with a pidfd of itself alongside
+ZYGOTE_HELLO = struct.Struct("<cq")  # b"P" and its pid, with pidfds of itself and of the world's init alongside
 ZYGOTE_STATUS = struct.Struct("<ci")  # b"S" and the world's exit status, as ``unshare --fork`` reports it
 
 PROJECTION = b"PROJ"

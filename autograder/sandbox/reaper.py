@@ -324,8 +324,9 @@ def _remove_at(parent: int, name: str, deadline: float) -> None:
         try:
             moved = 0
             while time.monotonic() < deadline:
-                with os.scandir(fd) as listing:
-                    entries = [(e.name, e.is_dir(follow_symlinks=False)) for e in listing]
+                with os.scandir(fd) as listing:  # an owner file last: a remover killed midway leaves it marked
+                    entries = sorted(((e.name, e.is_dir(follow_symlinks=False)) for e in listing),
+                                     key=lambda entry: entry[0] == OWNER_FILE)
                 if not entries:
                     break
                 for entry, is_dir in entries:

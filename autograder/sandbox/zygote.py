@@ -10,12 +10,15 @@ status socket to the grader and a pipe holding the grading's spec), it forks:
 
 C1  root, in the host's PID namespace: reads the spec, takes the grader's CPU affinity, joins the
     slot's cgroup, sets oom_score_adj and the rlimits (the address space last), moves into new
-    mount, PID, network, IPC and UTS namespaces, sends the grader its
-    pid and a pidfd of itself, forks C2 and reports C2's exit status as ``unshare --fork`` would
+    mount, PID, network, IPC and UTS namespaces, forks C2, sends the grader its pid with pidfds of
+    itself and of C2, and reports C2's exit status as ``unshare --fork`` would
     (``-N`` when a signal ended it). The grader ends the world by closing its end of the status
     socket (or by going away): C1 kills C2 and exits once every process of the world has ended.
 C2  PID 1 of the world (the role of world_init.py, whose ``build`` and ``reap`` it uses): dies with
-    C1 (PDEATHSIG), builds the view, forks the worker and reaps until it ends.
+    C1 (PDEATHSIG), builds the view, forks the worker and reaps until it ends. It ends only once the
+    kernel has ended every other process of the world: the grader waits for it when it had to kill C1.
+    The zygote is a child subreaper that ignores SIGCHLD, so a C2 that outlives its C1 is reaped by the
+    kernel the moment it ends.
 C3  the worker: its own session, the sandbox user, no new privileges, fds 0/1/2 as a started worker
     has them, the grading's environment and umask, undumpable again after the user switch; then
     ``worker.main`` exactly as ``python -I -B -u -c BOOT R W`` would run it, which installs the seccomp
@@ -56,13 +59,14 @@ protocol, worker, world_init = _import_neighbours()  # once here, for every work
 SETUP_FAILED = world_init.SETUP_FAILED
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
 CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
-PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 1, 4
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 1, 4, 36
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
 def serve(sock: socket.socket) -> None:
     """Fork once per request until the socket closes (every holder of its other end has gone)."""
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # C1s are reaped by the kernel
+    _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # and so is a C2 whose C1 was killed (it becomes ours)
     while True:
         try:
             _, fds, _, _ = socket.recv_fds(sock, 16, 8)
@@ -96,9 +100,6 @@ def _first_child(to_child: int, from_child: int, out: int, status_fd: int, spec_
         _confine(spec)
         if _libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS) != 0:
             raise OSError(ctypes.get_errno(), "unshare")
-        pidfd = os.pidfd_open(os.getpid())
-        socket.send_fds(status, [protocol.ZYGOTE_HELLO.pack(b"P", os.getpid())], [pidfd])
-        os.close(pidfd)
         alive_r, alive_w = os.pipe()
         init = os.fork()
         if init == 0:
@@ -108,7 +109,10 @@ def _first_child(to_child: int, from_child: int, out: int, status_fd: int, spec_
         os.close(alive_r)
         for fd in (to_child, from_child):
             os.close(fd)
-        code = _watch(init, status)
+        pidfds = [os.pidfd_open(os.getpid()), os.pidfd_open(init)]
+        socket.send_fds(status, [protocol.ZYGOTE_HELLO.pack(b"P", os.getpid())], pidfds)
+        os.close(pidfds[0])
+        code = _watch(init, pidfds[1], status)
         try:
             status.sendall(protocol.ZYGOTE_STATUS.pack(b"S", code))
         except OSError:
@@ -145,11 +149,10 @@ def _confine(spec: dict) -> None:
         resource.setrlimit(which, (soft, hard))
 
 
-def _watch(init: int, status: socket.socket) -> int:
-    """Wait for C2 to end (its status as unshare reports it); when the grader closes its end of ``status`` (its
-    way to end the world) or goes away, kill C2 first. C2 is reaped only once the kernel has ended every process
-    of its PID namespace, so C1's own end tells the grader that nothing of the world is left."""
-    pidfd = os.pidfd_open(init)
+def _watch(init: int, pidfd: int, status: socket.socket) -> int:
+    """Wait for C2 (``pidfd``) to end (its status as unshare reports it); when the grader closes its end of
+    ``status`` (its way to end the world) or goes away, kill C2 first. C2 ends only once the kernel has ended every
+    process of its PID namespace, so C1's own end tells the grader that nothing of the world is left."""
     poller = select.poll()
     poller.register(pidfd, select.POLLIN)
     poller.register(status, select.POLLIN)  # the grader never writes: readable means it closed its end
@@ -237,8 +240,29 @@ def main(argv: list[str]) -> int:
     except _Stopped:
         pass
     finally:
-        shutil.rmtree(os.path.dirname(os.path.abspath(__file__)), ignore_errors=True)  # the batch is over
+        _remove_own_folder()  # the batch is over
     return 0
+
+
+OWNER_FILE = ".owner"  # reaper.OWNER_FILE (this file runs alone, from its own folder)
+
+
+def _remove_own_folder() -> None:
+    """Its folder, the owner file last: a zygote killed midway leaves a folder the next batch removes."""
+    folder = os.path.dirname(os.path.abspath(__file__))
+    try:
+        entries = [e for e in os.scandir(folder) if e.name != OWNER_FILE]
+    except OSError:
+        entries = []
+    for entry in entries:
+        try:
+            if entry.is_dir(follow_symlinks=False):
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            pass
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 class _Stopped(BaseException):

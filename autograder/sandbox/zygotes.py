@@ -124,29 +124,29 @@ def _spawn(world: dict, env: dict, rlimits: list, oom_score: int, cgroup: Path |
             os.close(write)
         socket.send_fds(_zygote["socket"], [b"fork"], [*fds, theirs.fileno(), read])
         ours.settimeout(HELLO_TIMEOUT)
-        message, received, _, _ = socket.recv_fds(ours, HELLO.size, 1)
+        message, received, _, _ = socket.recv_fds(ours, HELLO.size, 2)
     except OSError:  # socket.timeout included
         ours.close()
         return None
     finally:
         os.close(read)
         theirs.close()
-    if len(message) != HELLO.size or len(received) != 1:
+    if len(message) != HELLO.size or len(received) != 2:
         for fd in received:
             os.close(fd)
         ours.close()
         return None
     ours.setblocking(False)
-    return ForkedWorker(HELLO.unpack(message)[1], received[0], ours)
+    return ForkedWorker(HELLO.unpack(message)[1], received[0], ours, received[1])
 
 
 class ForkedWorker:
     """The world's first process (C1) of a worker forked from the zygote, where a ``Popen`` would be."""
 
-    def __init__(self, pid: int, pidfd: int, status: socket.socket) -> None:
+    def __init__(self, pid: int, pidfd: int, status: socket.socket, init_pidfd: int) -> None:
         self.pid = pid
         self.returncode: int | None = None
-        self._pidfd, self._status, self._data = pidfd, status, b""
+        self._pidfd, self._status, self._data, self._init_pidfd = pidfd, status, b"", init_pidfd
         self._ended = select.poll()  # (not select(): a grader may hold more than FD_SETSIZE descriptors)
         self._ended.register(pidfd, select.POLLIN)
 
@@ -161,13 +161,18 @@ class ForkedWorker:
         return self.returncode
 
     def end(self, timeout: float) -> None:
-        """End the world and release this object: closing the status socket makes C1 kill the world's init and
-        exit once the kernel has ended every process of the world; SIGKILL to C1 (its init then dies with it)
-        if that takes longer than ``timeout`` seconds."""
+        """End the world and release this object: closing the status socket makes C1 kill the world's init (C2)
+        and exit once the kernel has ended every process of the world; SIGKILL to C1 if that takes longer than
+        ``timeout`` seconds, and then a wait of as long for C2, which dies with C1 but ends only once the kernel
+        has ended every other process of the world (the zygote, a subreaper, reaps it)."""
         self._status.close()
         if self.returncode is None and not self._ended.poll(timeout * 1000):
             with contextlib.suppress(OSError):
                 signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
             self._ended.poll(timeout * 1000)
-        with contextlib.suppress(OSError):
-            os.close(self._pidfd)
+        init = select.poll()
+        init.register(self._init_pidfd, select.POLLIN)
+        init.poll(timeout * 1000)  # at once when C1 ended by itself: it reaped C2 first
+        for fd in (self._pidfd, self._init_pidfd):
+            with contextlib.suppress(OSError):
+                os.close(fd)

@@ -48,11 +48,7 @@ def multi_head(stored: Case, actual: Any) -> Found:
     while actual.ndim > np.ndim(stored.expected) and actual.shape[0] == 1:  # a leading axis of its own, kept
         actual, extra = actual[0], ("extra_leading_axes",)
     H, n = int(named["num_heads"]), np.shape(named["X"])[-2]
-    mask = named.get("mask")
-    masks: list[tuple[tuple[str, ...], str, Any]] = [((), "", mask)]
-    if mask is not None:
-        masks.append((("mask_ignored",), "without the mask", None))
-    masks.append((("always_causal",), "with a causal mask of its own", oracle.causal_mask(n)))
+    masks = _masks(named.get("mask"), n, n)
     heads = [((), "", H)] + ([(("heads_not_split",), "as one head over the full width", 1)] if H > 1 else [])
     width = np.shape(named["W_V"])[-1]
     projections = [((), "", named["W_O"]), (("no_output_projection",), "without W_O", np.eye(width))]
@@ -61,7 +57,7 @@ def multi_head(stored: Case, actual: Any) -> Found:
         if m1 or m2 or m3:
             how = ", ".join(h for h in (h2, h1, h3) if h)
             candidates.append(((*m2, *m3, *m1), how, dict(named, mask=one, num_heads=heads_, W_O=W_O)))
-    return _named(_hits("multi_head_attention", named, candidates, lambda _: actual, extra))
+    return _named(_hits("multi_head_attention", named, [(*c, actual) for c in candidates], extra))
 
 
 def attention(stored: Case, actual: Any) -> Found:
@@ -75,11 +71,7 @@ def attention(stored: Case, actual: Any) -> Found:
         return None
     n_q, n_k = np.shape(named["Q"])[-2], np.shape(named["K"])[-2]
     lead = np.shape(stored.expected[1])[:-2]
-    mask, scale = named.get("mask"), named.get("scale")
-    masks: list[tuple[tuple[str, ...], str, Any]] = [((), "", mask)]
-    if mask is not None:
-        masks.append((("mask_ignored",), "without the mask", None))
-    masks.append((("always_causal",), "with a causal mask of its own", oracle.causal_mask(n_q, n_k)))
+    scale, masks = named.get("scale"), _masks(named.get("mask"), n_q, n_k)
     if n_q != n_k:
         masks.append((("always_causal", "causal_top_left"), "with a causal mask of its own aligned top-left",
                       np.tril(np.ones((n_q, n_k), dtype=bool))))
@@ -89,24 +81,29 @@ def attention(stored: Case, actual: Any) -> Found:
         layouts.append((("weights_transposed",), "its weights transposed", np.swapaxes(weights, -1, -2)))
         if n_q != n_k:
             layouts.append((("weights_reshaped",), "its weights reshaped", weights.reshape(*lead, n_q, n_k)))
-    candidates, laid_out = [], {}
-    for (m1, h1, one), (m2, h2, scale_), (m3, h3, back) in product(masks, given, layouts):
-        if m1 or m2 or m3:
-            mistakes = (*m1, *m2, *m3)
-            candidates.append((mistakes, ", ".join(h for h in (h1, h2, h3) if h), dict(named, mask=one, scale=scale_)))
-            laid_out[mistakes] = (out, back)
-    return _named(_hits("scaled_dot_product_attention", named, candidates, lambda mistakes: laid_out[mistakes]))
+    candidates = [((*m1, *m2, *m3), ", ".join(h for h in (h1, h2, h3) if h), dict(named, mask=one, scale=scale_),
+                   (out, back))
+                  for (m1, h1, one), (m2, h2, scale_), (m3, h3, back) in product(masks, given, layouts)
+                  if m1 or m2 or m3]
+    return _named(_hits("scaled_dot_product_attention", named, candidates))
 
 
-def _hits(function: str, named: dict[str, Any], candidates: list, actual_for: Any,
-          extra: tuple[str, ...] = ()) -> list:
-    """(mistakes, how) of every candidate whose oracle answer, at the contract's or a fitted scale, is the output
-    (``actual_for(mistakes)``: the output as that candidate reads it); a fitted scale is named against the case's
+def _masks(mask: Any, n_q: int, n_k: int) -> list[tuple[tuple[str, ...], str, Any]]:
+    """(mistakes, how, mask) of the masks a code may apply instead of ``mask``: it, none, a causal one of its own."""
+    masks: list[tuple[tuple[str, ...], str, Any]] = [((), "", mask)]
+    if mask is not None:
+        masks.append((("mask_ignored",), "without the mask", None))
+    masks.append((("always_causal",), "with a causal mask of its own", oracle.causal_mask(n_q, n_k)))
+    return masks
+
+
+def _hits(function: str, named: dict[str, Any], candidates: list, extra: tuple[str, ...] = ()) -> list:
+    """(mistakes, how) of every candidate (mistakes, how, inputs, the output as that candidate reads it) whose
+    oracle answer, at the contract's or a fitted scale, is that output; a fitted scale is named against the case's
     own arguments ``named``."""
     hits: list[tuple[tuple[str, ...], str]] = []
     with scales.budget(fits=len(candidates), probes=0):  # the oracle's own attention: no call of the student's
-        for mistakes, how, inputs in candidates:
-            actual = actual_for(mistakes)
+        for mistakes, how, inputs, actual in candidates:
             try:
                 with np.errstate(all="ignore"):
                     expected = getattr(oracle, function)(**inputs)
