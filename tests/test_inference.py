@@ -476,3 +476,24 @@ def test_a_raise_at_an_earlier_line_of_a_frame_the_original_went_through_came_be
     assert crashes._stopped_before([main], [called, helper])
     assert not crashes._stopped_before([called, helper], [main])  # a later line of the same frame: past it
     assert not crashes._stopped_before([main], [crashes.Frame("other.py", 3, "helper", "x")])
+
+
+ONE_HEAD_2D = '''
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    q, k, v = X @ W_Q, X @ W_K, X @ W_V
+    s = (q @ k.T) / np.sqrt(q.shape[-1] // num_heads){first}
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return (e / e.sum(axis=-1, keepdims=True)) @ v
+'''
+
+
+def test_a_crash_whose_rewritten_call_shows_several_mistakes_names_them(tmp_path_factory) -> None:
+    """One head over the full width, no W_O, `k.T` of every axis: a batched case raises at that line; without its
+    leading axis the call returns the contract's answer as one head without W_O, and both mistakes are named."""
+    tests = _graded_heads(tmp_path_factory, "", ONE_HEAD_2D)
+    quoted = [t for t in tests if "`s = (q @ k.T) / np.sqrt(q.shape[-1] // num_heads)`" in _where(t)]
+    assert quoted, [t["output"][:400] for t in tests]
+    for t in quoted:
+        assert "with no leading axes returns the contract's answer as one head over the full width" in _where(t)
+        assert {"heads_not_split", "no_output_projection"} <= set(t["extra_data"]["mistakes"]), t["extra_data"]

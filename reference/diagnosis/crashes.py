@@ -74,7 +74,7 @@ def _properties(stored: Case, named: dict[str, Any], type_error: bool) -> Iterat
 # what numpy and Python say when an array has another number of axes than the code expects (a rank probe changes
 # sizes too, which may get a reshape with -1 past its line by chance: it is tried only for these)
 RANK_ERRORS = (r"values to unpack|einstein sum subscripts|axes don't match|tuple index out of range|out of bounds for "
-               r"(axis|array of dimension)|-dimensional|dimensions? (is|are|were) (indexed|given)")
+               r"(axis|array of dimension)|-dimensional|dimensions? (is|are|were) (indexed|given)|core dimension")
 
 
 def _rank_properties(function: str, named: dict[str, Any]) -> Iterator[Property]:

@@ -196,8 +196,8 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
             mistake = prop.also[1] if passes == PAST else prop.also[2]
             how += "; the same case read the other way " + ("gets past it too" if passes == PAST else
                                                             "still raises there")
-        if mistake is None:
-            return Crash(text, None, how)
+        if mistake is None:  # the line says nothing of its own; the call where the property holds still may
+            return Crash(text, None, how, right or ())
         other = _another_gets_past(student, stored, named, [*skipped, *candidates[index + 1:]], {prop.mistake, mistake},
                                    original, calls)
         if other is None:  # every other property still raises there: this one is what the line assumed

@@ -349,7 +349,7 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
         text = f"{header}\n\n{error_text(stored.function, error)}"
         if crash is None:
             return text, mistake
-        own = [crash.mistake, *crash.more] if crash.mistake else []
+        own = [m for m in (crash.mistake, *crash.more) if m]
         record_evidence({"sentence": ",".join(own) or OWN_LINE, "case": stored.id, "by": crash.how, "exact": False})
         return f"{header}\n\n{crash.text}\n\n{error_text(stored.function, error)}", _first(own, mistake)
     text = compare.compare(
