@@ -202,8 +202,8 @@ def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
                f"{shape}",
                "with one (n_q, n_k) mask for all sequences",
                lambda n: dict(n, mask=np.asarray(n["mask"])[(0,) * (np.ndim(n["mask"]) - 2)]))
-    if mask.dtype.kind == "b" and np.ndim(mask) >= 2 and probe_inputs._mask_broadcasts(stored, named):
-        full = probe_inputs._full_mask(stored, probe_inputs.Variant(named)).named["mask"].shape
+    if mask.dtype.kind == "b" and np.ndim(mask) >= 2 and probe_inputs.mask_broadcasts(stored, named):
+        full = probe_inputs.full_mask(stored, probe_inputs.Variant(named)).named["mask"].shape
         yield ("mask_full_shape", f"a mask written out in full, of shape {tuple(full)}; this case's mask has shape "
                f"{shape} (it broadcasts)", "with the mask written out in full",
                lambda n: dict(n, mask=np.broadcast_to(np.asarray(n["mask"]), full).copy()))

@@ -23,22 +23,22 @@ from . import inference
 from .masks import masked_rows
 from .probe_inputs import (
     Variant,
-    _batch_first,
-    _full_mask,
-    _has_bool_mask,
-    _head_axis,
-    _inverted,
-    _is_mha,
-    _lead,
-    _mask_broadcasts,
-    _mha_widths,
-    _model_scale,
-    _model_width,
-    _model_width_applies,
-    _output_width,
-    _output_width_applies,
-    _two_axes,
-    _value_width,
+    batch_first,
+    batch_lead,
+    full_mask,
+    has_bool_mask,
+    head_axis,
+    inverted,
+    is_mha,
+    mask_broadcasts,
+    mha_widths,
+    model_scale,
+    model_width,
+    model_width_applies,
+    output_width,
+    output_width_applies,
+    two_axes,
+    value_width,
 )
 
 # ----------------------------------------------------------------------------
@@ -126,7 +126,7 @@ def _scale_or_width(student: Any, stored: Case, named: dict[str, Any], names: li
     """Heads widened to D // H fix code split by D // H, and equally code that only scales by 1/sqrt(D) when that
     makes D // H = d_k (one head): the same probe with the queries scaled by sqrt(D / d_k) instead fixes only the
     scale. When it flips the outcome too, the heads' width was never the cause: scale_d_model is."""
-    if not _rerun(student, stored, named, names, combo, "mha_head_width_model", _model_scale):
+    if not _rerun(student, stored, named, names, combo, "mha_head_width_model", model_scale):
         return found
     return tuple(dict.fromkeys("scale_d_model" if m == "mha_head_width_model" else m for m in found))
 
@@ -136,7 +136,8 @@ def _one_or_more(student: Any, stored: Case, named: dict[str, Any], names: list[
     """A 2-D case that one added leading axis fixes: with two added axes as well, the code does not need exactly
     one. Then its output either carries an extra leading axis of length 1 (extra_leading_axes: it adds one and never
     removes it) or it fails without one (needs_leading_axis)."""
-    if _lead(stored, named) != () or not _rerun(student, stored, named, names, combo, "batch_first_only", _two_axes):
+    if batch_lead(stored, named) != () or not _rerun(student, stored, named, names, combo, "batch_first_only",
+                                                    two_axes):
         return found
     first = original[0] if isinstance(original, (tuple, list)) and original else original
     expected = stored.expected[0] if isinstance(stored.expected, tuple) else stored.expected
@@ -148,9 +149,9 @@ def _one_or_more(student: Any, stored: Case, named: dict[str, Any], names: list[
 def _ruled_out(stored: Case, named: Mapping[str, Any], removed: frozenset[str] | set[str]) -> frozenset[str]:
     """The suspected causes an input rules out: those its probe removed, and for the heads' widths whatever its
     widths rule out (a probe that widens the values to d_k may also make D = H*d_v, ruling out that cause too)."""
-    if not _is_mha(stored, named):
+    if not is_mha(stored, named):
         return frozenset(removed)
-    H, d_k, d_v, D = _mha_widths(named)
+    H, d_k, d_v, D = mha_widths(named)
     widths = {name for name, holds in (("out_width_is_input", D == H * d_v), ("mha_value_width", d_k == d_v),
                                        ("mha_head_width_model", D == H * d_k)) if holds}
     return frozenset((set(removed) - WIDTH_CAUSES) | widths)
@@ -209,16 +210,16 @@ TIE_BREAKS: dict[str, Callable[..., tuple[str, ...]]] = {"mha_head_width_model":
 
 # (mistake named when removing this cause confirms it, applies to (case, arguments), remove it); applied in this order
 CAUSES: list[tuple[str, Callable[[Case, Mapping[str, Any]], bool], Callable[[Case, Variant], Variant]]] = [
-    ("out_width_is_input", _output_width_applies, _output_width),
-    ("mha_value_width", lambda c, n: _is_mha(c, n) and _mha_widths(n)[1] != _mha_widths(n)[2], _value_width),
-    ("mha_head_width_model", _model_width_applies, _model_width),
-    ("mask_full_shape", lambda c, n: _has_bool_mask(c, n) and np.ndim(n["mask"]) >= 2 and _mask_broadcasts(c, n),
-     _full_mask),
-    ("batch_first_only", lambda c, n: _lead(c, n) is not None, _batch_first),
-    ("batch_first_only", lambda c, n: _lead(c, n) is not None and np.ndim(n.get("mask")) == 2,
-     functools.partial(_batch_first, with_mask=True)),
-    ("mha_mask_head_axis", lambda c, n: _is_mha(c, n) and np.ndim(n.get("mask")) >= 3, _head_axis),
-    ("mask_inverted", _has_bool_mask, _inverted),
+    ("out_width_is_input", output_width_applies, output_width),
+    ("mha_value_width", lambda c, n: is_mha(c, n) and mha_widths(n)[1] != mha_widths(n)[2], value_width),
+    ("mha_head_width_model", model_width_applies, model_width),
+    ("mask_full_shape", lambda c, n: has_bool_mask(c, n) and np.ndim(n["mask"]) >= 2 and mask_broadcasts(c, n),
+     full_mask),
+    ("batch_first_only", lambda c, n: batch_lead(c, n) is not None, batch_first),
+    ("batch_first_only", lambda c, n: batch_lead(c, n) is not None and np.ndim(n.get("mask")) == 2,
+     functools.partial(batch_first, with_mask=True)),
+    ("mha_mask_head_axis", lambda c, n: is_mha(c, n) and np.ndim(n.get("mask")) >= 3, head_axis),
+    ("mask_inverted", has_bool_mask, inverted),
 ]
 
 

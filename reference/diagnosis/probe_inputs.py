@@ -27,18 +27,18 @@ class Variant:
         self.contract = named if contract is None else contract
 
 
-def _mha_widths(named: Mapping[str, Any]) -> tuple[int, int, int, int]:
+def mha_widths(named: Mapping[str, Any]) -> tuple[int, int, int, int]:
     H = int(named["num_heads"])
     return H, np.shape(named["W_Q"])[-1] // H, np.shape(named["W_V"])[-1] // H, np.shape(named["X"])[-1]
 
 
-def _is_mha(stored: Case, named: Mapping[str, Any]) -> bool:
+def is_mha(stored: Case, named: Mapping[str, Any]) -> bool:
     return stored.function == "multi_head_attention"
 
 
-def _value_width(stored: Case, v: Variant) -> Variant:
+def value_width(stored: Case, v: Variant) -> Variant:
     """Heads of one width for Q, K and V (the larger of d_k and d_v), the output unchanged."""
-    _, d_k, d_v, _ = _mha_widths(v.named)
+    _, d_k, d_v, _ = mha_widths(v.named)
     return _widen(v, max(d_k, d_v), max(d_k, d_v))
 
 
@@ -46,7 +46,7 @@ def _widen(v: Variant, to_qk: int, to_v: int) -> Variant:
     """Wider heads, the output unchanged: zero query/key columns, the query scaled by sqrt(to_qk / d_k) so that
     the scaled scores stay; zero value columns and the matching zero rows of W_O."""
     named = dict(v.named)
-    H, d_k, d_v, _ = _mha_widths(named)
+    H, d_k, d_v, _ = mha_widths(named)
     if to_qk > d_k:
         named["W_Q"] = _pad_heads(np.asarray(named["W_Q"]) * np.sqrt(to_qk / d_k), H, d_k, to_qk)
         named["W_K"] = _pad_heads(np.asarray(named["W_K"]), H, d_k, to_qk)
@@ -63,11 +63,11 @@ def _pad_heads(W: np.ndarray, H: int, width: int, to: int) -> np.ndarray:
     return np.concatenate([W.reshape(D, H, width), np.zeros((D, H, to - width))], axis=-1).reshape(D, H * to)
 
 
-def _model_width(stored: Case, v: Variant) -> Variant:
+def model_width(stored: Case, v: Variant) -> Variant:
     """Heads of width D // H, the output unchanged: D padded with zero features (and zero weight rows) up to
     H * d_k, or the heads widened to D / H (values too when they already have the queries' width)."""
     named = dict(v.named)
-    H, d_k, d_v, D = _mha_widths(named)
+    H, d_k, d_v, D = mha_widths(named)
     if D % H == 0 and D // H > d_k:
         return _widen(v, D // H, D // H if d_v == d_k else d_v)
     extra = H * d_k - D
@@ -87,52 +87,52 @@ def _pad_input(v: Variant, extra: int) -> Variant:
     return Variant(named, v.unwrap)
 
 
-def _model_scale(stored: Case, v: Variant) -> Variant:
+def model_scale(stored: Case, v: Variant) -> Variant:
     """The queries scaled by sqrt(D / d_k), standing for the case: code that scales the scores by 1/sqrt(D) (the
     model width) instead of 1/sqrt(d_k) then computes the case's answer. It separates that scale from heads split by
     D // H, which the width probe cannot: on one head, widening the heads to D fixes both."""
-    _, d_k, _, D = _mha_widths(v.named)
+    _, d_k, _, D = mha_widths(v.named)
     named = dict(v.named, W_Q=np.asarray(v.named["W_Q"]) * np.sqrt(D / d_k))
     return Variant(named, v.unwrap, v.contract)
 
 
-def _output_width(stored: Case, v: Variant) -> Variant:
+def output_width(stored: Case, v: Variant) -> Variant:
     """The input as wide as the heads' concatenation (D = H * d_v), with d_k != d_v, the output unchanged: only code
     that merges the heads back into D columns needs it (code that splits by D // H still fails on the queries)."""
-    H, d_k, d_v, D = _mha_widths(v.named)
+    H, d_k, d_v, D = mha_widths(v.named)
     to_v = max(d_v, -(-D // H))
     v = _widen(v, d_k + 1 if d_k == to_v else d_k, to_v)
     return _pad_input(v, H * to_v - D) if H * to_v > D else v
 
 
-def _output_width_applies(stored: Case, named: Mapping[str, Any]) -> bool:
-    if not _is_mha(stored, named):
+def output_width_applies(stored: Case, named: Mapping[str, Any]) -> bool:
+    if not is_mha(stored, named):
         return False
-    H, _, d_v, D = _mha_widths(named)
+    H, _, d_v, D = mha_widths(named)
     return D != H * d_v
 
 
-def _model_width_applies(stored: Case, named: Mapping[str, Any]) -> bool:
-    if not _is_mha(stored, named):
+def model_width_applies(stored: Case, named: Mapping[str, Any]) -> bool:
+    if not is_mha(stored, named):
         return False
-    H, d_k, d_v, D = _mha_widths(named)
+    H, d_k, d_v, D = mha_widths(named)
     return D != H * d_k or D != H * d_v
 
 
-def _head_axis(stored: Case, v: Variant) -> Variant:
+def head_axis(stored: Case, v: Variant) -> Variant:
     return Variant(dict(v.named, mask=np.expand_dims(v.named["mask"], -3)), v.unwrap, v.contract)
 
 
-def _inverted(stored: Case, v: Variant) -> Variant:
+def inverted(stored: Case, v: Variant) -> Variant:
     return Variant(dict(v.named, mask=~np.asarray(v.named["mask"])), v.unwrap, v.contract)
 
 
-def _has_bool_mask(stored: Case, named: Mapping[str, Any]) -> bool:
+def has_bool_mask(stored: Case, named: Mapping[str, Any]) -> bool:
     mask = named.get("mask")
     return stored.function in MASKED and isinstance(mask, np.ndarray) and mask.dtype.kind == "b"
 
 
-def _lead(stored: Case, named: Mapping[str, Any]) -> tuple[int, ...] | None:
+def batch_lead(stored: Case, named: Mapping[str, Any]) -> tuple[int, ...] | None:
     """The common leading axes of the token arrays, or None when the batch-first probe does not apply."""
     tokens = [np.asarray(a) for n, a in named.items() if n in TOKEN_ARRAYS]
     if stored.function in ("softmax", "causal_mask", "rotation_matrix") or not tokens:
@@ -141,10 +141,10 @@ def _lead(stored: Case, named: Mapping[str, Any]) -> tuple[int, ...] | None:
     return None if len(lead) == 1 or any(a.shape[:-2] != lead for a in tokens) else lead
 
 
-def _batch_first(stored: Case, v: Variant, *, with_mask: bool = False) -> Variant:
+def batch_first(stored: Case, v: Variant, *, with_mask: bool = False) -> Variant:
     """Exactly one leading axis: added (of length 2, the case twice, so that a size read from the wrong axis is not
     1 by coincidence), or the leading axes merged into one (``with_mask``: the mask too)."""
-    lead = _lead(stored, v.named)
+    lead = batch_lead(stored, v.named)
     assert lead is not None
     named = dict(v.named)
     for name, a in v.named.items():
@@ -179,13 +179,13 @@ def _scores_shape(stored: Case, named: Mapping[str, Any]) -> tuple[int, ...]:
     return (*np.broadcast_shapes(Q[:-2], K[:-2]), Q[-2], K[-2])
 
 
-def _mask_broadcasts(stored: Case, named: Mapping[str, Any]) -> bool:
+def mask_broadcasts(stored: Case, named: Mapping[str, Any]) -> bool:
     """The mask is smaller than the scores (it is broadcast): writing it out in full is a probe."""
     return np.shape(named["mask"]) != _scores_shape(stored, named)[-np.ndim(named["mask"]):] or np.ndim(
         named["mask"]) < len(_scores_shape(stored, named)) - (stored.function == "multi_head_attention")
 
 
-def _full_mask(stored: Case, v: Variant) -> Variant:
+def full_mask(stored: Case, v: Variant) -> Variant:
     """The mask written out to the scores' full shape (the head axis of multi-head attention left out)."""
     shape = _scores_shape(stored, v.named)
     if stored.function == "multi_head_attention":
@@ -193,7 +193,7 @@ def _full_mask(stored: Case, v: Variant) -> Variant:
     return Variant(dict(v.named, mask=np.broadcast_to(np.asarray(v.named["mask"]), shape).copy()), v.unwrap)
 
 
-def _two_axes(stored: Case, v: Variant) -> Variant:
+def two_axes(stored: Case, v: Variant) -> Variant:
     """A 2-D case with two leading axes of length 2 (copies of the case; the output's first entry kept)."""
     named = {name: _twice(np.asarray(a), 2) if name in TOKEN_ARRAYS else a for name, a in v.named.items()}
 
