@@ -93,8 +93,13 @@ FRESH_4_HALF = "fresh_4"
 #   to a single query and key (where every softmax gives 1) but extends the shorter side.
 # The FRESH_4 failing tests whose real cause is named: 97 of 160 when graded once, 131 since the weights' fit reads a
 # softmax over the queries, decompose.py reads several mistakes of multi-head attention at once, and the crash search
-# reads numpy's "out of bounds for array of dimension" as a rank error. A floor against regressions, not yet the 90%.
-FRESH_4_NAMED_FLOOR = 131
+# reads numpy's "out of bounds for array of dimension" as a rank error; 147 (92%) since the crash search reads the
+# call where a line's property holds (its answer the contract's, or the contract's but for mistakes the
+# decomposition names: two hard-coded heads, one head without W_O), takes a helper nested in the function for the
+# function's own code whatever its name, and names "fails without a leading axis" when one and two both get past (the
+# evaluation counts a mistake a declared cause's sentence says too as that cause: COVERS). These last mechanisms were
+# prompted by this batch's misses: it is tuned on now, and FRESH_5 (ported after) is the batch graded once.
+FRESH_4_NAMED_FLOOR = 147
 
 
 @pytest.fixture(scope="module")
