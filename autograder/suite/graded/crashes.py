@@ -152,12 +152,13 @@ def _top_level(student: Any, frame: Frame) -> bool:
     _, first, lines = source
     try:
         tree = ast.parse("\n".join(lines))
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # the student's file, whatever it holds
         return True
     return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == frame.function
                and node.lineno <= frame.line - first + 1 <= (node.end_lineno or node.lineno) for node in tree.body)
 
 
+@quiet(None)
 def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentError,
             properties: Callable[[], Sequence[Property]], *, calls: int = MAX_PROBES) -> Crash | None:
     """The student's line that raised on this case and what it assumed, or None (not their own code's raise, or
