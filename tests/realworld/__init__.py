@@ -203,7 +203,7 @@ VERDICTS: dict[str, dict[str, tuple[str, ...]]] = {
         "C.8": ('scale_argument_ignored',),
         "C.9": ('scale_argument_ignored',),
         "C.10": ('mask_finite_fill',),
-        "C.11": ('no_batch_support', 'scale_argument_ignored'),
+        "C.11": ("scale_argument_ignored", "no_batch_support"),
         "C.12": ('causal_top_left', 'mask_additive'),
         "C.13": ('no_batch_support',),
         "D.4": ('no_batch_support',),
