@@ -19,6 +19,7 @@ from tests.students import (
     FRESH_2,
     FRESH_3,
     FRESH_4,
+    FRESH_5,
     HERE,
     NEW_IDS,
     PORTS,
@@ -62,13 +63,13 @@ def test_every_declared_cause_has_an_id_and_a_description() -> None:
 
 
 def test_the_validation_third_is_the_recorded_draw() -> None:
-    fresh = set(FRESH) | set(FRESH_2) | set(FRESH_3) | set(FRESH_4)
+    fresh = set(FRESH) | set(FRESH_2) | set(FRESH_3) | set(FRESH_4) | set(FRESH_5)
     names = [p.name for p in PORTS if p.name not in fresh]  # the draw was over the original 24 ports
     assert len(names) == 24
     assert VALIDATION == draw_validation(names), f"seed {SEED} draws {draw_validation(names)}"
     assert len(VALIDATION) == max(6, len(names) // 3) and set(VALIDATION) <= set(names)
-    batches = (FRESH, FRESH_2, FRESH_3, FRESH_4)
-    assert fresh <= {p.name for p in PORTS} and len(fresh) == sum(map(len, batches))  # four disjoint batches
+    batches = (FRESH, FRESH_2, FRESH_3, FRESH_4, FRESH_5)
+    assert fresh <= {p.name for p in PORTS} and len(fresh) == sum(map(len, batches))  # five disjoint batches
     assert all(len(batch) == len(set(batch)) for batch in batches)
     assert all(split(p) == "validation" for p in PORTS if p.name in fresh)  # the fresh ports join validation
     assert sum(split(p) == "development" for p in PORTS) == len(PORTS) - len(VALIDATION) - len(fresh)
