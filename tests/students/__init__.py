@@ -26,8 +26,8 @@ on: it counts in the validation half but not in the recorded draw, and the evalu
 ``FRESH_4`` is a fourth batch of 12, from five courses the corpus had not used (Georgia Tech CS 7643, UT Austin CS 388,
 UMass COMPSCI 685, Toronto CSC413/2516, CMU 11-667), ported after the third was measured; graded once for the
 report; never tuned on: like FRESH_3, it counts in the validation half but not in the recorded draw, and the
-evaluation reports it alone. ``FRESH_5`` is a fifth batch of 8, from a course the corpus had not used (UC San Diego
-CSE 256, Statistical Natural Language Processing, programming assignment 2: eight students' multi-head attention, one
+evaluation reports it alone. ``FRESH_5`` is a fifth batch of 10, from a course the corpus had not used (UC San Diego
+CSE 256, Statistical Natural Language Processing, programming assignment 2: ten students' multi-head attention, one
 scaled dot-product attention), ported after the fourth was measured; graded once for the report; never tuned on: like
 FRESH_4, it counts in the validation half but not in the recorded draw, and the evaluation reports it alone.
 """
@@ -718,6 +718,18 @@ PORTS = [
        "// num_heads` for query, key and value, `batch_size = key.size(0)`, `seq_length = key.size(1)`, "
        "`scaled_scores.masked_fill(mask == 0, float('-inf'))` on (batch, heads, q, k) scores with the mask as given, "
        "F.softmax(dim=-1), `attention.view(batch_size, seq_length, self.d_model)`."),
+    Port("cse256_kevinxsn", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mha_mask_unsqueezed_shared", "softmax_nan_fully_masked"),
+    }, notes="CSE256_PA2_WI26/PA2_code/transformer.py (commit bc9d634) MultiHeadAttention: `assert d_model % n_heads "
+       "== 0`, `self.d_k = d_model // n_heads` for Q, K and V, `batch_size = query.size(0)` and `.view(batch_size, -1, "
+       "self.h, self.d_k)`, `mask = mask.unsqueeze(1)` then `scores.masked_fill(mask == 0, float('-inf'))`, "
+       "F.softmax(dim=-1), `.view(batch_size, -1, self.h*self.d_k)`, fc."),
+    Port("cse256_samyakmehta28", {
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "always_causal"),
+    }, notes="PA2/transformer.py (commit 412a074) Head: `self.value = nn.Linear(n_embd, head_size, bias=False)` like "
+       "key and query, `B,T,C = x.shape`, `if self.mask: attention_map = attention_map.masked_fill(self.tril[:T, :T] "
+       "== 0, float('-inf'))` (no mask argument: the decoder is causal, whatever mask)."),
 ]
 
 SEED = 21
@@ -746,7 +758,8 @@ FRESH_4: tuple[str, ...] = ('cs7643_a4_mjfox314', 'cs7643_a4_simonanez', 'cs7643
 # the fourth was measured; graded once for the report; never tuned on. Like the others, they join the validation half
 # (split) but not the recorded draw.
 FRESH_5: tuple[str, ...] = ('cse256_hzempire', 'cse256_yaof20', 'cse256_0xarsi', 'cse256_atharv2802',
-                            'cse256_lizhecheng02', 'cse256_jefferychen453', 'cse256_mintpancake', 'cse256_runpengj')
+                            'cse256_lizhecheng02', 'cse256_jefferychen453', 'cse256_mintpancake', 'cse256_runpengj',
+                            'cse256_kevinxsn', 'cse256_samyakmehta28')
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
