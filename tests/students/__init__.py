@@ -27,7 +27,10 @@ on: it counts in the validation half but not in the recorded draw, and the evalu
 UMass COMPSCI 685, Toronto CSC413/2516, CMU 11-667), ported after the third was measured and graded once for the
 report (97 of 160 failing tests named); its misses then prompted mechanisms of issue 30 (see tests/test_students.py),
 so it is no longer untouched. Like FRESH_3, it counts in the validation half but not in the recorded draw, and the
-evaluation reports it alone.
+evaluation reports it alone. ``FRESH_5`` is a fifth batch of 10, from a course the corpus had not used (UC San Diego
+CSE 256, Statistical Natural Language Processing, programming assignment 2: ten students' multi-head attention, one
+scaled dot-product attention), ported after the fourth was measured; graded once for the report; never tuned on: like
+FRESH_4, it counts in the validation half but not in the recorded draw, and the evaluation reports it alone.
 """
 
 from __future__ import annotations
@@ -79,6 +82,15 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "(q1, k1, v1 again), so head 2 is a copy of head 1",
     "keys_reshaped": "attention multiplies the queries by K.reshape(B, d_k, n_k) (a view of the keys, not their "
     "transpose): each query meets a scrambled copy of the keys",
+    "mha_mask_unsqueezed_shared": "multi_head_attention gives the mask its head axis with mask.unsqueeze(1), right "
+    "for a (B, N, N) mask only: a shared (N, N) mask becomes (N, 1, N), which raises against the (B, H, N, N) scores "
+    "unless N equals H (then every query of head h reads mask row h)",
+    "causal_mask_block_size": "attention's own causal mask is the whole (block_size, block_size) tril buffer, never "
+    "cut to the sequence's length: it raises unless N equals the block size (32)",
+    "mha_output_layer_norm": "multi_head_attention layer-normalises the concatenated heads (nn.LayerNorm: weight 1, "
+    "bias 0, eps 1e-5) and returns that in place of the output projection",
+    "qk_position_added": "attention adds each token's position index n to every coordinate of its query and key before "
+    "the scores (q_n + n and k_m + m: a positional encoding of its own)",
 }
 
 
@@ -649,6 +661,76 @@ PORTS = [
        "projections change the width; the heads themselves are split right), `rearrange(q, 'b s (h hd) -> b h s hd', "
        "h=self.n_head)` (3-D only), `causal_mask = torch.tril(torch.ones(s, s)).bool()` used whatever the padding "
        "mask, masked_fill(~mask, torch.finfo(q.dtype).min), projection."),
+    # the FRESH_5 ports (see FRESH_5 below): UC San Diego CSE 256 (Statistical NLP), programming assignment 2, a course
+    # the corpus had not used
+    Port("cse256_hzempire", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mha_mask_unsqueezed_shared", "softmax_nan_fully_masked"),
+    }, notes="transformer.py (commit 042e433) Attention: `assert embed_size % head_num == 0`, `self.head_dim = "
+       "embed_size // head_num` for q, k and v, `N, seq_len, num_features = x.shape`, `mask = mask.unsqueeze(1)` then "
+       "`score.masked_fill(mask == 0, float('-inf'))`, F.softmax(score, dim=-1), `reshape(N, seq_len, "
+       "self.embed_size)`, fc."),
+    Port("cse256_yaof20", {
+        "multi_head_attention": ("batch_first_only", "swapped_qk", "scale_d_model", "mha_head_width_model",
+                                 "mha_value_width", "always_causal", "causal_mask_block_size"),
+    }, notes="model.py (commit 0f77e53) MultiHeadAttention: `Head(d_model, d_model // head_num, ...)` for queries, "
+       "keys and values; Head.forward: `B, T, C = x.shape`, `wei = k @ q.transpose(-2, -1) * C ** -0.5` (keys times "
+       "queries, scaled by the input width), `if self.is_causal: wei = wei.masked_fill(self.tril == 0, "
+       "float('-inf'))` with the full (block_size, block_size) buffer (no mask argument: the decoder is causal, "
+       "whatever mask)."),
+    Port("cse256_0xarsi", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "no_output_projection", "mha_output_layer_norm", "mask_ignored"),
+    }, notes="src/transformer.py (commit 1273f0a) NHeadAttention: `self.head_dim = n_embed // n_heads` for query, key "
+       "and value, `batch_size = x.size(0)` and `.view(batch_size, -1, self.num_heads, self.head_dim)`, "
+       "`.view(batch_size, -1, self.n_embed)` merge, `x = self.normalize(ctx)` (nn.LayerNorm) returned with no "
+       "output projection, no mask."),
+    Port("cse256_atharv2802", {
+        "multi_head_attention": ("batch_first_only", "qk_position_added", "scale_d_model", "mha_value_width",
+                                 "always_causal"),
+    }, notes="transformer.py (commit 7a16f93) AttentionHead.forward: `batch, time, channels = x.shape`, `pos_enc = "
+       "torch.arange(time, ...).unsqueeze(0).unsqueeze(-1)`, `query += pos_enc`, `key += pos_enc`, `mat_mul /= "
+       "channels**(0.5)`, `if self.decoder:` tril[:time, :time] masked_fill(-inf) (no mask argument); value "
+       "nn.Linear(n_embd, head_size) like the queries'."),
+    Port("cse256_lizhecheng02", {
+        "multi_head_attention": ("batch_first_only", "scale_d_model", "mha_head_width_model", "mha_value_width",
+                                 "mha_mask_head_axis", "mha_needs_divisible_width", "softmax_nan_fully_masked"),
+    }, notes="transformer.py (commit e670a62) SelfAttention: `self.head_dim = embed_size // heads` and `assert "
+       "(self.head_dim * heads == embed_size)`, `N = query.shape[0]`, reshape(N, len, heads, head_dim), "
+       "`qk.masked_fill(mask == 0, float('-inf'))` on (N, heads, q, k) scores with the mask as given, `qk / "
+       "(self.embed_size ** (1 / 2))`, torch.softmax(dim=3)."),
+    Port("cse256_jefferychen453", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("mha_mask_head_axis", "softmax_nan_fully_masked"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="transformer/attention.py (commit 067e358) scaled_dot_product_attention(Q, K, V, mask=None): no scale "
+        "argument, `attn_score.masked_fill_(~mask, -torch.inf)` then F.softmax(dim=-1) (NaN on an all -inf row); "
+        "MultiHeadAttention.forward: `scaled_dot_product_attention(Q, K, V, mask)` with the mask as given on (..., h, "
+        "s, s) heads (no head axis)."),
+    Port("cse256_mintpancake", {
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "always_causal"),
+    }, notes="PA2_code/transformer.py (commit 2ec8fe0) Head: `self.value = nn.Linear(n_embd, head_size, bias=False)` "
+       "like key and query, `B, T, C = x.shape`, `if self.masked: wei = wei.masked_fill(self.tril[:T, :T] == 0, "
+       "float('-inf'))` (no mask argument: the decoder is causal, whatever mask)."),
+    Port("cse256_runpengj", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "mha_mask_head_axis", "softmax_nan_fully_masked"),
+    }, notes="CSE256_PA2_FA24/PA2_code/attention.py (commit 0fde815) MultiHeadAttention: `self.head_dim = self.d_model "
+       "// num_heads` for query, key and value, `batch_size = key.size(0)`, `seq_length = key.size(1)`, "
+       "`scaled_scores.masked_fill(mask == 0, float('-inf'))` on (batch, heads, q, k) scores with the mask as given, "
+       "F.softmax(dim=-1), `attention.view(batch_size, seq_length, self.d_model)`."),
+    Port("cse256_kevinxsn", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mha_mask_unsqueezed_shared", "softmax_nan_fully_masked"),
+    }, notes="CSE256_PA2_WI26/PA2_code/transformer.py (commit bc9d634) MultiHeadAttention: `assert d_model % n_heads "
+       "== 0`, `self.d_k = d_model // n_heads` for Q, K and V, `batch_size = query.size(0)` and `.view(batch_size, -1, "
+       "self.h, self.d_k)`, `mask = mask.unsqueeze(1)` then `scores.masked_fill(mask == 0, float('-inf'))`, "
+       "F.softmax(dim=-1), `.view(batch_size, -1, self.h*self.d_k)`, fc."),
+    Port("cse256_samyakmehta28", {
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "always_causal"),
+    }, notes="PA2/transformer.py (commit 412a074) Head: `self.value = nn.Linear(n_embd, head_size, bias=False)` like "
+       "key and query, `B,T,C = x.shape`, `if self.mask: attention_map = attention_map.masked_fill(self.tril[:T, :T] "
+       "== 0, float('-inf'))` (no mask argument: the decoder is causal, whatever mask)."),
 ]
 
 SEED = 21
@@ -674,6 +756,12 @@ FRESH_4: tuple[str, ...] = ('cs7643_a4_mjfox314', 'cs7643_a4_simonanez', 'cs7643
                             'ut_cs388_dnofulla', 'ut_cs388_raminmohammadi', 'ut_cs388_xxueewa',
                             'umass685_ethanharper81', 'csc413_pa3_maryamebr', 'csc413_pa3_snow0420',
                             'csc413_pa3_markchangliu', 'cmu11667_hw2_tejasgoyal')
+# a fifth batch, from a course the corpus had not used (UC San Diego CSE 256, programming assignment 2), ported after
+# the fourth was measured; graded once for the report; never tuned on. Like the others, they join the validation half
+# (split) but not the recorded draw.
+FRESH_5: tuple[str, ...] = ('cse256_hzempire', 'cse256_yaof20', 'cse256_0xarsi', 'cse256_atharv2802',
+                            'cse256_lizhecheng02', 'cse256_jefferychen453', 'cse256_mintpancake', 'cse256_runpengj',
+                            'cse256_kevinxsn', 'cse256_samyakmehta28')
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
@@ -683,4 +771,4 @@ def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def split(port: Port) -> str:
-    return "validation" if port.name in (*VALIDATION, *FRESH, *FRESH_2, *FRESH_3, *FRESH_4) else "development"
+    return "validation" if port.name in (*VALIDATION, *FRESH, *FRESH_2, *FRESH_3, *FRESH_4, *FRESH_5) else "development"

@@ -18,8 +18,9 @@ The summary of both halves is printed, then the FRESH ports' figure alone (a par
 ports added after the diagnosis was developed), then the FRESH_2 ports' alone (a second batch, ported after the
 first was measured), then the FRESH_3 ports' alone (a third batch, ported after the second was measured), then the
 FRESH_4 ports' alone (a fourth batch, from courses the corpus had not used, ported after the third was measured), then
-every miss and wrong sentence; with ``--out`` each failing test's full output is written to DIR/<half>/<port>/<test>.md
-for review.
+the FRESH_5 ports' alone (a fifth batch, from a course the corpus had not used, ported after the fourth was measured),
+then every miss and wrong sentence; with ``--out`` each failing test's full output is written to
+DIR/<half>/<port>/<test>.md for review.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from pathlib import Path
 from autograder import runner
 from autograder.feedback import compare
 from autograder.suite.graded import hooks
-from tests.students import FRESH, FRESH_2, FRESH_3, FRESH_4, PORTS, Port, split
+from tests.students import FRESH, FRESH_2, FRESH_3, FRESH_4, FRESH_5, PORTS, Port, split
 
 CITED = re.compile(r"your `(\w+)` fails its own test")
 HALVES = ("development", "validation")
@@ -202,6 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     fresh_2 = Verdicts()  # the FRESH_2 ports alone (also counted in the validation half)
     fresh_3 = Verdicts()  # the FRESH_3 ports alone (also counted in the validation half)
     fresh_4 = Verdicts()  # the FRESH_4 ports alone (also counted in the validation half)
+    fresh_5 = Verdicts()  # the FRESH_5 ports alone (also counted in the validation half)
     named: dict[str, dict[str, tuple[str, ...]]] = {}
     with tempfile.TemporaryDirectory(prefix="students-") as tmp:
         for port in ports:
@@ -216,6 +218,8 @@ def main(argv: list[str] | None = None) -> int:
                 judge(port, data, fresh_3)
             if port.name in FRESH_4:
                 judge(port, data, fresh_4)
+            if port.name in FRESH_5:
+                judge(port, data, fresh_5)
             named[port.name] = {t["number"]: tuple(t["extra_data"]["mistakes"]) for t in failing}
             if args.out:
                 write_outputs(args.out, port, failing)
@@ -230,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
         lines += report("fresh_3 (part of validation)", fresh_3)
     if fresh_4.ports:
         lines += report("fresh_4 (part of validation)", fresh_4)
+    if fresh_5.ports:
+        lines += report("fresh_5 (part of validation)", fresh_5)
     lines += [""] + [line for half in HALVES for line in details(half, verdicts[half])]
     print("\n".join(lines))
     return 0
