@@ -497,3 +497,20 @@ def test_a_crash_whose_rewritten_call_shows_several_mistakes_names_them(tmp_path
     for t in quoted:
         assert "with no leading axes returns the contract's answer as one head over the full width" in _where(t)
         assert {"heads_not_split", "no_output_projection"} <= set(t["extra_data"]["mistakes"]), t["extra_data"]
+
+
+ONE_HEAD_BY_CHANCE = '''
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    np.zeros((num_heads, 1)) + np.zeros((X.shape[-2], 1)){first}  # broadcasts only when H = N, or H = 1
+    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask) * 2
+'''
+
+
+def test_one_head_that_gets_past_a_broadcast_by_chance_names_nothing(tmp_path_factory) -> None:
+    """With one head, an axis of length 1 broadcasts with anything: a line that gets past only so, while the answer
+    is still wrong, is no evidence of a fixed number of heads."""
+    tests = _graded_heads(tmp_path_factory, "", ONE_HEAD_BY_CHANCE)
+    assert any(t["score"] < t["max_score"] and "broadcast" in t["output"] for t in tests)
+    assert all("mha_fixed_heads" not in t["extra_data"]["mistakes"] for t in tests), [
+        t["extra_data"] for t in tests if "mha_fixed_heads" in t["extra_data"]["mistakes"]]

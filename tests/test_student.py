@@ -249,7 +249,7 @@ def test_an_infinite_loop_times_out_then_the_next_call_works(user) -> None:
         np.testing.assert_array_equal(s.call("fine", np.ones(2)), [2, 2])
         began = time.monotonic()
         assert "was not run again" in raises("timeout", s.call, "spin", 1).message
-        assert time.monotonic() - began < 0.1
+        assert time.monotonic() - began < 1.0  # not run: well within the call's own timeout, however loaded
 
 
 def test_a_loop_that_swallows_the_alarm_is_killed_and_a_fresh_worker_takes_over(user) -> None:
@@ -388,7 +388,7 @@ def test_once_the_budget_is_spent_every_call_fails_fast(user) -> None:
         raises("timeout", s.call, "spin", 1)
         began = time.monotonic()
         assert "time budget (1 s) is used up" in raises("budget", s.call, "fine", 1).message
-        assert time.monotonic() - began < 0.1
+        assert time.monotonic() - began < 1.0  # not run: well within the call's own timeout, however loaded
 
 
 def test_a_remote_object_does_not_survive_a_worker_restart(user) -> None:

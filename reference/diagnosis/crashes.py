@@ -143,7 +143,8 @@ def _heads_properties(named: dict[str, Any]) -> Iterator[Property]:
     for other in HEADS_TRIED:
         if other != H and all(w % other == 0 for w in widths):
             yield ("mha_fixed_heads", f"a fixed number of heads; this case has num_heads = {H}",
-                   f"with num_heads = {other} (the same projections)", lambda n, other=other: dict(n, num_heads=other))
+                   f"with num_heads = {other} (the same projections)", lambda n, other=other: dict(n, num_heads=other),
+                   None, None, other == 1)  # one head: axes of length 1 broadcast with anything
 
 
 def _values_as_wide(named: dict[str, Any]) -> dict[str, Any]:

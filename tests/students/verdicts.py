@@ -1243,7 +1243,7 @@ VERDICTS: dict[str, dict[str, tuple[str, ...]]] = {
     'cse256_kevinxsn': {
         'D.1': ('mha_value_width', 'batch_first_only'),
         'D.2': ('mha_head_width_model', 'batch_first_only'),
-        'D.3': ('mha_fixed_heads', 'batch_first_only'),
+        'D.3': ('batch_first_only',),
         'D.4': ('mha_head_width_model',),
         'D.5': ('mha_head_width_model',),
         'D.6': ('mha_head_width_model', 'batch_first_only'),

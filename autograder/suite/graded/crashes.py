@@ -65,6 +65,8 @@ class Property(NamedTuple):
     # that tells two readings apart (e.g. "exactly one leading axis" from "some leading axis")
     when: str | None = None  # a pattern the exception's message must show for the property to be tried (a
     # rewriting that changes sizes may get past a line by a coincidence of sizes: e.g. a rank only for an unpacking)
+    answered: bool = False  # counts only when the call where it holds returns the contract's answer (but for known
+    # mistakes): a rewriting that makes an axis of length 1 gets past a broadcast by coincidence (e.g. one head)
 
 
 WHERE = "**Where it fails:**"  # the paragraph of a case's text that quotes the student's line
@@ -186,6 +188,9 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
         how = f"a probe: the same case {prop.how} no longer raises at the student's line {frame.line}"
         mistake, found = prop.mistake, seen[0] if seen else None
         right = found[0] if found is not None else None
+        if prop.answered and right is None:  # past the line, but perhaps by a coincidence of sizes: no evidence
+            skipped.append(prop)  # either way, and still another reading should another property get past
+            continue
         if found is not None:
             text = text[:-len(" no longer raises there.")] + f" returns the contract's answer{' ' * bool(found[1])}" \
                 f"{found[1]}."
