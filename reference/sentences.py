@@ -91,7 +91,7 @@ SENTENCES: dict[str, str] = {
     "outputs_swapped": "You returned (weights, out): the contract's order is (out, weights).",
     "mha_fixed_heads": "Your multi_head_attention works only with a fixed number of heads (e.g. two hard-coded "
     "heads): split the projections into num_heads heads of width W_Q.shape[-1] // num_heads (and W_V.shape[-1] // "
-    "num_heads), attend in each, and concatenate them all before W_O.",
+    "num_heads), attend in each, concatenate all before W_O.",
     "weights_transposed": "The weights you returned are transposed, with one row per key (..., n_k, n_q): return "
     "them as the softmax over the keys gives them, one row per query and one column per key (..., n_q, n_k).",
     "weights_reshaped": "The weights you returned were reshaped to (..., n_k, n_q), which scrambles their entries: "
