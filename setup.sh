@@ -41,8 +41,10 @@ else
   echo "setup.sh: $VENV is up to date"
 fi
 "$VENV/bin/python" -c "import numpy, pytest, nbformat, gradescope_utils; print('setup.sh: numpy', numpy.__version__, 'pytest', pytest.__version__)"
-# Compiled once into the image: every grading starts in a fresh container, which would compile the engine again.
-"$VENV/bin/python" -m compileall -q "$SRC/autograder" >/dev/null || echo "setup.sh: could not precompile the engine (it still runs)"
+# Compiled once into the image: every grading starts in a fresh container, which would compile the engine and the
+# homework's modules again.
+"$VENV/bin/python" -m compileall -q "$SRC/autograder" "$SRC/homework" >/dev/null \
+  || echo "setup.sh: could not precompile the engine (it still runs)"
 
 # Student code runs as this unprivileged user; the venv (numpy) must be readable by it,
 # the autograder's source, stored outputs and results must not (run_autograder enforces that).

@@ -197,11 +197,24 @@ def _load(folder: Path) -> Homework:
     return Homework(folder)
 
 
+_FEEDBACK = "autograder.feedback.compare"
+_last: list[Homework] = []  # the homework ``load`` returned last: the feedback module's tolerance and sentences
+
+
 def load(folder: str | os.PathLike | None = None) -> Homework:
     """The homework in ``folder`` (default: this process's, ``default_folder``), loaded once per process; the
-    feedback module is set to its tolerance and sentences."""
+    feedback module is set to its tolerance and sentences, now if it is imported, else when it is
+    (``configure_feedback``): a process that never compares (``grade``'s own) never imports numpy."""
     homework = _load(Path(folder).resolve() if folder is not None else default_folder())
-    from autograder.feedback import compare
-
-    compare.configure(**homework.TOLERANCE, mistakes=homework.sentences)
+    _last[:] = [homework]
+    compare = sys.modules.get(_FEEDBACK)
+    if compare is not None:
+        configure_feedback(compare)
     return homework
+
+
+def configure_feedback(compare: types.ModuleType) -> None:
+    """Set ``compare`` (``autograder.feedback.compare``) to the tolerance and sentences of the homework ``load``
+    returned last (nothing before any load); compare calls it as it is imported."""
+    for homework in _last:
+        compare.configure(**homework.TOLERANCE, mistakes=homework.sentences)

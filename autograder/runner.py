@@ -50,6 +50,9 @@ def main(argv: list[str]) -> int:
         help="the autograder root holding submission/ and results/ (default $AUTOGRADER_ROOT or /autograder)",
     )
     args = parser.parse_args(argv)
+    from autograder.sandbox import zygotes
+
+    zygotes.on_demand["wanted"] = True  # this process grades one submission: its restarts fork from a zygote
     run(args.root)
     return 0
 

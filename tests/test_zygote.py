@@ -126,3 +126,27 @@ def test_without_an_answering_zygote_the_worker_is_started_as_usual(zygote) -> N
     with Student(program(PROBE)) as s:
         s.start()
         assert type(s.sandbox._proc).__name__ == "Popen" and s.call("dumpable") == 0
+
+
+def test_a_grading_of_its_own_forks_its_restarted_workers_from_a_zygote_it_ends() -> None:
+    """``autograder run`` (one submission): its first worker starts as usual, every restart after a probe or a crash
+    is forked from a zygote started then, and the zygote ends with the grading (its folder too)."""
+    if zygotes.running(sys.executable):
+        pytest.skip("this test run forks every worker from a zygote already (AUTOGRADER_TEST_ZYGOTE=1)")
+    zygotes.on_demand["wanted"] = True
+    try:
+        with sandbox_user() as user, Student(program(PROBE), user=user) as s:
+            kinds = []
+            for _ in range(3):
+                s.start()
+                kinds.append(type(s.sandbox._proc).__name__)
+                assert s.call("dumpable") == 0
+                s.discard()
+            pid, folder = zygotes.process()
+    finally:
+        zygotes.on_demand["wanted"] = False
+        zygotes.stop()
+    assert kinds == ["Popen", "ForkedWorker", "ForkedWorker"]
+    assert not os.path.exists(folder) and zygotes.process() is None
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, 0)  # reaped by stop()

@@ -151,7 +151,7 @@ def grade(path: Path, *, python: str | None = None, timeout: float | None = None
         print(f"grade: {refusal}", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="autograder-root-") as tmp:
         root = Path(tmp)
-        build.copy_tree(root / "source")
+        build.copy_tree(root / "source", compiled=True)
         notes = copy_submission(path, root / "submission")
         log = run_root(root, python=python, timeout=timeout)
         data = json.loads((root / "results" / "results.json").read_text())

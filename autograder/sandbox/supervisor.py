@@ -93,6 +93,7 @@ class Sandbox(Pipes):
         self._out_fd = -1
         self._left_nothing = True  # the last leftover scan left nothing running (or none was needed)
         self._spawned = False  # a worker was started since that scan
+        self.starts = 0  # workers started so far
         self.account, self.isolation_note = self._choose_account(switch_user)
         self.world_missing = namespace.unavailable()  # '' when the worker gets a private world (namespace.py)
         self._shared = reaper.world_writable_dirs() if self.world_missing and self.account else SHARED_DIRS
@@ -241,7 +242,9 @@ class Sandbox(Pipes):
         home = str(self._work_dir)
         env = runfolder.environment(home)
         try:
-            if not self.world_missing and zygotes.running(self.python):  # a batch's: numpy is imported already
+            if self.starts and not self.world_missing:  # a worker started again: from the zygote from now on
+                zygotes.start_on_demand(self.python)
+            if not self.world_missing and zygotes.running(self.python):  # numpy is imported already
                 world = namespace.spec(python=self.python, files=zygotes.files(), home=home, account=self.account)
                 self._proc = zygotes.spawn(world=world, env=env, rlimits=confine.rlimits(self.limits, self.account),
                                            oom_score=WORKER_OOM_SCORE, cgroup=self.cgroup,
@@ -265,6 +268,7 @@ class Sandbox(Pipes):
                 os.close(fd)
         self.clock.follow(self._proc.pid)
         self._spawned = True
+        self.starts += 1
 
     @property
     def network_isolated(self) -> bool:

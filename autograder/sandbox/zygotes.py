@@ -32,6 +32,10 @@ HELLO_TIMEOUT = 10.0  # seconds for C1 to say it runs (the zygote imports numpy 
 MAX_SPEC = 60_000  # bytes: a pipe takes them without blocking
 _zygote: dict = {}  # "socket", "process", "folder", "files", "python", "starter" once started
 strict = False  # tests: a zygote that does not answer is an error, not a reason to start the worker as usual
+# A grading process of its own (``autograder run``): the first worker started again (after a probe, a crash) starts
+# the zygote, which forks every later one (a fully wrong submission restarts its worker tens of times). Never in a
+# batch's graders, whose fork server has started it (or found why it cannot) once for all.
+on_demand = {"wanted": False}
 
 
 def start(python: str = sys.executable) -> str:
@@ -66,6 +70,14 @@ def start(python: str = sys.executable) -> str:
                    starter=os.getpid())
     atexit.register(stop)
     return ""
+
+
+def start_on_demand(python: str) -> None:
+    """Start the zygote now if ``on_demand`` wants it (once per process: a zygote that cannot start is not tried
+    again, and its workers start the usual way)."""
+    if on_demand["wanted"]:
+        on_demand["wanted"] = False
+        start(python)
 
 
 def stop() -> None:
