@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from autograder.api import Case, Mistakes, diagnose, mistake_ids, precision, type_mistake
 
 from . import decompose, evidence, inference, masks
@@ -61,6 +63,9 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
 
 def probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
            original: Any) -> Mistakes:
+    """no_batch_support when every 2-D slice of the case is right; but a slice of a per-sequence mask is a shared
+    one, so when a probe on the whole batch (its mask given a head axis, say) removes another cause, that one."""
     if batched and evidence.works_on_a_slice(student, stored, args):
-        return "no_batch_support"
+        per_sequence = np.ndim(dict(zip(names, args)).get("mask")) > 2
+        return (per_sequence and evidence.probe(student, stored, args, names, original)) or "no_batch_support"
     return evidence.probe(student, stored, args, names, original) or None

@@ -1221,8 +1221,8 @@ VERDICTS: dict[str, dict[str, tuple[str, ...]]] = {
         'C.10': ('softmax_nan_fully_masked',),
         'C.11': ('scale_argument_ignored', 'softmax_nan_fully_masked'),
         'C.13': ('scale_argument_ignored',),
-        'D.5': ('no_batch_support',),
-        'D.6': ('no_batch_support',),
+        'D.5': ('mha_mask_head_axis',),
+        'D.6': ('mha_mask_head_axis',),
     },
     'cse256_mintpancake': {
         'D.1': ('batch_first_only', 'mha_value_width'),

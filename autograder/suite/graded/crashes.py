@@ -183,18 +183,15 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
         seen: list[tuple[str, ...] | None] = []
         if _gets_past(student, stored, named, prop.rewrite, original, seen) != PAST:
             continue  # still raises at that line (or cannot tell): the property is not what it assumed
-        text = (f"{WHERE} {line} assumes {prop.assumed}. The same call {prop.how} no longer raises "
-                "there.")
-        how = f"a probe: the same case {prop.how} no longer raises at the student's line {frame.line}"
         mistake, found = prop.mistake, seen[0] if seen else None
         right = found[0] if found is not None else None
         if prop.answered and right is None:  # past the line, but perhaps by a coincidence of sizes: no evidence
             skipped.append(prop)  # either way, and still another reading should another property get past
             continue
-        if found is not None:
-            text = text[:-len(" no longer raises there.")] + f" returns the contract's answer{' ' * bool(found[1])}" \
-                f"{found[1]}."
-            how += f"; it returns the contract's answer{' ' * bool(found[1])}{found[1]}"
+        answer = "" if found is None else f"returns the contract's answer{' ' * bool(found[1])}{found[1]}"
+        text = f"{WHERE} {line} assumes {prop.assumed}. The same call {prop.how} {answer or 'no longer raises there'}."
+        how = f"a probe: the same case {prop.how} no longer raises at the student's line {frame.line}"
+        how += f"; it {answer}" if answer else ""
         passes = None if prop.also is None or calls <= 0 else _gets_past(
             student, stored, named, prop.also[0], original)
         calls -= prop.also is not None
