@@ -494,10 +494,10 @@ def test_a_notebook_loads_around_bad_cells_and_notes_them(user) -> None:
         assert "code cell 3, line 3: `time.sleep(100) # a slow experiment` was stopped after 2 s" in notes
         assert "code cell 4, line 1: `print(undefined_name)` raised NameError" in notes
         assert "main block" not in notes and len(s.notes) == 3
-        s.sandbox.kill()  # a fresh worker does not wait for the slow cell again (2 s): a restart is far quicker
-        began = time.monotonic()
+        s.sandbox.kill()  # a fresh worker does not wait for the slow cell again: its reload takes less of the
+        began = s.spent  # student's time (the grading's budget, waits for a CPU left out) than the cell's 2 s
         s.call("double", np.ones(2))
-        assert time.monotonic() - began < 1.5
+        assert s.spent - began < 2.0
         assert len(s.notes) == 3
 
 

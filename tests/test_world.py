@@ -134,6 +134,27 @@ def test_a_world_whose_first_process_stalls_is_still_ended_whole(user, monkeypat
     assert in_namespace(world) == []
 
 
+@needs_world
+def test_a_restart_leaves_nothing_of_its_world_and_the_scan_for_leftovers_to_close(user, monkeypatch) -> None:
+    """A worker restarted (after a probe: ``discard``) in a private world: the kernel ended every process of the
+    old world with its init, so no scan of /proc runs then (a cost per restart that grows with the machine's
+    processes); close() still scans once, whatever the worlds."""
+    scans: list[int] = []
+    real = reaper.kill_leftovers
+    monkeypatch.setattr(reaper, "kill_leftovers", lambda *a, **k: scans.append(1) or real(*a, **k))
+    uid = pwd.getpwnam(user).pw_uid if user else os.getuid()
+    s = Student(program(snippet("processes")), user=user)
+    for _ in range(2):
+        s.call("daemon")
+        world = os.readlink(f"/proc/{s.sandbox.pid}/ns/pid_for_children")
+        assert len(in_namespace(world)) >= 2  # the worker and its daemon
+        s.discard()
+        assert in_namespace(world) == [] and not scans
+        assert not [pid for pid, info in reaper.process_table().items() if uid in info["uids"]] or not user
+    s.close()
+    assert scans == [1]
+
+
 def in_namespace(world: str) -> list[int]:
     """Processes (zombies included) in the PID namespace ``world`` (as /proc/PID/ns/pid names it)."""
     found = []

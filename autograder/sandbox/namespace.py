@@ -161,16 +161,18 @@ def worker_pid(launcher: int) -> int | None:
     return pid
 
 
-def reap_init(group: int, seconds: float) -> None:
+def reap_init(group: int, seconds: float) -> bool:
     """Reap the world's init once its unshare parent is gone (it is then reparented to us, a subreaper,
-    and its process group is still the unshare's): the kernel kills the whole namespace when it dies."""
+    and its process group is still the unshare's): the kernel kills the whole namespace when it dies. Whether
+    it was reaped within ``seconds``: then no process of the world is left."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         try:
             if os.waitpid(-group, os.WNOHANG)[0] == 0:
                 time.sleep(0.002)
         except ChildProcessError:
-            return
+            return True
+    return False
 
 
 def exit_code(code: int) -> int:

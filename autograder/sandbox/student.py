@@ -204,8 +204,8 @@ class Student:
                                                 "up while loading your code")
                 return
             began, position = self.sandbox.clock.now(), None
-            if self.generation:  # a restart: what the last worker saved (maybe from hidden inputs) goes first
-                self.sandbox.remove_user_files()
+            if self.generation and self.sandbox.world_missing:  # a restart: what the last worker saved (maybe from
+                self.sandbox.remove_user_files()  # hidden inputs) goes first; a private world's went with it
             self.sandbox.start(self.load_timeout)
             limited = self.budget - self.spent < self.load_timeout
             deadline = self.sandbox.deadline(min(self.load_timeout, self.budget - self.spent))

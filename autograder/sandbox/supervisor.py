@@ -17,7 +17,8 @@ from a root-owned run dir it can read but not write. Otherwise (not root, no suc
 or the user cannot run this Python) it runs unswitched and ``isolation_note`` says why.
 
 Reads and writes have deadlines (poll). After a timeout, a protocol error or a death,
-``kill`` kills the process group, then every leftover: as the sandbox user, every process
+``kill`` kills the process group, then every leftover (none when its private world ended whole,
+init included: the kernel ended them all, and the scan waits for ``close``): as the sandbox user, every process
 of that uid in /proc (the user is this grading's alone: ``lock.py`` holds it from before the
 worker starts until ``close`` has cleaned up, and another grading takes another user of the
 pool or waits); otherwise every descendant of the grader outside the grader's own session
@@ -93,6 +94,7 @@ class Sandbox(Pipes):
         self._out_fd = -1
         self._left_nothing = True  # the last leftover scan left nothing running (or none was needed)
         self._spawned = False  # a worker was started since that scan
+        self._world_ended = False  # a worker's world ended whole, and close() has not scanned since
         self.starts = 0  # workers started so far
         self.account, self.isolation_note = self._choose_account(switch_user)
         self.world_missing = namespace.unavailable()  # '' when the worker gets a private world (namespace.py)
@@ -344,16 +346,19 @@ class Sandbox(Pipes):
         """Kill the worker's process group and every leftover process; reap; forget the worker."""
         proc, self._proc, self._launched = self._proc, None, False
         self.clock.follow(None)  # its waits for a CPU, read before it is reaped
+        ended = False  # its private world has ended whole
         if isinstance(proc, zygotes.ForkedWorker):
-            proc.end(KILL_DEADLINE)
+            ended = proc.end(KILL_DEADLINE)
         elif proc is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(proc.pid, signal.SIGKILL)  # the group id is ours until the worker is reaped
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(timeout=KILL_DEADLINE)
             if not self.world_missing:
-                namespace.reap_init(proc.pid, KILL_DEADLINE)
-        if self._spawned or not self._left_nothing:  # nothing ran since a scan that left nothing: no scan
+                ended = namespace.reap_init(proc.pid, KILL_DEADLINE)
+        if ended and self._left_nothing:  # the kernel ended every process of it: no scan of /proc until close()
+            self._spawned, self._world_ended = False, True
+        elif self._spawned or not self._left_nothing:  # nothing ran since a scan that left nothing: no scan
             self._kill_leftovers()
         for fd in (self._rfd, self._wfd):
             if fd >= 0:
@@ -369,6 +374,7 @@ class Sandbox(Pipes):
         """Freeze, then kill, every leftover process of this sandbox until none runs (``reaper.kill_leftovers``):
         every process of its user (under the user's lock, all are ours), or without one the processes we started
         outside our session; never another live sandbox's, nor the zygote."""
+        self._world_ended = False
         sessions = {s.pid for s in list(_live) if s is not self and s.pid}  # other live sandboxes
         zygote = (zygotes.process() or (-1, ""))[0]  # a child of ours in a session of its own, never a leftover
         if reaper.kill_leftovers(self.account.pw_uid if self.account else None, sessions, {zygote}):
@@ -381,6 +387,8 @@ class Sandbox(Pipes):
         if self._out_fd < 0:
             return
         self.kill()
+        if self._world_ended:  # workers whose worlds ended whole were not scanned for: once, the user's last check
+            self._kill_leftovers()
         os.close(self._out_fd)
         self._out_fd = -1
         reaper.remove_tree(self._run_dir)

@@ -172,11 +172,12 @@ class ForkedWorker:
             self.returncode = code if kind == b"S" else -signal.SIGKILL  # no status: killed (by us)
         return self.returncode
 
-    def end(self, timeout: float) -> None:
+    def end(self, timeout: float) -> bool:
         """End the world and release this object: closing the status socket makes C1 kill the world's init (C2)
         and exit once the kernel has ended every process of the world; SIGKILL to C1 if that takes longer than
         ``timeout`` seconds, and then a wait of as long for C2, which dies with C1 but ends only once the kernel
-        has ended every other process of the world (the zygote, a subreaper, reaps it)."""
+        has ended every other process of the world (the zygote, a subreaper, reaps it). Whether C2 has ended: then
+        no process of the world is left (the kernel ends a PID namespace's processes before its init)."""
         self._status.close()
         if self.returncode is None and not self._ended.poll(timeout * 1000):
             with contextlib.suppress(OSError):
@@ -184,7 +185,8 @@ class ForkedWorker:
             self._ended.poll(timeout * 1000)
         init = select.poll()
         init.register(self._init_pidfd, select.POLLIN)
-        init.poll(timeout * 1000)  # at once when C1 ended by itself: it reaped C2 first
+        ended = bool(init.poll(timeout * 1000))  # at once when C1 ended by itself: it reaped C2 first
         for fd in (self._pidfd, self._init_pidfd):
             with contextlib.suppress(OSError):
                 os.close(fd)
+        return ended
