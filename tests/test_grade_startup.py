@@ -26,8 +26,26 @@ def python(code: str, **env: str) -> str:
     return done.stdout.strip()
 
 
-def test_the_grade_command_imports_no_numpy() -> None:
-    assert python("import sys, autograder.commands.grade; print('numpy' in sys.modules)") == "False"
+GRADE_WITHOUT_RUNNING = """
+import json, os, sys
+from pathlib import Path
+from autograder.commands import grade
+
+def run_root(root, **_):  # what the grading process would leave
+    (root / "results").mkdir()
+    (root / "results" / "results.json").write_text(json.dumps({"score": 0, "tests": []}))
+    return ""
+
+grade.run_root = run_root
+grade.grade(Path(os.environ["SUBMISSION"]), allow_exposed=True)
+print("numpy" in sys.modules)
+"""
+
+
+def test_the_grade_process_itself_never_imports_numpy() -> None:
+    """Its checks (the sandbox user can run this Python), the root it lays out: all without numpy, which only the
+    grading process (and the worker) import."""
+    assert python(GRADE_WITHOUT_RUNNING, SUBMISSION=str(REPO / "reference" / "attention.py")) == "False"
 
 
 @pytest.mark.parametrize("first", ["homework", "feedback"])

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import importlib.util
 import os
 import pwd
 import shutil
@@ -74,9 +75,8 @@ def needed(python: str) -> list[tuple[str, int]] | None:
         site, prefix = _copies[python], os.path.dirname(os.path.dirname(python))
         numpy_init = os.path.join(site, "numpy", "__init__.py")
     elif os.path.abspath(python) == os.path.abspath(sys.executable):
-        import numpy
-
-        prefix, numpy_init = sys.prefix, numpy.__file__
+        spec = importlib.util.find_spec("numpy")  # where it is, without importing it (grade's own process)
+        prefix, numpy_init = sys.prefix, (spec.origin if spec and spec.origin else "")
     else:
         return None
     paths = [(python, os.R_OK | os.X_OK), (numpy_init, os.R_OK), (os.__file__, os.R_OK),
