@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import os
 import shutil
 import statistics
 import subprocess
@@ -85,7 +86,24 @@ def run(cmd: list[str]) -> tuple[float, float, float]:
 
 
 def process_tree(root: int) -> list[int]:
-    """``root`` and all its live descendants, from /proc."""
+    """``root`` and all its live descendants: from each task's /proc/PID/task/TID/children (a few reads every
+    10 ms, so that the sampling takes little of the CPU the grading needs), else from a scan of all of /proc."""
+    tree, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        tree.append(pid)
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                todo += map(int, Path(f"/proc/{pid}/task/{task}/children").read_text().split())
+        except FileNotFoundError:  # it just ended (or no children files here: the slow way below)
+            if not Path(f"/proc/{root}/task/{root}/children").exists() and Path(f"/proc/{root}").exists():
+                return _scanned_tree(root)
+        except OSError:
+            continue
+    return tree
+
+
+def _scanned_tree(root: int) -> list[int]:
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
