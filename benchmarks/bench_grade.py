@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import contextlib
 import os
 import shutil
 import statistics
@@ -27,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -85,25 +87,31 @@ def run(cmd: list[str]) -> tuple[float, float, float]:
     return elapsed, peak_total, peak_single
 
 
+# Each task's children listed by the kernel (/proc/PID/task/TID/children): a few reads per sample, so that sampling
+# every 10 ms takes little of the CPU the grading needs; without them, one scan of all of /proc per sample.
+CHILDREN_FILES = os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
+
+
 def process_tree(root: int) -> list[int]:
-    """``root`` and all its live descendants: from each task's /proc/PID/task/TID/children (a few reads every
-    10 ms, so that the sampling takes little of the CPU the grading needs), else from a scan of all of /proc."""
+    """``root`` and all its live descendants."""
+    children = _listed_children if CHILDREN_FILES else _children_by_parent()
     tree, todo = [], [root]
     while todo:
         pid = todo.pop()
         tree.append(pid)
-        try:
-            for task in os.listdir(f"/proc/{pid}/task"):
-                todo += map(int, Path(f"/proc/{pid}/task/{task}/children").read_text().split())
-        except FileNotFoundError:  # it just ended (or no children files here: the slow way below)
-            if not Path(f"/proc/{root}/task/{root}/children").exists() and Path(f"/proc/{root}").exists():
-                return _scanned_tree(root)
-        except OSError:
-            continue
+        todo += children(pid)
     return tree
 
 
-def _scanned_tree(root: int) -> list[int]:
+def _listed_children(pid: int) -> list[int]:
+    found: list[int] = []
+    with contextlib.suppress(OSError, ValueError):  # it just ended
+        for task in os.listdir(f"/proc/{pid}/task"):
+            found += map(int, Path(f"/proc/{pid}/task/{task}/children").read_text().split())
+    return found
+
+
+def _children_by_parent() -> Callable[[int], list[int]]:
     children: dict[int, list[int]] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -112,12 +120,7 @@ def _scanned_tree(root: int) -> list[int]:
             except OSError:
                 continue
             children.setdefault(int(fields[1]), []).append(int(entry.name))
-    tree, todo = [], [root]
-    while todo:
-        pid = todo.pop()
-        tree.append(pid)
-        todo += children.get(pid, [])
-    return tree
+    return lambda pid: children.get(pid, [])
 
 
 def rss_mb(pid: int) -> float:
