@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from autograder.batch import lifeline, pool, state
-from autograder.sandbox import reaper
+from autograder.sandbox import reaper, runfolder, zygotes
 from tests import fixtures_export as fx
 from tests.test_batch import GOOD, VERSION, run_fake
 
@@ -264,3 +264,40 @@ def test_the_zygote_names_the_owner_file_as_the_reaper_does() -> None:
     from autograder.sandbox import zygote
 
     assert zygote.OWNER_FILE == reaper.OWNER_FILE  # the zygote removes its own folder, its owner file last
+
+
+def test_a_zygote_told_to_stop_again_while_it_removes_its_folder_removes_it_all(tmp_path: Path) -> None:
+    """A starter that dies ends the zygote's socket and sends it SIGTERM (PDEATHSIG) at once: a SIGTERM that came
+    just after the owner file went cut the removal short, leaving an empty folder no run could tell was a leftover
+    (tens of them in /tmp after a few make tests)."""
+    folder = tmp_path / "ag-zygote-x"
+    folder.mkdir()
+    runfolder.populate(folder, sys.executable, modules=zygotes.MODULES)
+    reaper.mark_owner(folder, os.getpid())
+    script = (
+        "import os, signal, socket, sys\n"
+        f"sys.path.insert(0, {str(folder)!r}); import zygote; del sys.path[0]\n"
+        "unlink = os.unlink\n"
+        "def unlink_then_stop(path, *args, **kwargs):\n"
+        "    unlink(path, *args, **kwargs)\n"
+        f"    if os.path.basename(str(path)) == {reaper.OWNER_FILE!r}: os.kill(os.getpid(), signal.SIGTERM)\n"
+        "os.unlink = unlink_then_stop\n"
+        "ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)\n"
+        "theirs.close()  # its starter has gone\n"
+        "sys.exit(zygote.main(['zygote', str(ours.fileno())]))\n"
+    )
+    done = subprocess.run([sys.executable, "-I", "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert not folder.exists(), sorted(p.name for p in folder.iterdir())
+
+
+def test_the_next_run_removes_an_empty_scratch_folder_a_minute_old_and_no_other(tmp_path: Path) -> None:
+    old, fresh, kept = (tmp_path / name for name in ("ag-zygote-old", "ag-zygote-fresh", "ag-zygote-full"))
+    for folder in (old, fresh, kept):
+        folder.mkdir()
+    (kept / "worker.py").write_text("")  # not empty, no owner file: not known to be a leftover
+    minute_ago = time.time() - lifeline.ABANDONED_SECONDS - 5
+    for folder in (old, kept):
+        os.utime(folder, (minute_ago, minute_ago))
+    assert lifeline.remove_stale(str(tmp_path)) == [str(old)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ag-zygote-fresh", "ag-zygote-full"]

@@ -20,8 +20,9 @@ has (``Sandbox``).
 
 ``remove_stale`` (the next run, before it grades) removes the root-owned scratch a killed batch left in
 TMPDIR: its ``autograder-batch-*`` and ``ag-zygote-*`` folders, whose owner process has ended (reaper.py:
-``.owner``, pid and start time), and a ``pymp-*`` folder of multiprocessing holding only fork-server
-sockets that no process has bound any more (/proc/net/unix). Another batch's live scratch is never touched.
+``.owner``, pid and start time) or that are empty and a minute old (a removal cut short after the owner file),
+and a ``pymp-*`` folder of multiprocessing holding only fork-server sockets that no process has bound any more
+(/proc/net/unix). Another batch's live scratch is never touched.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import os
 import signal
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 from autograder.sandbox import reaper
@@ -111,11 +113,24 @@ def remove_stale(folder: str | None = None) -> list[str]:
             bound = _bound_sockets() if bound is None else bound
             stale = bound is not None and _stale_pymp(path, bound)
         else:
-            stale = reaper.owner_gone(path)
+            stale = reaper.owner_gone(path) or _abandoned(path)
         if stale:
             reaper.remove_tree(path)
             removed.append(str(path))
     return removed
+
+
+ABANDONED_SECONDS = 60
+
+
+def _abandoned(path: Path) -> bool:
+    """An empty folder untouched for ``ABANDONED_SECONDS``: a removal cut short between its owner file and the
+    folder itself (a folder is marked within microseconds of being made, so a fresh one is never taken)."""
+    try:
+        empty = not os.listdir(path)
+        return empty and time.time() - os.lstat(path).st_mtime > ABANDONED_SECONDS
+    except OSError:
+        return False
 
 
 def _ours(path: Path) -> bool:

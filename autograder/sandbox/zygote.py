@@ -239,7 +239,8 @@ def main(argv: list[str]) -> int:
         serve(socket.socket(fileno=int(argv[1])))
     except _Stopped:
         pass
-    finally:
+    finally:  # a starter that dies ends the socket and sends SIGTERM (PDEATHSIG) at once: the second must not cut
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the removal short (a folder left without its owner file)
         _remove_own_folder()  # the batch is over
     return 0
 
