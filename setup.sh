@@ -45,6 +45,9 @@ fi
 # homework's modules again.
 "$VENV/bin/python" -m compileall -q "$SRC/autograder" "$SRC/homework" >/dev/null \
   || echo "setup.sh: could not precompile the engine (it still runs)"
+# ... and the sandbox worker's modules as its run folder takes them (sandbox/runfolder.py: no path in their code)
+(cd "$SRC" && "$VENV/bin/python" -c "from autograder.sandbox import runfolder; [runfolder.bytecode(n) for n in runfolder.MODULES]") \
+  || echo "setup.sh: could not precompile the worker (it still runs)"
 
 # Student code runs as this unprivileged user; the venv (numpy) must be readable by it,
 # the autograder's source, stored outputs and results must not (run_autograder enforces that).

@@ -88,20 +88,19 @@ def grade_folder(submission: Path) -> dict:
         grader = student.Student.unloaded(not_graded(str(error)))
         not_read = {"status": error.kind, "message": str(error)[:2000]}
     try:
-        grader.launch()  # the worker imports numpy while this process imports pytest
-        import pytest
+        grader.launch()  # the worker imports numpy and loads the code while this process imports and collects
+        import pytest  # the suite: the first test's first call waits for the load (Student.start)
 
         from autograder.results import plugin
 
         collector = plugin.ResultsPlugin(expected_points={name: pts for name, (_, pts) in contract.FUNCTIONS.items()})
         fixtures = _student_fixture(pytest, grader)
-        grader.start()
-        note = none_defined_note(grader, program) if program is not None else ""
-        first += [note] if note else []
         gc.freeze()  # what is loaded by now lives to the end: pytest's end-of-session collections skip it
         run_pytest([collector, fixtures])
     finally:
         grader.close()  # every student process is gone before results are written
+    note = none_defined_note(grader, program) if program is not None else ""
+    first += [note] if note else []
     place = functools.partial(note_place, path=program.path if program is not None else "")
     known = set(first)  # a set: a notebook may bring tens of thousands of notes
     notes = ordered_notes(_unique(first), [n for n in _unique(grader.notes) if n not in known], place)
@@ -140,12 +139,13 @@ def not_graded(message: str) -> str:
 
 
 def none_defined_note(grader: Any, program: Any) -> str:
-    """A note when the loaded code defines none of the graded names ("" otherwise): wrong file, or all hidden away."""
-    if not grader.sandbox.running or any(grader.has(name) for name in contract.FUNCTIONS):
+    """A note when the loaded code defines none of the graded names ("" otherwise): wrong file, or all hidden away.
+    From the names of the grading's first load (``Student.first_names``): none when the code never loaded."""
+    defined = getattr(grader, "first_names", None)  # top-level name -> "function" | "class" | "other", from the worker
+    if defined is None or any(name in defined for name in contract.FUNCTIONS):
         return ""
     from autograder.feedback.markdown import code_span
 
-    defined = getattr(grader, "_names", {})  # top-level name -> "function" | "class" | "other", from the worker
     found = [code_span(n, 60) for n, kind in defined.items() if kind in ("function", "class")]
     if found:
         more = f" and {len(found) - 12} more" if len(found) > 12 else ""

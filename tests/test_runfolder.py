@@ -39,6 +39,22 @@ def test_the_bytecode_names_no_folder_of_the_checkout() -> None:
         assert str(REPO).encode() not in code and b"/autograder/" not in code
 
 
+def test_the_bytecode_is_kept_for_the_next_grading_process_and_a_stale_copy_replaced() -> None:
+    """`autograder run` grades one submission per process: the next one takes the compiled modules from the
+    checkout's __pycache__, checked by the source's hash, instead of compiling them again."""
+    name = "worker_proxies"
+    cached = runfolder.HERE / "__pycache__" / runfolder.cached_name(name)
+    compiled = runfolder.bytecode.__wrapped__(name)  # as a fresh process would
+    assert cached.read_bytes() == compiled
+    before = cached.stat().st_mtime_ns
+    assert runfolder.bytecode.__wrapped__(name) == compiled and cached.stat().st_mtime_ns == before  # taken, not made
+    partial = cached.with_name(cached.name + ".stale")
+    partial.write_bytes(compiled[:8] + bytes(8) + compiled[16:])  # the pyc of another source (its hash differs)
+    partial.replace(cached)
+    assert runfolder.bytecode.__wrapped__(name) == compiled
+    assert cached.read_bytes() == compiled  # written again
+
+
 @pytest.mark.parametrize("world", ["1", "0"], ids=["private-world", "no-world"])
 def test_a_worker_runs_from_the_bytecode_without_reading_the_sources(world, monkeypatch) -> None:
     monkeypatch.setenv(namespace.SWITCH, world)  # "0": the sandbox user reads the run folder itself

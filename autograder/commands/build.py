@@ -141,6 +141,13 @@ def copy_tree(destination: Path, repo: Path = REPO, *, compiled: bool = False) -
             cached = Path(importlib.util.cache_from_source(str(target)))
             cached.parent.mkdir(exist_ok=True)
             cached.write_bytes(pyc)
+    if compiled:  # the worker's modules as its run folder takes them (setup.sh makes them too)
+        from autograder.sandbox import runfolder
+
+        cache = destination / "autograder" / "sandbox" / "__pycache__"
+        cache.mkdir(parents=True, exist_ok=True)
+        for name in runfolder.MODULES:
+            (cache / runfolder.cached_name(name)).write_bytes(runfolder.bytecode(name))
 
 
 def bytecode(source: Path, data: bytes) -> bytes | None:

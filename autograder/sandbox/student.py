@@ -111,6 +111,7 @@ class Student:
         self.spent = 0.0  # seconds of worker time so far (loads included)
         self.generation = 0  # bumped on every worker start; Remotes of older workers are gone
         self._names: dict[str, str] = {}
+        self.first_names: dict[str, str] | None = None  # the top-level names of the first load (None: not loaded)
         self._skip: set[tuple[int, int]] = set()
         self._timed_out: dict[str, float] = {}
         self._crashes: Counter[str] = Counter()
@@ -284,6 +285,7 @@ class Student:
                 self._skip.add((_int(note.get("chunk")), _int(note.get("stmt"))))
         if not first:
             return
+        self.first_names = dict(self._names)
         more = reply.get("more_notes")
         total = len(notes) + (more if type(more) is int and more > 0 else 0)  # the worker sends 100 at most
         for note in notes[:MAX_NOTES]:
