@@ -88,8 +88,8 @@ def grade_folder(submission: Path) -> dict:
         grader = student.Student.unloaded(not_graded(str(error)))
         not_read = {"status": error.kind, "message": str(error)[:2000]}
     try:
-        grader.launch()  # the worker imports numpy and loads the code while this process imports and collects
-        import pytest  # the suite: the first test's first call waits for the load (Student.start)
+        grader.launch()  # the worker starts (numpy) while this process imports and collects
+        import pytest  # the suite: its first call waits for the worker and loads the code (Student.start)
 
         from autograder.results import plugin
 
