@@ -149,6 +149,31 @@ def test_only_a_graders_own_folders_are_removed_as_left_behind(user, tmp_path) -
     assert not ours.exists() and other_name.is_dir() and link.is_symlink() and theirs.is_dir()
 
 
+def test_run_autograders_final_sweep_removes_the_folders_a_killed_grading_recorded_then_marks_the_user_clean(
+        user, tmp_path) -> None:
+    """A grading killed before its cleanup leaves its folders recorded in the lock file, which kept the user
+    "dirty" (swept by every later grading, ~0.2 s each) until a grading took that user again. The sweep removes
+    them as the next holder would (reaper.remove_left_folders' rules), then marks the user clean."""
+    ours = tmp_path / "ag-run-left"
+    (ours / "home-1").mkdir(parents=True)
+    other = tmp_path / "results"  # recorded, but not named like ours: never removed
+    other.mkdir()
+    held = lock.acquire(user, size=1)
+    assert held is not None and held.name == user
+    held.record([str(ours), str(other), str(tmp_path / "ag-grader-gone")])
+    os.close(held.fd)  # killed before its cleanup: the file says "dirty" and names the folders
+    try:
+        env = dict(os.environ, AUTOGRADER_ROOT=str(tmp_path / "root"), AUTOGRADER_PYTHON="/bin/false",
+                   AUTOGRADER_SANDBOX_USER=user)
+        subprocess.run(["bash", str(REPO / "run_autograder")], env=env, capture_output=True, timeout=60, check=False)
+        assert not ours.exists() and other.is_dir()
+        assert (Path(lock.lock_dir()) / f"{user}.lock").read_bytes() == b"clean"
+    finally:
+        again = lock.acquire(user, size=1)  # leave the user as the next test expects it: clean, nothing left
+        assert again is not None
+        again.release(clean=True)
+
+
 def _state(pid: int) -> str:
     try:
         with open(f"/proc/{pid}/stat") as f:
