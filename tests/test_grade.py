@@ -155,6 +155,23 @@ def test_a_file_given_directly_is_graded_under_the_contract_name(tmp_path: Path,
     assert notes == ([f"Your file is named `{name}`; it was graded as `{graded_as}`."] if graded_as else [])
 
 
+@pytest.mark.parametrize("text, encoding, comes", [
+    ("from helpers import softmax\n", "utf-8", True),
+    ("# -*- coding: latin-1 -*-\n# é\nimport helpers\n", "latin-1", True),
+    ("import numpy as np  # nothing of its own\n", "utf-8", False),
+    ("x = 'helpers'  # the name, but no import\n", "utf-8", False),
+])
+def test_grade_brings_the_modules_beside_a_file_that_it_imports_and_no_other(
+        tmp_path: Path, text: str, encoding: str, comes: bool) -> None:
+    (tmp_path / "helpers.py").write_text("def softmax(x):\n    return x\n")
+    (tmp_path / "unrelated.py").write_text("y = 2\n")
+    source = tmp_path / "attention.py"
+    source.write_bytes(text.encode(encoding))
+    grade.copy_submission(source, tmp_path / "submission")
+    assert sorted(p.name for p in (tmp_path / "submission").iterdir()) == sorted(
+        ["attention.py", *(["helpers.py"] if comes else [])])
+
+
 def test_grade_takes_a_direct_path_whatever_its_name(tmp_path: Path) -> None:
     path = tmp_path / "my_loops.py"
     path.write_text(CAUSAL_MASK)
