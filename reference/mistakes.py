@@ -65,6 +65,8 @@ BY_INFERENCE: dict[str, str] = {
     "(the crash search: diagnosis/crashes.py)",
     "rope_partial": "only the first dimensions are rotated, the rest kept",
     "rope_integer_offset": "the output is RoPE at positions offset + 0..N-1",
+    "rope_mixed_layout": "the output is RoPE with its cos/sin tables and partner coordinates in different layouts",
+    "rope_output_halves": "the output is RoPE's rotated pairs written as two halves",
     "out_width_is_input": "the case with X padded to H*d_v zero-weighted features (and d_k != d_v) passes",
     "rope_base_ignored": "each pair's fitted angle is positions * 10000**(-2i/d), the default base's",
     "default_required": "the case called again with the contract's default arguments given explicitly passes",

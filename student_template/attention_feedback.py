@@ -422,9 +422,9 @@ MISTAKES.update(
      'batch_first_only': 'Your function works only with exactly one leading batch axis (it reads the input as (B, '
                          'N, D)): inputs are (..., N, D) with any number of leading axes, none included: read '
                          'sizes from the end (`X.shape[-2:]`) and keep `...`.',
-     'extra_leading_axes': 'Your values are right but have extra leading axes of length 1 (e.g. from mask[None, '
-                           "None] or X[None]): keep the inputs' leading axes as given; a mask broadcasts without "
-                           'added axes.',
+     'extra_leading_axes': 'Your output has extra leading axes of length 1 (e.g. from mask[None, None], X[None] or '
+                           "cos/sin tables made 4-D): keep the inputs' leading axes as given; a mask or a table "
+                           'broadcasts without added axes.',
      'low_precision': 'Your values are right to only about 3 significant digits (errors near 1e-3): part of the '
                       'computation runs in low precision (float16/bfloat16, e.g. RoPE cos/sin tables or a cache): '
                       'compute in float64 (float32 is enough).',
@@ -436,6 +436,12 @@ MISTAKES.update(
                       '(Dis 11 Q1c).',
      'rope_half_split': "You paired coordinate i with i + d/2 (GPT-NeoX 'rotate_half' layout): here the pairs are "
                         '(2i, 2i+1), i.e. x[..., 0::2] and x[..., 1::2] (Dis 11 Q1c).',
+     'rope_mixed_layout': 'Your RoPE mixes two layouts: its cos/sin tables pair coordinates one way (e.g. '
+                          'cat(freqs, freqs)) and its partner coordinates another: use one, pair i = (x_2i, '
+                          'x_2i+1) with tables from np.repeat(theta, 2) (Dis 11 Q1c).',
+     'rope_output_halves': 'You rotated the pairs (x_2i, x_2i+1) but wrote the results as two halves (all first '
+                           'coordinates, then all second ones): put each rotated pair back at columns 2i and 2i+1, '
+                           'e.g. out[..., 0::2] and out[..., 1::2] (Dis 11 Q1c).',
      'rope_wrong_direction': 'Your RoPE rotates clockwise: pair (x_2i, x_2i+1) becomes (x_2i cos - x_2i+1 sin, '
                              'x_2i sin + x_2i+1 cos) (Dis 11 Q1c).',
      'rope_wrong_freq': 'Your RoPE frequencies are wrong (e.g. base**(-i/d)): theta_i = base**(-2i/d) for i = '

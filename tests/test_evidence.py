@@ -271,6 +271,56 @@ def test_check_first_only_when_a_correct_callee_makes_the_case_pass() -> None:
     assert "Check first" not in text
 
 
+def _decode_with_rope(student: LocalStudent):
+    """The contract's decode_step calling the submission's own rope and scaled_dot_product_attention."""
+
+    def decode_step(layer, x, cache, rope_base=None):
+        q, k, v = layer.query(x), layer.key(x), layer.value(x)
+        if rope_base is not None:
+            position = np.array([len(cache)], dtype=float)
+            q = student.functions["rope"](q[None, :], position, rope_base)[0]
+            k = student.functions["rope"](k[None, :], position, rope_base)[0]
+        cache.append(k, v)
+        out, _ = student.functions["scaled_dot_product_attention"](q[None], cache.keys, cache.values)
+        return out[0]
+
+    return decode_step
+
+
+def test_check_first_cites_a_callee_whose_own_failures_are_hidden_by_this_case_alone() -> None:
+    """rope ignores its positions (its failing tests are hidden), attention doubles its output (C.4, visible): only
+    both correct stand-ins make the case pass. rope is cited by what this call shows, never by its hidden tests."""
+    student = LocalStudent()
+    student.functions["rope"] = lambda x, positions, base=10000.0: ref.rope(x, np.arange(len(positions)), base)
+    student.functions["scaled_dot_product_attention"] = lambda *a, **k: tuple(
+        2 * o for o in ref.scaled_dot_product_attention(*a, **k))
+    student.functions["decode_step"] = _decode_with_rope(student)
+    support._failed[student] = [support.Failed("rope", "E.6", "after_due_date"),
+                                support.Failed("scaled_dot_product_attention", "C.4", "visible")]
+    text = failure(student, "decode-rope")
+    assert ("**Check first:** your `rope` goes wrong in this call and your `scaled_dot_product_attention` fails its "
+            "own test C.4. With a correct `rope` and `scaled_dot_product_attention` standing in for yours, "
+            "`decode_step` gets this case right") in text, text
+    assert "E.6" not in text
+
+    rope_only = LocalStudent()  # no callee failed a visible test: the output names a mistake, the probes show rope's
+    rope_only.functions["rope"] = student.functions["rope"]
+    rope_only.functions["scaled_dot_product_attention"] = ref.scaled_dot_product_attention
+    rope_only.functions["decode_step"] = _decode_with_rope(rope_only)
+    support._failed[rope_only] = [support.Failed("rope", "E.6", "after_due_date")]
+    text = failure(rope_only, "decode-rope")
+    assert ("**Check first:** your `rope` goes wrong in this call. With a correct `rope` standing in for yours, "
+            "`decode_step` gets this case right: fix it first") in text, text
+
+    own_bug = LocalStudent()  # the function's own mistake: no stand-in makes the case pass, nothing is cited
+    own_bug.functions["rope"] = student.functions["rope"]
+    own_bug.functions["scaled_dot_product_attention"] = student.functions["scaled_dot_product_attention"]
+    own_bug.functions["decode_step"] = lambda *a: 3 * _decode_with_rope(own_bug)(*a)
+    support._failed[own_bug] = list(support._failed[student])
+    text = failure(own_bug, "decode-rope")
+    assert "Check first" not in text and "goes wrong" not in text
+
+
 def _sdpa_calling(student: LocalStudent):
     """A scaled_dot_product_attention that calls the submission's own attention_scores and softmax."""
 

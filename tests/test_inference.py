@@ -211,6 +211,40 @@ def test_the_rotation_of_every_pair_is_read_off_the_output_and_fitted(rope, expe
     assert (found and found[0]) == expected or (expected is None and found is None), found
 
 
+def _rope_written(table: str, partner: str, out: str = "in place", sign: float = 1.0, lead: tuple = ()):
+    """A RoPE as ``x * cos + partners(x) * sin`` whose cos/sin tables (per pair, or two halves as cat(freqs, freqs)),
+    partner coordinates and output layout are chosen apart (code that mixes two layouts), with ``lead`` axes of
+    length 1 added to its output (tables made 4-D)."""
+
+    def rope(x, positions, base=10000.0):
+        d = x.shape[-1]
+        freqs = np.asarray(positions, float)[:, None] * base ** (-np.arange(0, d, 2) / d)
+        angle = np.repeat(freqs, 2, axis=-1) if table == "pair" else np.concatenate([freqs, freqs], -1)
+        partners = {"pair": np.stack([-x[..., 1::2], x[..., 0::2]], -1).reshape(x.shape),
+                    "half": np.concatenate([-x[..., d // 2:], x[..., :d // 2]], -1),
+                    "odd-even": np.concatenate([-x[..., 1::2], x[..., 0::2]], -1)}[partner]
+        y = x * np.cos(angle) + sign * partners * np.sin(angle)
+        y = np.concatenate([y[..., 0::2], y[..., 1::2]], -1) if out == "halves" else y
+        return y.reshape(lead + y.shape)
+
+    return rope
+
+
+@pytest.mark.parametrize("rope, expected", [
+    (_rope_written("pair", "pair"), None),  # the contract's
+    (_rope_written("pair", "pair", lead=(1, 1)), None),  # right values, extra axes: explain's extra_axes says so
+    (_rope_written("half", "odd-even", sign=-1.0), ("rope_mixed_layout", "rope_wrong_direction")),
+    (_rope_written("pair", "half"), "rope_mixed_layout"),  # rotate_half with tables repeated per pair
+    (_rope_written("pair", "pair", out="halves"), "rope_output_halves"),
+    (_rope_written("pair", "pair", out="halves", lead=(1, 1)), ("rope_output_halves", "extra_leading_axes")),
+    (_rope_written("half", "half", lead=(1,)), ("rope_half_split", "extra_leading_axes")),
+])
+def test_rope_written_in_layouts_that_do_not_agree_is_named_by_the_combination_that_reproduces_it(rope,
+                                                                                                  expected) -> None:
+    found = infer("rope-real-positions", rope)
+    assert (found[0] if found else None) == expected, found
+
+
 @pytest.mark.parametrize("mask, expected", [
     (lambda n_q, n_k=None: ~np.tril(np.ones((n_q, n_q), bool)), ("causal_ignores_n_k", "mask_inverted")),
     (lambda n_q, n_k=None: np.tril(np.ones((n_q, n_q), bool)), "causal_ignores_n_k"),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterator
+from itertools import product
 from typing import Any
 
 import numpy as np
@@ -27,14 +28,26 @@ ANGLE_TOLERANCE = 1e-6  # radians: a fit explains an angle when it is this close
 
 
 def read(stored: Case, actual: Any) -> Found:
-    """The RoPE mistakes the output's rotations show (partial rotary, pairing, direction, positions, frequencies)."""
+    """The RoPE mistakes the output's rotations show (partial rotary, pairing, direction, positions, frequencies, how
+    the rotated pairs are written), read past any leading axes of length 1 the output added (extra_leading_axes)."""
     x = np.asarray(stored.inputs["x"], float)
     positions = np.asarray(stored.inputs["positions"], float)
     base = float(stored.inputs.get("base", 10000.0))
-    if not isinstance(actual, np.ndarray) or actual.shape != x.shape or x.shape[-1] % 2:
+    if not isinstance(actual, np.ndarray) or actual.dtype.kind not in "fiu" or x.ndim < 2 or x.shape[-1] % 2:
+        return None
+    added = actual.shape[: max(actual.ndim - x.ndim, 0)]
+    if added and all(n == 1 for n in added) and actual.shape[len(added):] == x.shape:
+        actual = actual.reshape(x.shape)  # values read as if the axes were not there; named with what they show
+    if actual.shape != x.shape:
         return None
     with np.errstate(all="ignore"):
-        return _partial(x, actual, positions, base) or _angles(x, np.asarray(actual, float), positions, base)
+        actual = np.asarray(actual, float)
+        found = _partial(x, actual, positions, base) or _angles(x, actual, positions, base) or _written(
+            x, actual, positions, base)
+    if found is None or not added:
+        return found
+    mistakes = found[0] if isinstance(found[0], tuple) else (found[0],)
+    return (*mistakes, "extra_leading_axes"), f"{found[1]}, with extra leading axes {added}"
 
 
 def _partial(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: float) -> Found:
@@ -110,6 +123,53 @@ def _fits(angle: np.ndarray, known: np.ndarray, model: np.ndarray) -> bool:
     off = np.angle(np.exp(1j * (angle - model[None])))  # the difference, wrapped to (-pi, pi]
     return bool(known.any() and np.all(np.abs(off[known]) < ANGLE_TOLERANCE))
 
+
+TABLES: dict[str, Callable[[np.ndarray], np.ndarray]] = {  # angles (..., d/2) -> one per column (..., d)
+    "pair": lambda a: np.repeat(a, 2, axis=-1),  # column j turns by pair j // 2's angle (the contract's)
+    "half": lambda a: np.concatenate([a, a], axis=-1),  # column j by pair j mod d/2's (cat(freqs, freqs))
+}
+PARTNERS: dict[str, Callable[[np.ndarray], np.ndarray]] = {  # x -> the coordinate each column's sine multiplies
+    "pair": lambda x: np.stack([-x[..., 1::2], x[..., 0::2]], axis=-1).reshape(x.shape),  # (-x_2i+1, x_2i)
+    "half": lambda x: np.concatenate([-x[..., x.shape[-1] // 2:], x[..., : x.shape[-1] // 2]], axis=-1),  # rotate_half
+    "mixed": lambda x: np.concatenate([-x[..., 1::2], x[..., 0::2]], axis=-1),  # the pair partners, as two halves
+}
+OUTPUTS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "": lambda y: y,
+    "rope_output_halves": lambda y: np.concatenate([y[..., 0::2], y[..., 1::2]], axis=-1),  # pair i to (i, i + d/2)
+}
+
+
+def _written(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: float) -> Found:
+    """RoPE written as ``x * cos + partners(x) * sin`` with its cos/sin tables, its partner coordinates and where it
+    puts the results in layouts that do not agree (``_angles`` reads the two that do: the contract's pairs and the
+    split halves): every combination with every angle model, named when it reproduces the output exactly; when
+    several do, only the mistakes they all share (two explanations of one output are never picked between)."""
+    d = x.shape[-1]
+    hits: list[tuple[tuple[str, ...], str]] = []
+    for (table, spread), (partner, partners), (output, written) in product(
+            TABLES.items(), PARTNERS.items(), OUTPUTS.items()):
+        agree = (table, partner) in (("pair", "pair"), ("half", "half"))
+        if agree and not output:
+            continue  # a rotation of pairs: _angles' (any angles, fitted)
+        layout = () if agree else ("rope_mixed_layout",)
+        layout += ("rope_half_split",) * (table == partner == "half")
+        for named, model in _models(positions, base, d):
+            angles = spread(np.broadcast_to(model, (*x.shape[:-1], d // 2)))
+            if matches(actual, written(x * np.cos(angles) + partners(x) * np.sin(angles))):
+                how = (f"cos/sin tables by {table}, partners {PARTNER_WORDS[partner]}"
+                       + (", each pair written to columns (i, i + d/2)" if output else ""))
+                hits.append(((*layout, *(output,) * bool(output), *named), f"{_describe('', named)}, {how}"))
+    if not hits:
+        return None
+    shared = [m for m in hits[0][0] if all(m in other for other, _ in hits[1:])]
+    if not shared:
+        return None
+    return (shared[0] if len(shared) == 1 else tuple(shared)), (
+        "the output equals " + "; or ".join(how for _, how in hits))
+
+
+PARTNER_WORDS = {"pair": "(-x_2i+1, x_2i)", "half": "rotate_half's (-x_i+d/2, x_i)",
+                 "mixed": "cat(-x[1::2], x[0::2])"}
 
 WORDS = {"rope_half_split": "for pairs (i, i + d/2)", "rope_wrong_direction": "turned clockwise",
          "rope_ignores_positions": "at positions 0..N-1", "rope_integer_offset": "at a whole start position + 0..N-1",

@@ -69,11 +69,6 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "qkv_chunked_over_heads": "multi_head_attention views the fused projection as (B, T, 3, H, d), moves the heads "
     "before the q/k/v axis and then chunks the HEAD axis into q, k and v: it fails unless the heads fall into three "
     "chunks, and then mixes queries, keys and values",
-    "rope_mixed_layout": "RoPE lays cos/sin out in halves (cat(freqs, freqs)) but builds the rotated copy from "
-    "interleaved coordinates with the sign flipped, so coordinate j is combined with another pair's coordinate: no "
-    "rotation at all for d > 2 (a clockwise one for d = 2)",
-    "rope_output_halves": "RoPE rotates the interleaved pairs (x_2i, x_2i+1) correctly but writes the results as two "
-    "halves (every pair's first coordinate, then every second one) instead of back in place",
     "rope_single_token_fails": "RoPE fails on a single token (N = 1): squeeze() drops the token axis of the (N, 1) "
     "positions",
     "mha_needs_divisible_width": "multi_head_attention raises unless the input width D = X.shape[-1] is divisible by "

@@ -40,7 +40,7 @@ from autograder.feedback import compare
 from autograder.suite.graded import hooks
 from tests.students import FRESH, FRESH_2, FRESH_3, FRESH_4, FRESH_5, PORTS, Port, split
 
-CITED = re.compile(r"your `(\w+)` fails its own test")
+CITED = re.compile(r"your `(\w+)` (?:fails its own test|goes wrong in this call)")
 HALVES = ("development", "validation")
 
 

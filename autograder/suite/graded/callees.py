@@ -120,6 +120,37 @@ def passes_with_all(student: Any, stored: Case, callees: Sequence[str],
         student.discard()
 
 
+def culprit_note(student: Any, stored: Case, callees: Sequence[str], failing: Mapping[str, list[str]],
+                 record: Callable[[Mapping[str, Any]], None] = lambda item: None) -> Note | None:
+    """Fix-this-first advice when ``stored`` passes with correct stand-ins for all of ``callees`` (``passes_with_all``)
+    but no set of the callees failing their own visible tests (``failing``) makes it pass: the fewest of ``callees``,
+    nearest first, whose stand-ins alone make it pass (at most MAX_TRIES probes; the worker is then discarded). A
+    callee without a failing visible test is cited by this case alone ("goes wrong in this call"): what it shows comes
+    from the case the student sees, never from a hidden test. None when no proper subset does it."""
+    names = [name for name in callees if name in servable()]
+    tried = [subset for size in range(1, len(names)) for subset in combinations(names, size)
+             if not set(subset) <= set(failing)][:MAX_TRIES]  # subsets of ``failing`` alone: callee_note's, failed
+    if not tried or _is_class(stored.function):
+        return None
+    try:
+        for subset in tried:
+            if _tried(student, stored, subset, record):
+                return _cited(stored.function, subset, failing)
+        return None
+    finally:
+        student.discard()
+
+
+def _cited(function: str, names: Sequence[str], failing: Mapping[str, list[str]]) -> Note:
+    said = [f"`{name}` fails its own test{'s' if len(failing[name]) > 1 else ''} {', '.join(failing[name])}"
+            if name in failing else f"`{name}` goes wrong in this call" for name in names]
+    them = "it" if len(names) == 1 else "them"
+    note = Note(f"**Check first:** your {' and your '.join(said)}. With a correct {_stand_ins(names)} standing in for "
+                f"yours, `{function}` gets this case right: fix {them} first, then look at this test again.")
+    note.cited = tuple(names)
+    return note
+
+
 def _passes_served(student: Any, stored: Case, names: Sequence[str]) -> tuple[bool, dict[str, int]]:
     """(whether the case passes with ``names`` served, how many answers each stand-in gave)."""
     served = Served({name: servable()[name] for name in names})

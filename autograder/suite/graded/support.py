@@ -205,12 +205,14 @@ def check(
         failing = failing_callees(student, function, unused=unused) if attempted else {}
         note = callees.callee_note(probing.probing(student), [c for c, _, _ in failures], failing,
                                    record_evidence) if failing else None
-        if note is None and attempted and any(m for _, _, m in failures):
+        if note is None and attempted and (failing or any(m for _, _, m in failures)):
             # a mistake of its own is named only if the case fails with every callee correct too: a callee whose
-            # failures are hidden, or not graded yet, may be what the output shows (nothing is said of it then)
+            # failures are hidden, or not graded yet, may be what the output shows. When it passes so, the fewest
+            # callees whose stand-ins make it pass are cited by this case alone (none: nothing is said of them)
             servable = [c for c in contract.callees(function) if c not in unused]
             if callees.passes_with_all(probing.probing(student), failures[0][0], servable, record_evidence):
-                note = callees.Note("")
+                note = callees.culprit_note(probing.probing(student), failures[0][0], servable, failing,
+                                            record_evidence) or callees.Note("")
         evidence = None
         if shapes and attempted and note is None:
             failed = {c.id for c, _, _ in failures}
