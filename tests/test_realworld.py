@@ -23,8 +23,7 @@ from autograder.suite.graded.support import LIKELY
 from tests.homework import on_what_it_has
 from tests.realworld import PORTS, VERDICTS, Port
 from tests.realworld.ground_truth import deviations, load
-
-CITED = re.compile(r"your `(\w+)` (?:fails its own test|goes wrong in this call)")
+from tests.students.evaluate import cited
 
 
 @pytest.fixture(scope="module")
@@ -80,9 +79,7 @@ def test_the_real_cause_is_named_in_90_percent_of_the_failing_tests(graded: dict
         for t in failing(graded[port.name]):
             (function,) = t["tags"]
             total += 1
-            cited = set(CITED.findall(t["output"].split("**Check first:**")[-1])) if "**Check first:**" in t[
-                "output"] else set()
-            if set(t["extra_data"]["mistakes"]) & set(port.causes[function]) or cited & set(
+            if set(t["extra_data"]["mistakes"]) & set(port.causes[function]) or cited(t["output"]) & set(
                     port.callee.get(function, ())):
                 named += 1
             else:

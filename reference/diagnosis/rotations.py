@@ -145,17 +145,19 @@ def _written(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: flo
     split halves): every combination with every angle model, named when it reproduces the output exactly; when
     several do, only the mistakes they all share (two explanations of one output are never picked between)."""
     d = x.shape[-1]
+    models = list(_models(positions, base, d))
+    partnered = {partner: make(x) for partner, make in PARTNERS.items()}  # each computed once, not per model
+    angles = [np.broadcast_to(model, (*x.shape[:-1], d // 2)) for _, model in models]
+    waves = {table: [(np.cos(a), np.sin(a)) for a in map(spread, angles)] for table, spread in TABLES.items()}
     hits: list[tuple[tuple[str, ...], str]] = []
-    for (table, spread), (partner, partners), (output, written) in product(
-            TABLES.items(), PARTNERS.items(), OUTPUTS.items()):
+    for table, partner, (output, written) in product(TABLES, PARTNERS, OUTPUTS.items()):
         agree = (table, partner) in (("pair", "pair"), ("half", "half"))
         if agree and not output:
             continue  # a rotation of pairs: _angles' (any angles, fitted)
         layout = () if agree else ("rope_mixed_layout",)
         layout += ("rope_half_split",) * (table == partner == "half")
-        for named, model in _models(positions, base, d):
-            angles = spread(np.broadcast_to(model, (*x.shape[:-1], d // 2)))
-            if matches(actual, written(x * np.cos(angles) + partners(x) * np.sin(angles))):
+        for (named, _), (cos, sin) in zip(models, waves[table]):
+            if matches(actual, written(x * cos + partnered[partner] * sin)):
                 how = (f"cos/sin tables by {table}, partners {PARTNER_WORDS[partner]}"
                        + (", each pair written to columns (i, i + d/2)" if output else ""))
                 hits.append(((*layout, *(output,) * bool(output), *named), f"{_describe('', named)}, {how}"))

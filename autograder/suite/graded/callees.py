@@ -40,8 +40,7 @@ def callee_note(student: Any, cases: Sequence[Case], failing: Mapping[str, list[
         return None
     function, first = cases[0].function, passing[cases[0].id]
     shown = [name for name in failing if any(name in names for names in passing.values())]
-    said = [f"`{name}` fails its own test{'s' if len(failing[name]) > 1 else ''} {', '.join(failing[name])}"
-            for name in shown]
+    said = [_fails(name, failing[name]) for name in shown]
     them = "it" if len(shown) == 1 else "them"
     others: dict[tuple[str, ...], int] = {}
     for case in cases[1:]:
@@ -54,6 +53,10 @@ def callee_note(student: Any, cases: Sequence[Case], failing: Mapping[str, list[
                 f"yours, `{function}` gets {right}: fix {them} first, then look at this test again.")
     note.cited = tuple(first)
     return note
+
+
+def _fails(name: str, tests: Sequence[str]) -> str:
+    return f"`{name}` fails its own test{'s' if len(tests) > 1 else ''} {', '.join(tests)}"
 
 
 def _stand_ins(names: Sequence[str]) -> str:
@@ -142,8 +145,7 @@ def culprit_note(student: Any, stored: Case, callees: Sequence[str], failing: Ma
 
 
 def _cited(function: str, names: Sequence[str], failing: Mapping[str, list[str]]) -> Note:
-    said = [f"`{name}` fails its own test{'s' if len(failing[name]) > 1 else ''} {', '.join(failing[name])}"
-            if name in failing else f"`{name}` goes wrong in this call" for name in names]
+    said = [_fails(name, failing[name]) if name in failing else f"`{name}` goes wrong in this call" for name in names]
     them = "it" if len(names) == 1 else "them"
     note = Note(f"**Check first:** your {' and your '.join(said)}. With a correct {_stand_ins(names)} standing in for "
                 f"yours, `{function}` gets this case right: fix {them} first, then look at this test again.")
