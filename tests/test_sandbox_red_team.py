@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ import pytest
 
 from autograder.sandbox import namespace, reaper, zygotes
 from autograder.sandbox import supervisor as sandbox_module
+from autograder.sandbox.exits import lost_from_outside
 from autograder.sandbox.student import Student, StudentError
 from autograder.sandbox.supervisor import Limits, Sandbox
 from tests.hostile import TEST_USER, program, sandbox_user, snippet
@@ -156,8 +158,18 @@ s.close()
 
 def marker_of(s: Student) -> str:
     """What the command line of each process of ``s``'s worker holds: its run dir, or the zygote's folder
-    when it was forked from one (AUTOGRADER_TEST_ZYGOTE=1: no exec, the zygote's command line)."""
-    return zygotes.process()[1] if zygotes.running(sys.executable) else str(s.sandbox._run_dir)
+    when it was forked from one (no exec, the zygote's command line). Read from the worker that runs, not
+    from whether a zygote runs: one that did not answer in time leaves the worker started the usual way."""
+    forked = isinstance(s.sandbox._proc, zygotes.ForkedWorker)
+    return zygotes.process()[1] if forked else str(s.sandbox._run_dir)
+
+
+def seen(s: Student, marker: str) -> str:
+    """What a failed precondition saw of ``s``'s worker, for the report."""
+    proc = s.sandbox._proc
+    death = s.sandbox._death() if proc is not None else "never started"
+    return (f"marker {marker!r}; worker {type(proc).__name__} pid {getattr(proc, 'pid', None)}: "
+            f"{death or 'running'}; zygote {zygotes.process()}; live processes of the marker {processes_of(marker)}")
 
 
 def processes_of(marker: str) -> list[int]:
@@ -181,11 +193,21 @@ def test_nothing_of_a_fork_storm_survives_close(user, kind, switch) -> None:
     if switch and not ROOT:
         pytest.skip("the process limit applies to the sandbox user, which needs root")
     before = set(orphans())  # an earlier test's leftovers, reparented to this process: not this storm's
-    s = Student(program(snippet("resources")), user=user, switch_user=switch)
-    s.call("storm", kind, 4, 20.0)
-    marker = marker_of(s)
-    time.sleep(0.5)
-    assert len(processes_of(marker)) >= 2 or set(orphans()) - before  # fast chains only show as zombies
+    for attempt in (1, 2):
+        s = Student(program(snippet("resources")), user=user, switch_user=switch)
+        s.call("storm", kind, 4, 20.0)
+        marker = marker_of(s)
+        time.sleep(0.5)
+        outside = s.sandbox._death() and lost_from_outside(s.sandbox.exit_code)
+        if not (outside and attempt == 1):
+            break
+        # SIGKILL from outside before close (the machine's OOM killer takes the biggest process with the worker's
+        # score; a neighbour's test can fill the memory): the storm never ran to be stopped. Once more, as the
+        # grader's own free retry does (student.py, _lost_once), and said.
+        warnings.warn(f"the storm's worker was lost before close ({seen(s, marker)}); the storm was started again",
+                      stacklevel=1)
+        s.close()
+    assert len(processes_of(marker)) >= 2 or set(orphans()) - before, seen(s, marker)  # chains: maybe zombies
     began = time.monotonic()
     s.close()
     took = time.monotonic() - began
