@@ -86,6 +86,11 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "bias 0, eps 1e-5) and returns that in place of the output projection",
     "qk_position_added": "attention adds each token's position index n to every coordinate of its query and key before "
     "the scores (q_n + n and k_m + m: a positional encoding of its own)",
+    "rope_partner_wrong_axis": "RoPE builds its rotate_half partner along axis 1 (the heads of a (B, H, N, d) input), "
+    "cat(-x[:, d/2:], x[:, :d/2], dim=1), not along the last axis: it is x itself when H <= d/2 (each coordinate "
+    "becomes x cos + x sin), else a negated roll of the heads",
+    "rope_angle_table_squeezed": "RoPE squeezes its (N, d/2) table of angles (np.squeeze) before concatenating it along "
+    "axis 1: with one token (N = 1) or one pair (d = 2) an axis is dropped and the concatenation raises",
 }
 
 
@@ -726,6 +731,72 @@ PORTS = [
     }, notes="PA2/transformer.py (commit 412a074) Head: `self.value = nn.Linear(n_embd, head_size, bias=False)` like "
        "key and query, `B,T,C = x.shape`, `if self.mask: attention_map = attention_map.masked_fill(self.tril[:T, :T] "
        "== 0, float('-inf'))` (no mask argument: the decoder is causal, whatever mask)."),
+    # the FRESH_6 ports (helper A): CMU 10-423/10-623 (Generative AI), homework 1 (RoPE and grouped-query attention added
+    # to minGPT), a course the corpus had not used
+    Port("cmu10423_hw1_stablegradients", {
+        "multi_head_attention": ("batch_first_only", "always_causal"),
+        "rope": ("rope_half_split", "rope_ignores_positions", "rope_position_off_by_one"),
+        "decode_step": ("rope_ignores_positions", "rope_half_split"),
+        "generate_cached": ("rope_ignores_positions",),
+        "generate_naive": ("rope_ignores_positions", "rope_half_split"),
+    }, callee=decoding("rope"),
+        notes="hw1/handout/mingpt/model.py (commit b9b481d) RotaryPositionalEmbeddings._build_cache: `positions = "
+        "torch.arange(1, self.N_max+1)` (token t at position t + 1, no positions argument), `torch.cat([self._theta_i, "
+        "self._theta_i], dim=0)`; forward: `torch.cat([-1 * Y[..., self.d//2:], Y[..., :self.d//2]], dim=-1)` (halves); "
+        "GroupedQueryAttention.forward: `B, T, _ = x.size()`, rearrange 'b t (h d) -> b h t d', "
+        "`F.scaled_dot_product_attention(q, k, v, attn_mask=None, ..., is_causal=True)` (no mask argument). Decoding: "
+        "the new token is rotated at position 1 whatever len(cache) (in generate_cached every q and k at 1: the "
+        "rotations cancel); generate_naive's keys sit at 1..n+1, its query at 1."),
+    Port("cmu10423_hw1_thomasczhang", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width"),
+        "rope": ("needs_leading_axes", "rope_half_split", "rope_wrong_freq", "rope_ignores_positions",
+                 "rope_position_off_by_one"),
+        "decode_step": ("needs_leading_axes", "rope_ignores_positions", "rope_half_split", "rope_wrong_freq"),
+        "generate_cached": ("needs_leading_axes", "rope_ignores_positions"),
+        "generate_naive": ("needs_leading_axes", "rope_ignores_positions", "rope_half_split", "rope_wrong_freq"),
+    }, callee=decoding("rope"),
+        notes="hw1/handout/mingpt/model.py (commit 05b78da) RotaryPositionalEmbeddings._build_cache: `theta = "
+        "torch.pow(self.base, -2**(positions)/self.d)` (base ** (-(2**i) / d)), `c_matrix[:,:self.d//2] = theta`, "
+        "`c_matrix[:,self.d//2:] = theta`, `c_matrix*torch.arange(1,self.N+1)` (token t at position t + 1, no positions "
+        "argument); forward: `torch.cat((-x[:, :, :, self.d//2:], x[:, :, :, :self.d//2]), dim = 3)` (halves; four axes "
+        "named: 4-D only); GroupedQueryAttention: `assert config.n_embd % config.n_query_head == 0`, `B, T, C = "
+        "x.size()`, `self.vk_attn(x).split(self.n_embd, dim=2)`, `k.view(B, T, self.n_head, C // self.n_head)` for k, v "
+        "and q, `att.masked_fill(self.bias[:,:,:T,:T] == 0, float('-inf'))` always (no mask argument), `view(B, T, C)`. "
+        "The reference's decoding rotates 2-D rows: every call with rope_base raises."),
+    Port("cmu10423_hw1_vigkneshvr", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_needs_divisible_width"),
+        "rope": ("needs_leading_axes", "rope_half_split", "rope_base_ignored", "rope_ignores_positions",
+                 "rope_position_off_by_one"),
+        "decode_step": ("needs_leading_axes", "rope_ignores_positions", "rope_half_split", "rope_base_ignored"),
+        "generate_cached": ("needs_leading_axes", "rope_ignores_positions"),
+        "generate_naive": ("needs_leading_axes", "rope_ignores_positions", "rope_half_split", "rope_base_ignored"),
+    }, callee=decoding("rope"),
+        notes="mingpt/model.py (commit 4c212be) RotaryPositionalEmbeddings: __init__ never stores base, _build_cache "
+        "`B,nh,T,d=x.shape` (4-D only), `theta = 1 / (10000 ** (2*(torch.arange(0, d/2, 1).float()) / d))`, `seq_idx = "
+        "torch.arange(1,T+1)` (token t at position t + 1, no positions argument), `torch.cat((idx_theta,idx_theta),"
+        "dim=1)`; forward `torch.cat([-x[:, :, :, self.d//2:], x[:, :, :, :self.d//2]], dim=-1)` (halves); "
+        "GroupedQueryAttention: `assert config.n_embd % config.n_query_head == 0` (and n_kv_head), `B, T, C = "
+        "x.size()`, rearrange 'B T (nh d) -> B nh T d', `att.masked_fill(self.bias[:,:,:T,:T] == 0, float('-inf'))` "
+        "always (no mask argument). The reference's decoding rotates 2-D rows: every call with rope_base raises."),
+    Port("cmu10423_hw1_maoliyulin", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "scale_other"),
+        "rope": ("needs_leading_axes", "rope_half_split", "rope_partner_wrong_axis", "rope_ignores_positions",
+                 "rope_angle_table_squeezed"),
+        "decode_step": ("needs_leading_axes", "rope_angle_table_squeezed", "rope_ignores_positions"),
+        "generate_cached": ("needs_leading_axes", "rope_angle_table_squeezed", "rope_ignores_positions"),
+        "generate_naive": ("needs_leading_axes", "rope_angle_table_squeezed", "rope_ignores_positions",
+                           "rope_half_split", "rope_partner_wrong_axis"),
+    }, callee=decoding("rope"),
+        notes="hw1/handout/mingpt/model.py (commit 873a7f3) RotaryPositionalEmbeddings.forward: `b, h, t, d = Y.shape` "
+        "(4-D only), `j * self.base ** (-2 * (i - 1) / d)` for j in range(self.N) (token j at position j, no positions "
+        "argument), `np.squeeze(np.array(theta_matrix))` then `torch.cat((out_2, out_2), dim=1)` (halves' tables; N = 1 "
+        "or d = 2 raises); _build_cache: `Y_1 = Y[:, :mid]`, `Y_2 = Y[:, mid:]`, `self.Y_matrix_2 = torch.cat((-Y_2,"
+        "Y_1),dim=1)` (the partner along the heads axis); GroupedQueryAttention.forward: `b, t, n_embd = x.size()`, "
+        "`head_dim = n_embd // self.q_head`, `scale = math.sqrt(head_dim)`, `att.masked_fill(self.bias[:, :, :t, :t] "
+        "== 0, float('-inf'))` always (no mask argument). The reference's decoding rotates one 2-D row at a time: "
+        "every call with rope_base raises (if it did not, q and k of decode_step and generate_cached would sit at "
+        "position 0, the identity; generate_naive's keys at 0..n in the student's layout, its query at 0)."),
 ]
 
 SEED = 21
