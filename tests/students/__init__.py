@@ -91,6 +91,9 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "becomes x cos + x sin), else a negated roll of the heads",
     "rope_angle_table_squeezed": "RoPE squeezes its (N, d/2) table of angles (np.squeeze) before concatenating it along "
     "axis 1: with one token (N = 1) or one pair (d = 2) an axis is dropped and the concatenation raises",
+    "mask_needs_3d": "attention takes a mask only as a 3-D (B, N_q, N_k) array whose B is the scores' first axis, and "
+    "only on 3-D or 4-D scores (the course's ApplyAttentionMask asserts both ranks and gives a 3-D mask the head axis "
+    "itself): a 2-D or 4-D mask, or any mask with 2-D scores, raises",
 }
 
 
@@ -797,6 +800,71 @@ PORTS = [
         "== 0, float('-inf'))` always (no mask argument). The reference's decoding rotates one 2-D row at a time: "
         "every call with rope_base raises (if it did not, q and k of decode_step and generate_cached would sit at "
         "position 0, the identity; generate_naive's keys at 0..n in the student's layout, its query at 0)."),
+    # the FRESH_6 ports (helper B): UC Berkeley CS 182/282A (Deep Neural Networks), homework 3
+    # (transformer_attention.py: AttentionQKV, MultiHeadProjection), a course the corpus had not used
+    Port("cs182_hw3_00alan", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_finite_fill", "mask_full_shape",
+                                         "mask_needs_3d"),
+        "multi_head_attention": ("batch_first_only", "mask_finite_fill", "mask_full_shape",
+                                 "mha_needs_divisible_width"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="transformer_attention.py (commit d545adc) AttentionQKV.forward(queries, keys, values, mask=None): no "
+        "scale argument, `similarity = queries @ keys.transpose(dim0=-2, dim1=-1)`, `self.apply_mask(similarity, "
+        "mask=mask)` (the course's transformer_utils.ApplyAttentionMask on the scores: `assert len(similarity.shape) "
+        "in (3, 4)`, `assert len(mask.shape) == 3`, `assert similarity[:, 0].shape == mask.shape` then "
+        "`mask.unsqueeze(dim=1)` (4-D scores) or `assert similarity.shape == mask.shape` (3-D), `bias = -1e9 * "
+        "th.logical_not(mask).float()` added), `th.softmax(masked_similarity / th.sqrt(key_dim), dim=-1)`; "
+        "MultiHeadProjection (the course's constructor: `assert size % self.n_heads == 0` for the input widths), "
+        "_split_heads `assert len(tensor.shape) == 3`, the mask passed to attention as given."),
+    Port("cs182_hw3_mattchorlian", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_finite_fill", "mask_full_shape",
+                                         "mask_needs_3d"),
+        "multi_head_attention": ("batch_first_only", "mask_finite_fill", "mask_full_shape",
+                                 "mha_needs_divisible_width"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="transformer_attention.py (commit 2425d7b) AttentionQKV.forward(queries, keys, values, mask=None): no "
+        "scale argument, `similarity = (queries / th.sqrt(key_dim)) @ keys.transpose(-1, -2)`, "
+        "`self.apply_mask(similarity, mask=mask)` (the course's transformer_utils.ApplyAttentionMask on the scores: "
+        "`assert len(similarity.shape) in (3, 4)`, `assert len(mask.shape) == 3`, `assert similarity[:, 0].shape == "
+        "mask.shape` then `mask.unsqueeze(dim=1)` (4-D scores) or `assert similarity.shape == mask.shape` (3-D), "
+        "`bias = -1e9 * th.logical_not(mask).float()` added), `F.softmax(masked_similarity, dim = -1)`; "
+        "MultiHeadProjection (the course's constructor: `assert size % self.n_heads == 0` for the input widths), "
+        "_split_heads `assert len(tensor.shape) == 3`, the mask passed to attention as given."),
+    Port("cs182_hw3_martinkim0", {
+        "scaled_dot_product_attention": ("needs_leading_axis", "scale_argument_ignored", "mask_finite_fill",
+                                         "mask_full_shape", "mask_needs_3d"),
+        "multi_head_attention": ("batch_first_only", "mask_finite_fill", "mask_full_shape",
+                                 "mha_needs_divisible_width"),
+        **{f: ("needs_leading_axis",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="transformer_attention.py (commit 298744f) AttentionQKV.forward: `if len(queries.size()) > 3:` einsum "
+        "\"nhqd,nhdk->nhqk\" with `keys.permute(0, 1, 3, 2)`, else \"nqd,ndk->nqk\" with `keys.permute(0, 2, 1)` "
+        "(3-D or 4-D only: the reference's decoding passes 2-D q, K, V), no scale argument, `self.apply_mask(sim, "
+        "mask=mask)` (the course's transformer_utils.ApplyAttentionMask on the scores: `assert len(similarity.shape) "
+        "in (3, 4)`, `assert len(mask.shape) == 3`, `assert similarity[:, 0].shape == mask.shape` then "
+        "`mask.unsqueeze(dim=1)` (4-D scores) or `assert similarity.shape == mask.shape` (3-D), `bias = -1e9 * "
+        "th.logical_not(mask).float()` added), `F.softmax(masked_sim / math.sqrt(keys.shape[-1]), dim=-1)`; "
+        "MultiHeadProjection (the course's constructor: `assert size % self.n_heads == 0` for the input widths), "
+        "_split_heads `assert len(tensor.shape) == 3`, the mask passed to attention as given."),
+    Port("cs182_hw3_seanlin2000", {
+        "scaled_dot_product_attention": ("needs_leading_axis", "scale_argument_ignored", "mask_finite_fill",
+                                         "mask_full_shape", "mask_needs_3d"),
+        "multi_head_attention": ("batch_first_only", "mask_finite_fill", "mask_full_shape",
+                                 "mha_needs_divisible_width"),
+        **{f: ("needs_leading_axis",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="transformer_attention.py (commit 287332c) AttentionQKV.forward: `if len(queries.size())== 3:` a loop "
+        "of th.mm over the batch, else `heads = queries.shape[1]` and a loop over batch and heads into "
+        "`th.zeros(batch_size, heads, queries.shape[2], keys.shape[2])` (3-D or 4-D only: a 2-D input has no "
+        "shape[2]; the reference's decoding passes 2-D q, K, V), float32 th.zeros buffers, no scale argument, "
+        "`self.apply_mask(similarity, mask=mask)` (the course's transformer_utils.ApplyAttentionMask on the scores: "
+        "`assert len(similarity.shape) in (3, 4)`, `assert len(mask.shape) == 3`, `assert similarity[:, 0].shape == "
+        "mask.shape` then `mask.unsqueeze(dim=1)` (4-D scores) or `assert similarity.shape == mask.shape` (3-D), "
+        "`bias = -1e9 * th.logical_not(mask).float()` added), `F.softmax(masked_similarity, dim=last_dim)`; "
+        "MultiHeadProjection (the course's constructor: `assert size % self.n_heads == 0` for the input widths), "
+        "_split_heads `assert len(tensor.shape) == 3`, the mask passed to attention as given."),
 ]
 
 SEED = 21
