@@ -865,6 +865,47 @@ PORTS = [
         "`bias = -1e9 * th.logical_not(mask).float()` added), `F.softmax(masked_similarity, dim=last_dim)`; "
         "MultiHeadProjection (the course's constructor: `assert size % self.n_heads == 0` for the input widths), "
         "_split_heads `assert len(tensor.shape) == 3`, the mask passed to attention as given."),
+    # the FRESH_6 ports (helper C): TUM IN2346 Introduction to Deep Learning (I2DL), exercise 11 (transformers), a
+    # course the corpus had not used
+    Port("i2dl_ex11_huqiancheng", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_mask_unsqueezed_shared", "softmax_nan_fully_masked"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="exercise_11/exercise_code/network/attention.py (commit af329e3) ScaledDotAttention.forward(q, k, v, "
+        "mask=None): `torch.matmul(q, k.transpose(-2, -1)) / torch.sqrt(torch.tensor(self.d_k, ...))` (no scale "
+        "argument), `scores.masked_fill(mask == 0, float('-inf'))`, nn.Softmax(dim=-1) (NaN on an all -inf row); "
+        "multi_head_attention.py MultiHeadAttention.forward: `batch_size, sequence_length_queries, _ = q.size()`, "
+        "`x.view(batch_size, -1, self.n_heads, d).transpose(1, 2)`, `mask = mask.unsqueeze(1)` then its "
+        "ScaledDotAttention."),
+    Port("i2dl_ex11_sihifu", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_mask_unsqueezed_shared", "softmax_nan_fully_masked"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="exercise_11/exercise_code/network/attention.py (commit c26de86) ScaledDotAttention.forward(q, k, v, "
+        "mask=None): `q@torch.transpose(k,-1,-2)/k.shape[-1]**0.5` (no scale argument), "
+        "`intermediate_result.masked_fill_(~mask,-torch.inf)`, torch.nn.Softmax(dim=-1) (NaN on an all -inf row); "
+        "multi_head_attention.py MultiHeadAttention.forward: `batch_size, sequence_length_queries, _ = q.size()`, "
+        "`torch.reshape(q_out,(batch_size, sequence_length_queries, self.n_heads,-1))`, `mask = mask.unsqueeze(1)` "
+        "then its ScaledDotAttention, `torch.reshape(attention,(-1,sequence_length_queries,self.n_heads*self.d_v))`."),
+    Port("i2dl_ex11_aleksikaa", {
+        "scaled_dot_product_attention": ("mask_ignored", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mask_ignored"),
+    }, notes="exercise_11/exercise_code/network/attention.py (commit 3b2f897) ScaledDotAttention.forward(q, k, v, "
+       "mask=None): `mask` is never read, `scores = q @ torch.transpose(k, n_dims - 2, n_dims - 1)` then "
+       "`self.softmax(scores / denom)` with `denom = torch.sqrt(torch.tensor(self.d_k))` (no scale argument; the "
+       "softmax is over the last axis: dim=1 for 2-D, n_dims - 1 otherwise); multi_head_attention.py "
+       "MultiHeadAttention.forward: `batch_size, sequence_length_queries, _ = q.size()`, `outputs = "
+       "self.attention(q_, k_, v_)` (its `mask` never passed on)."),
+    Port("i2dl_ex11_euzil", {
+        "scaled_dot_product_attention": ("mask_ignored", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mask_ignored"),
+    }, notes="exercise_11/exercise_code/network/attention.py (commit 049d87d) ScaledDotAttention.forward(self, q, k, "
+       "v): no mask and no scale parameter, `self.softmax(torch.matmul(q, k.transpose(-2, -1)) / "
+       "torch.sqrt(torch.tensor(self.d_k)))`; multi_head_attention.py MultiHeadAttention.forward(self, q, k, v): no "
+       "mask parameter, "
+       "`batch_size, sequence_length_queries, _ = q.size()`, `q.reshape(batch_size, sequence_length_queries, "
+       "self.n_heads, self.d_k)`, `attention_output.reshape(batch_size, sequence_length_queries, self.n_heads * "
+       "self.d_v)`."),
 ]
 
 SEED = 21
