@@ -68,6 +68,56 @@ def test_an_output_no_combination_reproduces_names_nothing() -> None:
     assert decompose.multi_head(stored, actual) is None
 
 
+def head_modules(*, width: str, keys_first: bool, scale: str, causal: bool = False):
+    """Multi-head attention written as a list of head modules (a course's nanoGPT-style first attempt): head h
+    projects with columns [h * w, (h + 1) * w) of W_Q, W_K, W_V, w = d_k or D // H (``width``), scores q k^T or k q^T
+    (``keys_first``) scaled by 1/sqrt(w) or 1/sqrt(D) (``scale``: "head" or "model"), the mask given or a causal
+    one of its own (``causal``)."""
+
+    def mha(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+        D, H = X.shape[-1], num_heads
+        w = D // H if width == "model" else W_Q.shape[-1] // H
+        d_v = W_V.shape[-1] // H
+        heads = []
+        for h in range(H):
+            q, k = X @ W_Q[:, h * w:(h + 1) * w], X @ W_K[:, h * w:(h + 1) * w]
+            v = X @ W_V[:, h * d_v:(h + 1) * d_v]
+            scores = (k @ np.swapaxes(q, -1, -2) if keys_first else q @ np.swapaxes(k, -1, -2))
+            scores = scores / np.sqrt(w if scale == "head" else D)
+            if causal or mask is not None:
+                scores = np.where(np.tril(np.ones(scores.shape[-2:], bool)) if causal else mask, scores, -np.inf)
+            heads.append(ref.softmax(scores) @ v)
+        return np.concatenate(heads, axis=-1) @ W_O
+
+    return mha
+
+
+@pytest.mark.parametrize("width, keys_first, scale, causal, expected", [
+    ("model", False, "head", False, ("mha_head_width_model",)),
+    ("model", True, "head", False, ("mha_head_width_model", "swapped_qk")),
+    ("model", True, "model", False, ("mha_head_width_model", "swapped_qk", "scale_d_model")),
+    ("head", True, "head", True, ("swapped_qk", "always_causal")),
+    ("model", False, "model", True, ("mha_head_width_model", "always_causal", "scale_d_model")),
+])
+def test_heads_of_width_d_over_h_and_keys_times_queries_are_named_with_what_they_come_with(
+        width, keys_first, scale, causal, expected) -> None:
+    """H = 2 and d_k = 3 on D = 4 features: heads of D // H = 2 columns (the first four of W_Q and W_K), scaled
+    by 1/sqrt(4) = 1/2 when by the model's width (no other dimension of the case is 4). Each output is reproduced by
+    its combination alone."""
+    stored = case_of(D=4, mask=np.tril(np.ones((5, 5), bool))[::-1].copy())  # a mask the causal one is not
+    student = head_modules(width=width, keys_first=keys_first, scale=scale, causal=causal)
+    found = decompose.multi_head(stored, student(*stored.inputs.values()))
+    assert found is not None and set(found[0] if isinstance(found[0], tuple) else (found[0],)) == set(expected)
+
+
+def test_heads_as_wide_as_d_over_h_are_not_named_where_that_is_d_k() -> None:
+    """D = 6 = H * d_k: heads of D // H columns are the contract's, so only the swapped roles are named."""
+    stored = case_of(D=6)
+    found = decompose.multi_head(stored, head_modules(width="model", keys_first=True, scale="head")(
+        *stored.inputs.values()))
+    assert found is not None and found[0] == "swapped_qk"
+
+
 # ---- scaled dot-product attention: mask, scale and the weights' layout ------------------------------------------
 
 

@@ -475,6 +475,55 @@ def mha_with_a_causal_mask_sized_by_axis_0(X, W_Q, W_K, W_V, W_O, num_heads, mas
     return ref.softmax(scores) @ (X @ W_V) @ W_O
 
 
+def sdpa_with_a_mask_helper(*, product: str):
+    """Scaled dot-product attention whose mask goes through a helper (a course's given code): scores of 3 or 4 axes
+    only, and a mask of exactly (B, n_q, n_k), B the scores' first axis (given the head axis on 4-D scores), else
+    ValueError. ``product``: "any" (Q @ K^T on any leading axes) or "3-4" (a product written for 3 or 4 axes)."""
+
+    def helper(scores, mask):
+        if mask is None:
+            return scores
+        if scores.ndim not in (3, 4) or mask.ndim != 3 or mask.shape != (scores.shape[0], *scores.shape[-2:]):
+            raise ValueError("the mask helper takes (B, n_q, n_k) masks on 3-D or 4-D scores")
+        return np.where(mask[:, None] if scores.ndim == 4 else mask, scores, -1e9)
+
+    def sdpa(Q, K, V, mask=None, scale=None):
+        if product == "3-4" and Q.ndim not in (3, 4):
+            raise ValueError("a product written for 3 or 4 axes")
+        scores = helper(Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1]), mask)
+        weights = ref.softmax(scores)
+        return weights @ V, weights
+
+    return sdpa
+
+
+def sdpa_reading_b_n_d(Q, K, V, mask=None, scale=None):
+    """Exactly one leading axis: (B, N, D) unpacked."""
+    _B, _N, _D = Q.shape
+    return ref.scaled_dot_product_attention(Q, K, V, mask, scale)
+
+
+LEAD = {"batch_first_only", "needs_leading_axis", "needs_leading_axes", "no_batch_support"}
+
+
+@pytest.mark.parametrize("case", ["sdpa-causal", "sdpa-batch", "sdpa-mask-heads"])
+def test_a_mask_helper_of_one_rank_is_not_blamed_on_the_leading_axes(case) -> None:
+    """Probes that give the inputs one leading axis reshape the mask with them, which is what such a helper needs:
+    the same call without a mask on the case's own axes tells the two apart (issue 30: a course's ApplyAttentionMask
+    drew "works only with exactly one leading batch axis" on code that takes any)."""
+    for product in ("any", "3-4"):
+        text = failure(LocalStudent(scaled_dot_product_attention=sdpa_with_a_mask_helper(product=product)), case)
+        assert not LEAD & set(named(text)), (product, named(text))
+
+
+def test_leading_axes_are_still_named_where_the_mask_is_not_what_the_probe_fixed() -> None:
+    text = failure(LocalStudent(scaled_dot_product_attention=sdpa_with_a_mask_helper(product="3-4")),
+                   "sdpa-default-scale")
+    assert named(text) == ["needs_leading_axis"]
+    text = failure(LocalStudent(scaled_dot_product_attention=sdpa_reading_b_n_d), "sdpa-batch")
+    assert named(text) == ["batch_first_only"]
+
+
 def test_one_leading_axis_is_named_only_when_two_fail_and_a_size_of_1_is_no_coincidence() -> None:
     text = failure(LocalStudent(multi_head_attention=mha_adding_a_batch_axis), "mha-one-head")
     assert "batch_first_only" not in named(text) and "extra_leading_axes" in named(text)

@@ -15,11 +15,10 @@ import pytest
 from autograder.feedback import compare
 from tests.realworld.ground_truth import deviations, load
 from tests.students import (
-    FRESH,
-    FRESH_2,
-    FRESH_3,
+    BATCHES,
     FRESH_4,
     FRESH_5,
+    FRESH_6,
     HERE,
     NEW_IDS,
     PORTS,
@@ -63,13 +62,13 @@ def test_every_declared_cause_has_an_id_and_a_description() -> None:
 
 
 def test_the_validation_third_is_the_recorded_draw() -> None:
-    fresh = set(FRESH) | set(FRESH_2) | set(FRESH_3) | set(FRESH_4) | set(FRESH_5)
+    batches = tuple(BATCHES.values())
+    fresh = set().union(*batches)
     names = [p.name for p in PORTS if p.name not in fresh]  # the draw was over the original 24 ports
     assert len(names) == 24
     assert VALIDATION == draw_validation(names), f"seed {SEED} draws {draw_validation(names)}"
     assert len(VALIDATION) == max(6, len(names) // 3) and set(VALIDATION) <= set(names)
-    batches = (FRESH, FRESH_2, FRESH_3, FRESH_4, FRESH_5)
-    assert fresh <= {p.name for p in PORTS} and len(fresh) == sum(map(len, batches))  # five disjoint batches
+    assert fresh <= {p.name for p in PORTS} and len(fresh) == sum(map(len, batches))  # disjoint batches
     assert all(len(batch) == len(set(batch)) for batch in batches)
     assert all(split(p) == "validation" for p in PORTS if p.name in fresh)  # the fresh ports join validation
     assert sum(split(p) == "development" for p in PORTS) == len(PORTS) - len(VALIDATION) - len(fresh)
@@ -120,20 +119,36 @@ FRESH_5_HALF = "fresh_5"
 #   but a slice of a per-sequence mask is a shared one, so a probe on the whole batch now tells the two apart (its
 #   mask given a head axis, the call is right: mha_mask_head_axis).
 KNOWN_WRONG_FRESH_5: set[str] = set()
-# The FRESH_5 failing tests whose real cause is named (52 of 63 when graded once, 54 since): a floor, not the 90%
+# The FRESH_5 failing tests whose real cause is named (52 of 63 when graded once, 55 since): a floor, not the 90%
 # bound yet.
-FRESH_5_NAMED_FLOOR = 54
+FRESH_5_NAMED_FLOOR = 55
+
+
+# The FRESH_6 batch (twelve students of three courses the corpus had not used: CMU 10-423/623 Generative AI, UC
+# Berkeley CS 182/282A, TUM I2DL), ported by sessions that never ran the grader on them, was graded once on the
+# diagnosis of the time (main 3e5d763 with decompose.py's D // H heads and swapped roles): 195 of 214 failing tests
+# named (91%), 0 unfair losses, 0 grader errors, and 19 wrong sentences, all "works only with exactly one leading
+# batch axis" on the four CS 182 ports' scaled dot-product attention. Their mask goes through the course's helper,
+# which takes 3-D or 4-D scores and a (B, n_q, n_k) mask only; the probes that give the inputs one leading axis
+# reshape the mask with them, which is what fixed it. Ruled out since by a mechanism: the same call without a mask
+# on the case's own axes (evidence._leading_axes, inference.right_without_mask), and two axes tried with the mask
+# given the batch's axis or both. The batch is tuned on now; it is judged apart ("fresh_6").
+FRESH_6_HALF = "fresh_6"
+KNOWN_WRONG_FRESH_6: set[str] = set()
+# The FRESH_6 failing tests whose real cause is named (195 of 214 when graded once, 199 since): a floor.
+FRESH_6_NAMED_FLOOR = 199
+APART = {FRESH_4_HALF: FRESH_4, FRESH_5_HALF: FRESH_5, FRESH_6_HALF: FRESH_6}  # batches judged apart
 
 
 def _half(port: Port) -> str:
-    return FRESH_4_HALF if port.name in FRESH_4 else FRESH_5_HALF if port.name in FRESH_5 else split(port)
+    return next((half for half, names in APART.items() if port.name in names), split(port))
 
 
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict]:
-    """Every port graded once: (half -> evaluate.Verdicts, port -> test number -> named mistakes); the FRESH_4 and
-    FRESH_5 ports are judged apart, under FRESH_4_HALF and FRESH_5_HALF."""
-    halves = {half: evaluate.Verdicts() for half in (*evaluate.HALVES, FRESH_4_HALF, FRESH_5_HALF)}
+    """Every port graded once: (half -> evaluate.Verdicts, port -> test number -> named mistakes); the FRESH_4,
+    FRESH_5 and FRESH_6 ports are judged apart, under their own halves (APART)."""
+    halves = {half: evaluate.Verdicts() for half in (*evaluate.HALVES, *APART)}
     named = {}
     for port in PORTS:
         data = evaluate.grade(port, tmp_path_factory.mktemp(port.name))
@@ -144,7 +159,7 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict]:
 
 def test_no_unfair_loss_and_no_grader_error_in_either_half(judged) -> None:
     halves, _ = judged
-    for half in (*evaluate.HALVES, FRESH_4_HALF, FRESH_5_HALF):
+    for half in (*evaluate.HALVES, *APART):
         assert halves[half].unfair == [] and halves[half].grader_errors == [], half
 
 
@@ -159,14 +174,15 @@ def test_no_wrong_sentence_in_either_half_nor_in_the_fresh_4_batch(judged) -> No
         assert halves[half].wrong == [], half
 
 
-def test_the_fresh_5_batch_draws_exactly_its_known_wrong_sentences(judged) -> None:
+def test_the_fresh_5_and_6_batches_draw_exactly_their_known_wrong_sentences(judged) -> None:
     halves, _ = judged
     assert set(halves[FRESH_5_HALF].wrong) == KNOWN_WRONG_FRESH_5
+    assert set(halves[FRESH_6_HALF].wrong) == KNOWN_WRONG_FRESH_6
 
 
 def test_every_named_mistake_has_its_evidence_in_extra_data(judged) -> None:
     halves, _ = judged
-    for half in (*evaluate.HALVES, FRESH_4_HALF, FRESH_5_HALF):
+    for half in (*evaluate.HALVES, *APART):
         assert halves[half].unevidenced == [], half
 
 
@@ -179,3 +195,5 @@ def test_the_real_cause_is_named_in_90_percent_of_development_failures(judged) -
     assert fresh_4.named >= FRESH_4_NAMED_FLOOR, fresh_4.missed
     fresh_5 = halves[FRESH_5_HALF]  # below 90%: no regression from the recorded figure
     assert fresh_5.named >= FRESH_5_NAMED_FLOOR, fresh_5.missed
+    fresh_6 = halves[FRESH_6_HALF]  # no regression from the recorded figure
+    assert fresh_6.named >= FRESH_6_NAMED_FLOOR, fresh_6.missed

@@ -3,7 +3,8 @@
 The contract's attention with its knobs turned, each combination at the contract's scale or at the scale fitted
 to the output (``scales.fit``, named by ``scales.named_for``):
 
-* multi-head attention (``multi_head``): the mask given, ignored, or a causal one of the code's own; num_heads
+* multi-head attention (``multi_head``): the queries' and keys' heads of width d_k, or D // H (mha_head_width_model);
+  their roles as given, or swapped (swapped_qk); the mask given, ignored, or a causal one of the code's own; num_heads
   heads, or one head over the full width (heads_not_split); W_O applied or not (no_output_projection); with any
   leading axis of length 1 the code added and kept (extra_leading_axes);
 * scaled dot-product attention (``attention``): the mask given, ignored, or a causal one of the code's own,
@@ -74,11 +75,29 @@ def _multi_head(named: dict[str, Any], ndim: int, actual: Any) -> Found:
     width = np.shape(named["W_V"])[-1]
     projections = [((), "", named["W_O"]), (("no_output_projection",), "without W_O", np.eye(width))]
     candidates = []
-    for (m1, h1, one), (m2, h2, heads_), (m3, h3, W_O) in product(masks, heads, projections):
-        if m1 or m2 or m3:
-            how = ", ".join(h for h in (h2, h1, h3) if h)
-            candidates.append(((*m2, *m3, *m1), how, dict(named, mask=one, num_heads=heads_, W_O=W_O)))
+    for (m0, h0, qk), (m1, h1, one), (m2, h2, heads_), (m3, h3, W_O) in product(
+            _queries_and_keys(named), masks, heads, projections):
+        if m0 or m1 or m2 or m3:
+            how = ", ".join(h for h in (h0, h2, h1, h3) if h)
+            candidates.append(((*m0, *m2, *m3, *m1), how, dict(named, **qk, mask=one, num_heads=heads_, W_O=W_O)))
     return _named(_hits("multi_head_attention", named, [(*c, actual) for c in candidates], extra))
+
+
+def _queries_and_keys(named: dict[str, Any]) -> list[tuple[tuple[str, ...], str, dict[str, Any]]]:
+    """(mistakes, how, W_Q and W_K) of the queries' and keys' projections a multi-head code may use: the given ones;
+    heads of width D // H (head h takes columns [h * D // H, (h + 1) * D // H) of W_Q and W_K) where that is narrower
+    than d_k; each of these with the roles of Q and K swapped (softmax(K Q^T): the scores of self-attention with
+    W_Q and W_K exchanged)."""
+    W_Q, W_K, H, D = named["W_Q"], named["W_K"], int(named["num_heads"]), np.shape(named["X"])[-1]
+    found: list[tuple[tuple[str, ...], str, dict[str, Any]]] = [((), "", {})]
+    cut = H * (D // H)
+    if 0 < cut < np.shape(W_Q)[-1] and np.shape(W_Q) == np.shape(W_K):
+        found.append((("mha_head_width_model",), "with heads of width D // num_heads",
+                      {"W_Q": W_Q[..., :cut], "W_K": W_K[..., :cut]}))
+    if np.shape(W_Q) == np.shape(W_K):
+        found += [((*m, "swapped_qk"), ", ".join(h for h in (how, "the roles of Q and K swapped") if h),
+                   {"W_Q": qk.get("W_K", W_K), "W_K": qk.get("W_Q", W_Q)}) for m, how, qk in list(found)]
+    return found
 
 
 def attention(stored: Case, actual: Any) -> Found:

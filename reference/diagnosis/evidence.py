@@ -131,14 +131,35 @@ def _scale_or_width(student: Any, stored: Case, named: dict[str, Any], names: li
     return tuple(dict.fromkeys("scale_d_model" if m == "mha_head_width_model" else m for m in found))
 
 
+def _leading_axes(student: Any, stored: Case, named: dict[str, Any], names: list[str], combo: tuple, original: Any,
+                  found: tuple[str, ...]) -> tuple[str, ...]:
+    """batch_first_only shown on a masked case (the batch-first probe reshapes the mask with the inputs): first the
+    same call without a mask, the inputs as given. When that returns the contract's answer (without the mask), the
+    code takes these leading axes, and what the probe fixed was the mask's form (a mask helper's own checks of its
+    rank): neither leading-axis sentence is named. Otherwise ``_one_or_more``."""
+    if np.ndim(named.get("mask")) >= 2 and inference.right_without_mask(
+            student, stored.function, {n: named[n] for n in names}):
+        return tuple(m for m in found if m != "batch_first_only")
+    return _one_or_more(student, stored, named, names, combo, original, found)
+
+
 def _one_or_more(student: Any, stored: Case, named: dict[str, Any], names: list[str], combo: tuple, original: Any,
                  found: tuple[str, ...]) -> tuple[str, ...]:
     """A 2-D case that one added leading axis fixes: with two added axes as well, the code does not need exactly
     one. Then its output either carries an extra leading axis of length 1 (extra_leading_axes: it adds one and never
-    removes it) or it fails without one (needs_leading_axis)."""
-    if batch_lead(stored, named) != () or not _rerun(student, stored, named, names, combo, "batch_first_only",
-                                                    two_axes):
+    removes it) or it fails without one (needs_leading_axis).
+
+    When the probe that fixed it gave a 2-D mask the axis too (the inputs' axis alone did not), two axes are also
+    tried with the mask given the batch's axis or both: one that passes shows code that takes any number of leading
+    axes but a mask of one rank only (a mask helper's own checks), which neither sentence says: neither is named."""
+    if batch_lead(stored, named) != ():
         return found
+    mask_too = any(apply is BATCH_FIRST_WITH_MASK for _, _, apply in combo) and np.ndim(named.get("mask")) == 2
+    forms = [two_axes] + [functools.partial(two_axes, mask_axes=k) for k in (1, 2) if mask_too]
+    if not any(_rerun(student, stored, named, names, combo, "batch_first_only", form) for form in forms):
+        return found
+    if mask_too:
+        return tuple(m for m in found if m != "batch_first_only")
     first = original[0] if isinstance(original, (tuple, list)) and original else original
     expected = stored.expected[0] if isinstance(stored.expected, tuple) else stored.expected
     extra = isinstance(first, np.ndarray) and first.ndim == np.ndim(expected) + 1 and first.shape[0] == 1
@@ -204,9 +225,11 @@ def answered(function: str, named: Mapping[str, Any], raw: Any) -> tuple[str, ..
     return found[0] if found and found[0] else None
 
 
+BATCH_FIRST_WITH_MASK = functools.partial(batch_first, with_mask=True)  # the batch-first probe, a 2-D mask moved too
+
 # a named cause -> a probe more that tells it from another cause the same probe removes (one call of MAX_PROBES each)
 TIE_BREAKS: dict[str, Callable[..., tuple[str, ...]]] = {"mha_head_width_model": _scale_or_width,
-                                                         "batch_first_only": _one_or_more}
+                                                         "batch_first_only": _leading_axes}
 
 # (mistake named when removing this cause confirms it, applies to (case, arguments), remove it); applied in this order
 CAUSES: list[tuple[str, Callable[[Case, Mapping[str, Any]], bool], Callable[[Case, Variant], Variant]]] = [
@@ -217,7 +240,7 @@ CAUSES: list[tuple[str, Callable[[Case, Mapping[str, Any]], bool], Callable[[Cas
      full_mask),
     ("batch_first_only", lambda c, n: batch_lead(c, n) is not None, batch_first),
     ("batch_first_only", lambda c, n: batch_lead(c, n) is not None and np.ndim(n.get("mask")) == 2,
-     functools.partial(batch_first, with_mask=True)),
+     BATCH_FIRST_WITH_MASK),
     ("mha_mask_head_axis", lambda c, n: is_mha(c, n) and np.ndim(n.get("mask")) >= 3, head_axis),
     ("mask_inverted", has_bool_mask, inverted),
 ]

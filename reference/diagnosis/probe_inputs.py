@@ -193,9 +193,13 @@ def full_mask(stored: Case, v: Variant) -> Variant:
     return Variant(dict(v.named, mask=np.broadcast_to(np.asarray(v.named["mask"]), shape).copy()), v.unwrap)
 
 
-def two_axes(stored: Case, v: Variant) -> Variant:
-    """A 2-D case with two leading axes of length 2 (copies of the case; the output's first entry kept)."""
+def two_axes(stored: Case, v: Variant, mask_axes: int = 0) -> Variant:
+    """A 2-D case with two leading axes of length 2 (copies of the case; the output's first entry kept), and
+    ``mask_axes`` such axes on a 2-D mask (the batch's, 1, or the whole lead, 2; 0: the mask as it was)."""
     named = {name: _twice(np.asarray(a), 2) if name in TOKEN_ARRAYS else a for name, a in v.named.items()}
+    mask = v.named.get("mask")
+    if mask_axes and isinstance(mask, np.ndarray) and mask.ndim == 2:
+        named["mask"] = _twice(mask, mask_axes)
 
     def unwrap(out: Any) -> Any:
         if isinstance(out, (tuple, list)):

@@ -31,6 +31,10 @@ evaluation reports it alone. ``FRESH_5`` is a fifth batch of 10, from a course t
 CSE 256, Statistical Natural Language Processing, programming assignment 2: ten students' multi-head attention, one
 scaled dot-product attention), ported after the fourth was measured; graded once for the report; never tuned on: like
 FRESH_4, it counts in the validation half but not in the recorded draw, and the evaluation reports it alone.
+``FRESH_6`` is a sixth batch of 12 from three courses the corpus had not used (CMU 10-423/623 Generative AI, homework 1:
+RoPE and grouped-query attention in minGPT; UC Berkeley CS 182/282A, homework 3; TUM IN2346 I2DL, exercise 11), ported
+after the fifth was measured by sessions that never ran the grader on them, and graded once for the report; like the
+others, it counts in the validation half but not in the recorded draw (``BATCHES`` lists every batch).
 """
 
 from __future__ import annotations
@@ -89,8 +93,8 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "rope_partner_wrong_axis": "RoPE builds its rotate_half partner along axis 1 (the heads of a (B, H, N, d) input), "
     "cat(-x[:, d/2:], x[:, :d/2], dim=1), not along the last axis: it is x itself when H <= d/2 (each coordinate "
     "becomes x cos + x sin), else a negated roll of the heads",
-    "rope_angle_table_squeezed": "RoPE squeezes its (N, d/2) table of angles (np.squeeze) before concatenating it along "
-    "axis 1: with one token (N = 1) or one pair (d = 2) an axis is dropped and the concatenation raises",
+    "rope_angle_table_squeezed": "RoPE squeezes its (N, d/2) table of angles (np.squeeze) before concatenating it "
+    "along axis 1: with one token (N = 1) or one pair (d = 2) an axis is dropped and the concatenation raises",
     "mask_needs_3d": "attention takes a mask only as a 3-D (B, N_q, N_k) array whose B is the scores' first axis, and "
     "only on 3-D or 4-D scores (the course's ApplyAttentionMask asserts both ranks and gives a 3-D mask the head axis "
     "itself): a 2-D or 4-D mask, or any mask with 2-D scores, raises",
@@ -734,8 +738,8 @@ PORTS = [
     }, notes="PA2/transformer.py (commit 412a074) Head: `self.value = nn.Linear(n_embd, head_size, bias=False)` like "
        "key and query, `B,T,C = x.shape`, `if self.mask: attention_map = attention_map.masked_fill(self.tril[:T, :T] "
        "== 0, float('-inf'))` (no mask argument: the decoder is causal, whatever mask)."),
-    # the FRESH_6 ports (helper A): CMU 10-423/10-623 (Generative AI), homework 1 (RoPE and grouped-query attention added
-    # to minGPT), a course the corpus had not used
+    # the FRESH_6 ports (helper A): CMU 10-423/10-623 (Generative AI), homework 1 (RoPE and grouped-query attention
+    # added to minGPT), a course the corpus had not used
     Port("cmu10423_hw1_stablegradients", {
         "multi_head_attention": ("batch_first_only", "always_causal"),
         "rope": ("rope_half_split", "rope_ignores_positions", "rope_position_off_by_one"),
@@ -745,8 +749,8 @@ PORTS = [
     }, callee=decoding("rope"),
         notes="hw1/handout/mingpt/model.py (commit b9b481d) RotaryPositionalEmbeddings._build_cache: `positions = "
         "torch.arange(1, self.N_max+1)` (token t at position t + 1, no positions argument), `torch.cat([self._theta_i, "
-        "self._theta_i], dim=0)`; forward: `torch.cat([-1 * Y[..., self.d//2:], Y[..., :self.d//2]], dim=-1)` (halves); "
-        "GroupedQueryAttention.forward: `B, T, _ = x.size()`, rearrange 'b t (h d) -> b h t d', "
+        "self._theta_i], dim=0)`; forward: `torch.cat([-1 * Y[..., self.d//2:], Y[..., :self.d//2]], dim=-1)` "
+        "(halves); GroupedQueryAttention.forward: `B, T, _ = x.size()`, rearrange 'b t (h d) -> b h t d', "
         "`F.scaled_dot_product_attention(q, k, v, attn_mask=None, ..., is_causal=True)` (no mask argument). Decoding: "
         "the new token is rotated at position 1 whatever len(cache) (in generate_cached every q and k at 1: the "
         "rotations cancel); generate_naive's keys sit at 1..n+1, its query at 1."),
@@ -761,12 +765,12 @@ PORTS = [
     }, callee=decoding("rope"),
         notes="hw1/handout/mingpt/model.py (commit 05b78da) RotaryPositionalEmbeddings._build_cache: `theta = "
         "torch.pow(self.base, -2**(positions)/self.d)` (base ** (-(2**i) / d)), `c_matrix[:,:self.d//2] = theta`, "
-        "`c_matrix[:,self.d//2:] = theta`, `c_matrix*torch.arange(1,self.N+1)` (token t at position t + 1, no positions "
-        "argument); forward: `torch.cat((-x[:, :, :, self.d//2:], x[:, :, :, :self.d//2]), dim = 3)` (halves; four axes "
-        "named: 4-D only); GroupedQueryAttention: `assert config.n_embd % config.n_query_head == 0`, `B, T, C = "
-        "x.size()`, `self.vk_attn(x).split(self.n_embd, dim=2)`, `k.view(B, T, self.n_head, C // self.n_head)` for k, v "
-        "and q, `att.masked_fill(self.bias[:,:,:T,:T] == 0, float('-inf'))` always (no mask argument), `view(B, T, C)`. "
-        "The reference's decoding rotates 2-D rows: every call with rope_base raises."),
+        "`c_matrix[:,self.d//2:] = theta`, `c_matrix*torch.arange(1,self.N+1)` (token t at position t + 1, no "
+        "positions argument); forward: `torch.cat((-x[:, :, :, self.d//2:], x[:, :, :, :self.d//2]), dim = 3)` "
+        "(halves; four axes named: 4-D only); GroupedQueryAttention: `assert config.n_embd % config.n_query_head == "
+        "0`, `B, T, C = x.size()`, `self.vk_attn(x).split(self.n_embd, dim=2)`, `k.view(B, T, self.n_head, C // "
+        "self.n_head)` for k, v and q, `att.masked_fill(self.bias[:,:,:T,:T] == 0, float('-inf'))` always (no mask "
+        "argument), `view(B, T, C)`. The reference's decoding rotates 2-D rows: every call with rope_base raises."),
     Port("cmu10423_hw1_vigkneshvr", {
         "multi_head_attention": ("batch_first_only", "always_causal", "mha_needs_divisible_width"),
         "rope": ("needs_leading_axes", "rope_half_split", "rope_base_ignored", "rope_ignores_positions",
@@ -793,8 +797,8 @@ PORTS = [
     }, callee=decoding("rope"),
         notes="hw1/handout/mingpt/model.py (commit 873a7f3) RotaryPositionalEmbeddings.forward: `b, h, t, d = Y.shape` "
         "(4-D only), `j * self.base ** (-2 * (i - 1) / d)` for j in range(self.N) (token j at position j, no positions "
-        "argument), `np.squeeze(np.array(theta_matrix))` then `torch.cat((out_2, out_2), dim=1)` (halves' tables; N = 1 "
-        "or d = 2 raises); _build_cache: `Y_1 = Y[:, :mid]`, `Y_2 = Y[:, mid:]`, `self.Y_matrix_2 = torch.cat((-Y_2,"
+        "argument), `np.squeeze(np.array(theta_matrix))` then `torch.cat((out_2, out_2), dim=1)` (halves' tables; N = "
+        "1 or d = 2 raises); _build_cache: `Y_1 = Y[:, :mid]`, `Y_2 = Y[:, mid:]`, `self.Y_matrix_2 = torch.cat((-Y_2,"
         "Y_1),dim=1)` (the partner along the heads axis); GroupedQueryAttention.forward: `b, t, n_embd = x.size()`, "
         "`head_dim = n_embd // self.q_head`, `scale = math.sqrt(head_dim)`, `att.masked_fill(self.bias[:, :, :t, :t] "
         "== 0, float('-inf'))` always (no mask argument). The reference's decoding rotates one 2-D row at a time: "
@@ -937,6 +941,17 @@ FRESH_4: tuple[str, ...] = ('cs7643_a4_mjfox314', 'cs7643_a4_simonanez', 'cs7643
 FRESH_5: tuple[str, ...] = ('cse256_hzempire', 'cse256_yaof20', 'cse256_0xarsi', 'cse256_atharv2802',
                             'cse256_lizhecheng02', 'cse256_jefferychen453', 'cse256_mintpancake', 'cse256_runpengj',
                             'cse256_kevinxsn', 'cse256_samyakmehta28')
+# a sixth batch of 12, from three courses the corpus had not used (CMU 10-423/623 Generative AI homework 1, UC Berkeley
+# CS 182/282A homework 3, TUM IN2346 I2DL exercise 11), ported after the fifth was measured, by sessions that never
+# ran the grader on them; graded once for the report; never tuned on. Like the others, they join the validation half
+# (split) but not the recorded draw.
+FRESH_6: tuple[str, ...] = ('cmu10423_hw1_stablegradients', 'cmu10423_hw1_thomasczhang', 'cmu10423_hw1_vigkneshvr',
+                            'cmu10423_hw1_maoliyulin', 'cs182_hw3_00alan', 'cs182_hw3_mattchorlian',
+                            'cs182_hw3_martinkim0', 'cs182_hw3_seanlin2000', 'i2dl_ex11_huqiancheng',
+                            'i2dl_ex11_sihifu', 'i2dl_ex11_aleksikaa', 'i2dl_ex11_euzil')
+# every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
+BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
+                                       "fresh_5": FRESH_5, "fresh_6": FRESH_6}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
@@ -946,4 +961,4 @@ def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
 
 
 def split(port: Port) -> str:
-    return "validation" if port.name in (*VALIDATION, *FRESH, *FRESH_2, *FRESH_3, *FRESH_4, *FRESH_5) else "development"
+    return "validation" if port.name in VALIDATION or any(port.name in b for b in BATCHES.values()) else "development"

@@ -46,7 +46,7 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
     q_head = kv_head = num_heads
     bias = np.tril(np.ones((BLOCK_SIZE, BLOCK_SIZE))).reshape(1, 1, BLOCK_SIZE, BLOCK_SIZE)
 
-    b, t, n_embd = X.shape
+    b, t, n_embd = X.shape  # noqa: RUF059
     q = X @ W_Q
     k = X @ W_K
     v = X @ W_V
@@ -83,6 +83,6 @@ def rope(x, positions, base=10000.0):
     out_2 = np.cos(theta_matrix)
     theta_1 = np.concatenate((out_2, out_2), axis=1)
     theta_2 = np.concatenate((out_1, out_1), axis=1)
-    theta_1 = np.broadcast_to(theta_1[None, None], (b, h) + theta_1.shape)
-    theta_2 = np.broadcast_to(theta_2[None, None], (b, h) + theta_2.shape)
+    theta_1 = np.broadcast_to(theta_1[None, None], (b, h, *theta_1.shape))
+    theta_2 = np.broadcast_to(theta_2[None, None], (b, h, *theta_2.shape))
     return Y_matrix_1 * theta_1 + Y_matrix_2 * theta_2

@@ -37,7 +37,7 @@ def _rearrange_heads(M, h):  # einops 'b t (h d) -> b h t d'
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
     n_query_head = n_kv_head = num_heads
     g = n_query_head // n_kv_head
-    B, T, _ = X.shape
+    B, T, _ = X.shape  # noqa: RUF059
     q = X @ W_Q
     k = X @ W_K
     v = X @ W_V
@@ -60,7 +60,7 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
 def rope(x, positions, base=10000.0):
     Y = np.asarray(x)
     dim = Y.shape[-1]  # RotaryPositionalEmbeddings(d=x.shape[-1], base=base)
-    *_, N, d = Y.shape
+    *_, N, d = Y.shape  # noqa: RUF059
     theta_i = base ** (-2 * np.arange(0, dim // 2, dtype=Y.dtype) / dim)
     theta_left_right = np.concatenate([theta_i, theta_i], axis=0)
     pos = np.arange(1, N + 1, dtype=Y.dtype)

@@ -48,7 +48,7 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
     g = n_query_head // n_kv_head
     bias = np.tril(np.ones((BLOCK_SIZE, BLOCK_SIZE))).reshape(1, 1, BLOCK_SIZE, BLOCK_SIZE)
 
-    B, T, C = X.shape
+    B, T, C = X.shape  # noqa: RUF059
     q = X @ W_Q
     k = X @ W_K
     v = X @ W_V
@@ -70,7 +70,7 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
 def rope(x, positions, base=10000.0):
     x = np.asarray(x)
     self_d = x.shape[-1]  # RotaryPositionalEmbeddings(d=x.shape[-1]): base is not stored
-    B, nh, T, d = x.shape
+    B, nh, T, d = x.shape  # noqa: RUF059
     theta = np.float32(1) / (np.float32(10000) ** (np.float32(2) * np.arange(0, d / 2, 1, dtype=np.float32)
                                                    / np.float32(d)))
     seq_idx = np.arange(1, T + 1, dtype=np.float32)

@@ -68,14 +68,14 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
 
 def _split_heads(tensor, n_heads):
     assert len(tensor.shape) == 3
-    n, l, d = tensor.shape
+    n, l, d = tensor.shape  # noqa: E741
     tensor = tensor.reshape(n, l, n_heads, int(d / n_heads))
     return tensor.transpose(0, 2, 1, 3)  # permute(0, 2, 1, 3)
 
 
 def _combine_heads(tensor, n_heads):
     assert len(tensor.shape) == 4
-    n, h, l, d = tensor.shape
+    n, h, l, d = tensor.shape  # noqa: E741
     tensor = tensor.transpose(0, 2, 1, 3)  # permute(0, 2, 1, 3)
     return tensor.reshape(n, l, d * h)
 

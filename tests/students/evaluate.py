@@ -14,13 +14,9 @@ failing test is judged against the port's declared causes (tests/students/__init
 * an unfair loss is a test of a function that does not deviate losing points;
 * a grader error is a submission the engine could not grade (``extra_data.grader_error``).
 
-The summary of both halves is printed, then the FRESH ports' figure alone (a part of the validation half:
-ports added after the diagnosis was developed), then the FRESH_2 ports' alone (a second batch, ported after the
-first was measured), then the FRESH_3 ports' alone (a third batch, ported after the second was measured), then the
-FRESH_4 ports' alone (a fourth batch, from courses the corpus had not used, ported after the third was measured), then
-the FRESH_5 ports' alone (a fifth batch, from a course the corpus had not used, ported after the fourth was measured),
-then every miss and wrong sentence; with ``--out`` each failing test's full output is written to
-DIR/<half>/<port>/<test>.md for review.
+The summary of both halves is printed, then each fresh batch's figure alone (``BATCHES``: parts of the validation
+half, each ported after the one before was measured), then every miss and wrong sentence; with ``--out`` each
+failing test's full output is written to DIR/<half>/<port>/<test>.md for review.
 """
 
 from __future__ import annotations
@@ -38,7 +34,7 @@ from pathlib import Path
 from autograder import runner
 from autograder.feedback import compare
 from autograder.suite.graded import hooks
-from tests.students import FRESH, FRESH_2, FRESH_3, FRESH_4, FRESH_5, PORTS, Port, split
+from tests.students import BATCHES, PORTS, Port, split
 
 CITED = re.compile(r"your `(\w+)` (?:fails its own test|goes wrong in this call)")
 HALVES = ("development", "validation")
@@ -199,43 +195,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     ports = [p for p in PORTS if not args.port or p.name in args.port]
     verdicts = {half: Verdicts() for half in HALVES}
-    fresh = Verdicts()  # the FRESH ports alone (they are also counted in the validation half)
-    fresh_2 = Verdicts()  # the FRESH_2 ports alone (also counted in the validation half)
-    fresh_3 = Verdicts()  # the FRESH_3 ports alone (also counted in the validation half)
-    fresh_4 = Verdicts()  # the FRESH_4 ports alone (also counted in the validation half)
-    fresh_5 = Verdicts()  # the FRESH_5 ports alone (also counted in the validation half)
+    batches = {name: Verdicts() for name in BATCHES}  # each fresh batch alone (also counted in the validation half)
     named: dict[str, dict[str, tuple[str, ...]]] = {}
     with tempfile.TemporaryDirectory(prefix="students-") as tmp:
         for port in ports:
             print(f"grading {port.name} ({split(port)})", file=sys.stderr, flush=True)
             data = grade(port, Path(tmp))
             failing = judge(port, data, verdicts[split(port)])
-            if port.name in FRESH:
-                judge(port, data, fresh)
-            if port.name in FRESH_2:
-                judge(port, data, fresh_2)
-            if port.name in FRESH_3:
-                judge(port, data, fresh_3)
-            if port.name in FRESH_4:
-                judge(port, data, fresh_4)
-            if port.name in FRESH_5:
-                judge(port, data, fresh_5)
+            for batch, names in BATCHES.items():
+                if port.name in names:
+                    judge(port, data, batches[batch])
             named[port.name] = {t["number"]: tuple(t["extra_data"]["mistakes"]) for t in failing}
             if args.out:
                 write_outputs(args.out, port, failing)
     if args.write_verdicts:
         write_verdicts(named)
     lines = [line for half in HALVES for line in report(half, verdicts[half])]
-    if fresh.ports:
-        lines += report("fresh (part of validation)", fresh)
-    if fresh_2.ports:
-        lines += report("fresh_2 (part of validation)", fresh_2)
-    if fresh_3.ports:
-        lines += report("fresh_3 (part of validation)", fresh_3)
-    if fresh_4.ports:
-        lines += report("fresh_4 (part of validation)", fresh_4)
-    if fresh_5.ports:
-        lines += report("fresh_5 (part of validation)", fresh_5)
+    lines += [line for batch, v in batches.items() if v.ports for line in report(f"{batch} (part of validation)", v)]
     lines += [""] + [line for half in HALVES for line in details(half, verdicts[half])]
     print("\n".join(lines))
     return 0
