@@ -166,10 +166,7 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                 mistakes = tuple(dict.fromkeys((*(m for m, _, _ in combo), *found[0])))
                 if (inputs.get("mask") is not named.get("mask") and set(mistakes) & set(LEAD_MISTAKES)
                         and right_without_mask(student, stored.function, named)):
-                    # the rewriting cut the mask's leading axes too, and the code takes the case's own without a
-                    # mask: what it fixed is the mask's form (a helper's checks of its rank), which no sentence says;
-                    # the rest of the rewriting (none of it alone flipped the outcome) shows nothing then
-                    continue
+                    continue  # it fixed the mask's form (cut with the axes): no sentence says that, nor the rest
                 if "batch_first_only" in mistakes and leading_axes_optional(student, stored):
                     mistakes = tuple("needs_leading_axis" if m == "batch_first_only" else m for m in mistakes)
                 hows = " and ".join(how for _, how, _ in combo)
@@ -199,9 +196,9 @@ def right_without_mask(student: Any, function: str, named: dict[str, Any]) -> bo
     """Whether the call with no mask (the rest as in ``named``) returns the contract's answer without one, or that
     answer but for its scale (``answer_for``): the code takes these inputs' leading axes, whatever it requires of a
     mask (one probe call, within the case's budget)."""
-    inputs = dict(named, mask=None)
     if not scales.probe_allowed():
         return False
+    inputs = dict(named, mask=None)
     try:
         with np.errstate(all="ignore"):
             expected = getattr(oracle, function)(**inputs)
