@@ -205,6 +205,9 @@ def _rope_variant(pairs: str = "interleaved", sign: float = 1.0, at=None, theta=
      ("rope_half_split", "rope_ignores_positions")),
     (_rope_variant(sign=-1.0, theta=lambda base, d: base ** (-np.arange(d // 2) / d)),
      ("rope_wrong_direction", "rope_wrong_freq")),
+    (_rope_variant(pairs="half", at=lambda p: np.arange(1, len(p) + 1, dtype=float)),  # counts tokens from 1
+     ("rope_half_split", "rope_ignores_positions", "rope_position_off_by_one")),
+    (_rope_variant(at=lambda p: np.trunc(p) + 1), ("rope_integer_positions", "rope_position_off_by_one")),
 ])
 def test_the_rotation_of_every_pair_is_read_off_the_output_and_fitted(rope, expected) -> None:
     found = infer("rope-real-positions", rope)
@@ -342,6 +345,64 @@ def test_a_callees_raise_is_never_quoted_as_the_callers_line(crashing) -> None:
     for t in crashing.values():
         if t["tags"][0] in ("decode_step", "generate_cached", "generate_naive") and t["score"] < t["max_score"]:
             assert not _where(t), t["output"]
+
+
+ASSERTING = '''
+
+def _apply_mask(scores, mask):  # a mask helper that asserts the scores' rank, reached only with a mask
+    assert len(scores.shape) in (3, 4)
+    return np.where(mask, scores, -np.inf)
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
+    scores = Q @ np.swapaxes(K, -1, -2) * (1 / np.sqrt(Q.shape[-1]) if scale is None else scale)
+    if mask is not None:
+        scores = _apply_mask(scores, mask)
+    weights = softmax(scores)
+    return weights @ V, weights
+
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    assert X.ndim == 3, "batch-first input"
+    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask)
+'''
+
+
+@pytest.fixture(scope="module")
+def asserting(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """A submission whose own asserts read the number of axes, graded once by the real engine."""
+    from autograder import runner
+    from tests.homework import UPLOAD
+
+    text = open(homework_module("attention").__file__).read() + "\n_reference_mha = multi_head_attention\n" + ASSERTING
+    folder = tmp_path_factory.mktemp("asserting")
+    (folder / f"{UPLOAD}.py").write_text(text)
+    return {t["number"]: t for t in runner.grade_folder(folder)["tests"]}
+
+
+def _failing(graded: dict[str, dict], function: str) -> list[dict]:
+    return [t for t in graded.values() if t["tags"] == [function] and t["score"] < t["max_score"]]
+
+
+def test_an_assert_on_the_number_of_axes_names_the_axes_it_assumed(asserting) -> None:
+    quoted = [t for t in _failing(asserting, "multi_head_attention") if "`assert X.ndim == 3" in _where(t)]
+    assert quoted, [t["output"] for t in _failing(asserting, "multi_head_attention")]
+    for t in quoted:  # 2-D (or 4-D) input, with a mask or without: the line fails either way
+        assert "assumes `X` is 3-D (one leading axis)" in _where(t), _where(t)
+        assert "batch_first_only" in t["extra_data"]["mistakes"], t["extra_data"]
+
+
+def test_a_rank_assert_reached_only_with_a_mask_names_no_mistake_of_the_axes(asserting) -> None:
+    quoted = [t for t in _failing(asserting, "scaled_dot_product_attention")
+              if "`assert len(scores.shape) in (3, 4)`" in _where(t)]
+    assert quoted, [t["output"] for t in _failing(asserting, "scaled_dot_product_attention")]
+    for t in quoted:  # without the mask the same call is right on these axes: the axes are not the code's mistake
+        assert "assumes `Q` is 3-D (one leading axis)" in _where(t), _where(t)
+        axes = {"batch_first_only", "needs_leading_axis", "needs_leading_axes", "no_batch_support"}
+        assert not axes & set(t["extra_data"]["mistakes"]), t["extra_data"]
+        if "this case's `Q` is 2-D" in _where(t):  # the probe without the mask told the readings apart
+            assert any("without the mask" in e.get("by", "") for e in t["extra_data"]["evidence"]), t["extra_data"]
+    assert any("this case's `Q` is 2-D" in _where(t) for t in quoted)
 
 
 def test_at_most_two_sentences_and_none_that_another_says() -> None:

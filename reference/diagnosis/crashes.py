@@ -71,10 +71,12 @@ def _properties(stored: Case, named: dict[str, Any], type_error: bool) -> Iterat
                lambda n: dict(n, positions=np.abs(np.round(np.asarray(n["positions"]))).astype(int)))
 
 
-# what numpy and Python say when an array has another number of axes than the code expects (a rank probe changes
-# sizes too, which may get a reshape with -1 past its line by chance: it is tried only for these)
+# what numpy and Python say when an array has another number of axes than the code expects, and how an assert reads
+# a number of axes (a rank probe changes sizes too, which may get a reshape with -1 past its line by chance: it is
+# tried only for these)
 RANK_ERRORS = (r"values to unpack|einstein sum subscripts|axes don't match|tuple index out of range|out of bounds for "
-               r"(axis|array of dimension)|-dimensional|dimensions? (is|are|were) (indexed|given)|core dimension")
+               r"(axis|array of dimension)|-dimensional|dimensions? (is|are|were) (indexed|given)|core dimension|"
+               r"\nassert\b.*(\bndim\b|\.dim\(\)|\blen\([^()]*\.(shape|size\(\))\))")
 
 
 def _rank_properties(function: str, named: dict[str, Any]) -> Iterator[Property]:
@@ -95,6 +97,10 @@ def _rank_properties(function: str, named: dict[str, Any]) -> Iterator[Property]
         (2, 1): (None, (0, None, "batch_first_only")),
         (1, 2): (None, (0, None, "needs_leading_axes")),
     }
+    # a masked case: the line may be reached only with a mask (a mask helper that asserts the scores' rank), so a
+    # mistake of the code's axes is named only when the same call without the mask still raises there
+    unless = ((_charged(lambda n: dict(n, mask=None)), "without the mask (`mask=None`)")
+              if function in inference.ATTENTION and named.get("mask") is not None else None)
     for k in (1, 2, 0):
         if k == lead:
             continue
@@ -102,7 +108,8 @@ def _rank_properties(function: str, named: dict[str, Any]) -> Iterator[Property]
         mistake, other = readings.get((lead, k), (None, None))
         also = (lead_to(other[0]), other[1], other[2]) if other and other[0] != lead else None
         yield (mistake, f"`{first}` is {k + 2}-D ({axes}); this case's `{first}` is {lead + 2}-D, of shape "
-               f"{_shape(named[first])}", f"with {axes}", lambda n, k=k: _lead_to(n, tokens, k), also, RANK_ERRORS)
+               f"{_shape(named[first])}", f"with {axes}", lambda n, k=k: _lead_to(n, tokens, k), also, RANK_ERRORS,
+               False, unless)
 
 
 def _lead_to(named: dict[str, Any], tokens: list[str], k: int) -> dict[str, Any]:

@@ -137,7 +137,7 @@ def _leading_axes(student: Any, stored: Case, named: dict[str, Any], names: list
     same call without a mask, the inputs as given. When that returns the contract's answer (without the mask), the
     code takes these leading axes, and what the probe fixed was the mask's form (a mask helper's own checks of its
     rank): neither leading-axis sentence is named. Otherwise ``_one_or_more``."""
-    if np.ndim(named.get("mask")) >= 2 and inference.right_without_mask(
+    if named.get("mask") is not None and inference.right_without_mask(
             student, stored.function, {n: named[n] for n in names}):
         return tuple(m for m in found if m != "batch_first_only")
     return _one_or_more(student, stored, named, names, combo, original, found)

@@ -139,11 +139,11 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
     if named is None:
         return None
     rewritings = list(_rewritings(stored.function, named, defaults=type_error))
-    calls = 0
+    calls, without = 0, None  # without: whether the call without a mask is right (asked once, when needed)
     for size in range(1, min(MAX_COMBINED, len(rewritings)) + 1):
         for combo in combinations(rewritings, size):
-            if len({mistake for mistake, _, _ in combo}) < size:
-                continue  # two numbers of leading axes at once
+            if len({m for m, _, _ in combo}) < size or sum(m in LEAD_MISTAKES for m, _, _ in combo) > 1:
+                continue  # one rewriting per mistake; one number of leading axes (the last alone, tried already)
             inputs = dict(named)
             try:
                 for _, _, rewrite in combo:
@@ -164,9 +164,10 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
             found = answer_for(stored.function, inputs, actual)
             if found is not None:
                 mistakes = tuple(dict.fromkeys((*(m for m, _, _ in combo), *found[0])))
-                if (inputs.get("mask") is not named.get("mask") and set(mistakes) & set(LEAD_MISTAKES)
-                        and right_without_mask(student, stored.function, named)):
-                    continue  # it fixed the mask's form (cut with the axes): no sentence says that, nor the rest
+                if named.get("mask") is not None and set(mistakes) & set(LEAD_MISTAKES):
+                    without = right_without_mask(student, stored.function, named) if without is None else without
+                    if without:  # the code takes these axes without a mask: what fails is its mask's handling
+                        continue
                 if "batch_first_only" in mistakes and leading_axes_optional(student, stored):
                     mistakes = tuple("needs_leading_axis" if m == "batch_first_only" else m for m in mistakes)
                 hows = " and ".join(how for _, how, _ in combo)
@@ -195,17 +196,8 @@ LEAD_MISTAKES = ("needs_leading_axes", "batch_first_only", "no_batch_support")  
 def right_without_mask(student: Any, function: str, named: dict[str, Any]) -> bool:
     """Whether the call with no mask (the rest as in ``named``) returns the contract's answer without one, or that
     answer but for its scale (``answer_for``): the code takes these inputs' leading axes, whatever it requires of a
-    mask (one probe call, within the case's budget)."""
-    if not scales.probe_allowed():
-        return False
-    inputs = dict(named, mask=None)
-    try:
-        with np.errstate(all="ignore"):
-            expected = getattr(oracle, function)(**inputs)
-        actual = answer(student.call(function, *inputs.values()), like=expected)
-    except (StudentError, ValueError, IndexError, TypeError):
-        return False
-    return actual is not None and answer_for(function, inputs, actual) is not None
+    mask (one probe call, within the case's budget; True when the budget refuses it: the axes are then not shown)."""
+    return not scales.probe_allowed() or _gives_the_answer(student, function, dict(named, mask=None))
 
 
 def leading_axes_optional(student: Any, stored: Case) -> bool:
@@ -217,15 +209,22 @@ def leading_axes_optional(student: Any, stored: Case) -> bool:
         return False
     try:
         inputs = _lead_to(named, tokens, 2)
+    except (ValueError, IndexError):
+        return False
+    return _gives_the_answer(student, stored.function, inputs, partial=True)
+
+
+def _gives_the_answer(student: Any, function: str, inputs: dict[str, Any], *, partial: bool = False) -> bool:
+    """Whether the call on ``inputs`` returns the contract's answer for them or that answer but for its scale
+    (``answer_for``, whose first candidate is the contract's answer); ``partial``: or right where it is finite."""
+    try:
         with np.errstate(all="ignore"):
-            expected = getattr(oracle, stored.function)(**inputs)
-        actual = student.call(stored.function, *inputs.values())
-    except (StudentError, ValueError, IndexError):
+            expected = getattr(oracle, function)(**inputs)
+        actual = answer(student.call(function, *inputs.values()), like=expected)  # None: ragged, huge, another shape
+    except (StudentError, ValueError, IndexError, TypeError):
         return False
-    if (actual := answer(actual, like=expected)) is None:  # ragged, huge, another shape: not the answer
-        return False
-    # the contract's answer is answer_for's first candidate
-    return answer_for(stored.function, inputs, actual) is not None or _close_where_finite(actual, expected)
+    return actual is not None and (answer_for(function, inputs, actual) is not None
+                                   or (partial and _close_where_finite(actual, expected)))
 
 
 def _close_where_finite(actual: Any, expected: Any) -> bool:

@@ -102,20 +102,22 @@ def _models(positions: np.ndarray, base: float, d: int) -> Iterator[tuple[tuple[
                    ("rope_single_freq",): np.ones_like(wanted)}
     if not np.isclose(base, DEFAULT_BASE):  # the contract's default base instead of the one given
         frequencies[("rope_base_ignored",)] = DEFAULT_BASE ** (-2 * i / d)
-    steps = {(): positions, ("rope_ignores_positions",): np.arange(n, dtype=float),
+    rules = {(): positions, ("rope_ignores_positions",): np.arange(n, dtype=float),
              ("rope_integer_offset",): np.floor(positions[0]) + np.arange(n, dtype=float),
-             ("rope_integer_positions",): np.trunc(positions), ("rope_position_off_by_one",): positions + 1}
+             ("rope_integer_positions",): np.trunc(positions)}
+    steps = {**rules, **{(*rule, "rope_position_off_by_one"): at + 1 for rule, at in rules.items()}}  # or one more
     combos: list[tuple[tuple[str, ...], np.ndarray]] = []
     for direction, sign in (((), 1.0), (("rope_wrong_direction",), -1.0)):
         for rule, at in steps.items():
             for slip, theta in frequencies.items():
                 combos.append(((*direction, *rule, *slip), sign * np.outer(at, theta)))
     combos.sort(key=lambda c: len(c[0]))
-    seen: list[np.ndarray] = []
+    seen: set[bytes] = set()
     for named, model in combos:
-        if any(np.allclose(model, other) for other in seen) and named:
-            continue  # the same angles as a simpler explanation (e.g. whole positions already given)
-        seen.append(model)
+        key = np.round(model, 9).tobytes()  # the same angles as a simpler explanation (e.g. whole positions given)
+        if key in seen and named:
+            continue
+        seen.add(key)
         yield named, model
 
 
@@ -183,4 +185,7 @@ WORDS = {"rope_half_split": "for pairs (i, i + d/2)", "rope_wrong_direction": "t
 
 def _describe(pairing: str, named: tuple[str, ...]) -> str:
     said = [WORDS[m] for m in (pairing, *named) if m]
+    one_more = WORDS["rope_position_off_by_one"]
+    if one_more in said and sum(w.startswith("at ") for w in said) > 1:  # one more than another position rule
+        said = [w + " (each plus one)" if w.startswith("at ") else w for w in said if w != one_more]
     return "RoPE's " + ", ".join(said) if said else "RoPE's"

@@ -67,6 +67,9 @@ class Property(NamedTuple):
     # rewriting that changes sizes may get past a line by a coincidence of sizes: e.g. a rank only for an unpacking)
     answered: bool = False  # counts only when the call where it holds returns the contract's answer (but for known
     # mistakes): a rewriting that makes an axis of length 1 gets past a broadcast by coincidence (e.g. one head)
+    unless: tuple[Callable[[dict[str, Any]], dict[str, Any]], str] | None = None  # (a rewriting that leaves this
+    # property broken but takes away something else the line may need, how: "without the mask"): when the call gets
+    # past the line that way too, the line is reached only through that, so no mistake is named (its quote still is)
 
 
 WHERE = "**Where it fails:**"  # the paragraph of a case's text that quotes the student's line
@@ -176,7 +179,7 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
     for index, prop in enumerate(candidates):
         if calls <= 0:
             break
-        if prop.when and not re.search(prop.when, error.message):
+        if prop.when and not re.search(prop.when, _says(error, frame)):
             skipped.append(prop)  # not named for this exception, but tried below should another be
             continue
         calls -= 1
@@ -199,6 +202,13 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
             mistake = prop.also[1] if passes == PAST else prop.also[2]
             how += "; the same case read the other way " + ("gets past it too" if passes == PAST else
                                                             "still raises there")
+        if mistake is not None and prop.unless is not None:
+            calls -= 1
+            apart = _gets_past(student, stored, named, prop.unless[0], original) if calls >= 0 else UNKNOWN
+            if apart in (PAST, UNKNOWN):  # the line is reached only with what ``unless`` takes away (or cannot tell)
+                mistake = None
+                how += f"; the same case {prop.unless[1]} " + ("gets past it too, so no mistake is named" if apart
+                                                                 == PAST else "could not be told: no mistake is named")
         if mistake is None:  # the line says nothing of its own; the call where the property holds still may
             return Crash(text, None, how, right or ())
         other = _another_gets_past(student, stored, named, [*skipped, *candidates[index + 1:]], {prop.mistake, mistake},
@@ -283,6 +293,12 @@ def _stopped_before(original: Sequence[Frame], new: Sequence[Frame]) -> bool:
         if old.line != now.line:
             return now.line < old.line
     return False
+
+
+def _says(error: StudentError, frame: Frame) -> str:
+    """What a raise says of its cause: its message, and for an ``assert`` statement its condition too (an assert
+    without a message says nothing else: ``assert Q.ndim == 3`` is what failed)."""
+    return f"{error.message}\n{frame.code}" if re.match(r"assert\b", frame.code) else error.message
 
 
 def _operands(error: StudentError) -> str | None:
