@@ -98,6 +98,13 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "mask_needs_3d": "attention takes a mask only as a 3-D (B, N_q, N_k) array whose B is the scores' first axis, and "
     "only on 3-D or 4-D scores (the course's ApplyAttentionMask asserts both ranks and gives a 3-D mask the head axis "
     "itself): a 2-D or 4-D mask, or any mask with 2-D scores, raises",
+    # FRESH_7 helper A
+    "mha_heads_copy_first": "multi_head_attention runs its FIRST head for every head (self.head1 called three times), "
+    "so heads 2 and 3 are copies of head 1 and the other heads' projections are never used",
+    "causal_mask_reshaped": "attention's own causal mask is the -inf strict lower triangle of an (n_q, n_k) array "
+    "transposed to (n_k, n_q) and then RESHAPED to (n_q, n_k): the usual causal mask when n_q == n_k, a scrambled "
+    "pattern otherwise (e.g. query 0 sees keys 0, 4 and 5 of 6; with more queries than keys some rows are fully "
+    "masked)",
 }
 
 
@@ -910,6 +917,69 @@ PORTS = [
        "`batch_size, sequence_length_queries, _ = q.size()`, `q.reshape(batch_size, sequence_length_queries, "
        "self.n_heads, self.d_k)`, `attention_output.reshape(batch_size, sequence_length_queries, self.n_heads * "
        "self.d_v)`."),
+    # the FRESH_7 ports (helper A): Brown University CSCI 1470/2470 (Deep Learning), its transformer homework
+    # (AttentionMatrix / AttentionHead / MultiHeadedAttention in TensorFlow: image captioning, and the earlier
+    # machine-translation version's Attention_Matrix / Atten_Head), a course the corpus had not used
+    Port("brown1470_markfromcd", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_wrong_dim", "scale_argument_ignored",
+                                         "always_causal", "causal_top_left"),
+        "multi_head_attention": ("batch_first_only", "mha_fixed_heads", "mha_heads_copy_first", "mha_head_width_model",
+                                 "mha_value_width", "scale_wrong_dim", "always_causal"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="code/transformer.py (commit 10773d4) AttentionMatrix.call: `window_size_keys = K.get_shape()[1]`, "
+        "`tf.matmul(Q, tf.transpose(K, [0, 2, 1])) / np.sqrt(window_size_keys)` (3-D only; scaled by the number of "
+        "keys), no mask or scale argument: `weights + atten_mask if self.use_mask` with the course's `np.triu(np.ones(("
+        "window_size_queries, window_size_keys)) * np.NINF, k=1)` (its own top-left causal mask); AttentionHead.call "
+        "`tf.matmul(matrix.call((K,Q)),V)`; MultiHeadedAttention: three `AttentionHead(emb_sz, int(emb_sz/3), ...)` "
+        "(fixed heads, width from the input's emb_sz for keys, queries and values), `output1 = self.head1.call(...)`, "
+        "`output2 = self.head1.call(...)`, `output3 = self.head1.call(...)`, `tf.concat(..., axis = 2)`, "
+        "`tf.keras.layers.Dense(emb_sz)`. The reference's decoding passes 2-D q, K, V: the transpose raises."),
+    Port("brown1470_zguo47", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_wrong_dim", "scale_argument_ignored",
+                                         "always_causal", "causal_top_left"),
+        "multi_head_attention": ("needs_leading_axes", "scale_wrong_dim", "always_causal"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="hw5/code/transformer.py (commit 35ec9b2) AttentionMatrix.call: `window_size_queries = "
+        "Q.get_shape()[1]`, `window_size_keys = K.get_shape()[1]` (sizes of a (batch, window, embedding) input), "
+        "`score = tf.matmul(Q, K, transpose_b=True)/math.sqrt(window_size_keys)` (K.shape[1]: the number of keys for "
+        "3-D input, the heads for 4-D, d_k only for 2-D), no mask or scale argument: `if self.use_mask == True: score "
+        "+= atten_mask` with the course's `np.triu(np.ones((window_size_queries, window_size_keys)) * np.NINF, k=1)` "
+        "tiled `[tf.shape(input=K)[0], 1, 1]` (its own top-left causal mask; it does not broadcast against 2-D or "
+        "4-D scores); AttentionHead.call `tf.matmul(layer, V)`. The reference's multi-head attention passes (H, N, d) "
+        "or (B, H, N, d) heads; its decoding (2-D, no mask) gets d_k from K.shape[1] and is right."),
+    Port("brown1470_ncai25", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_wrong_dim", "scale_argument_ignored",
+                                         "always_causal", "causal_top_left"),
+        "multi_head_attention": ("needs_leading_axes", "scale_wrong_dim", "always_causal"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="code/transformer.py (commit bf0208f) AttentionMatrix.call: `atten_weights = tf.matmul(Q, K, "
+        "transpose_b=True) / math.sqrt(K.get_shape()[2])` (axis 2: d_k only for 3-D input, the number of keys for "
+        "4-D; a 2-D input raises), no mask or scale argument: `if self.use_mask == True: atten_weights += atten_mask` "
+        "with the course's `np.triu(np.ones((window_size_queries, window_size_keys)) * np.NINF, k=1)` of "
+        "`Q.get_shape()[1]` and `K.get_shape()[1]`, tiled `[tf.shape(input=K)[0], 1, 1]` (its own top-left causal "
+        "mask; it does not broadcast against 4-D scores); AttentionHead.call `atten_mtx @ V`. The reference's "
+        "multi-head attention passes (H, N, d) or (B, H, N, d) heads, its decoding 2-D q, K, V (IndexError)."),
+    Port("brown1470_xliu205", {
+        "qkv_project": ("batch_first_only",),
+        "scaled_dot_product_attention": ("batch_first_only", "scale_argument_ignored", "always_causal",
+                                         "causal_mask_reshaped", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "needs_leading_axes", "always_causal"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("qkv_project", "scaled_dot_product_attention"),
+               **decoding("scaled_dot_product_attention")},
+        notes="hw4/code/transformer_funcs.py (commit df0c259) Atten_Head.call: `tf.tensordot(inputs_for_keys, self.wk, "
+        "axes=[[2], [0]])` (and wv, wq: only a 3-D input's embedding is axis 2); Self_Attention(K, V, Q, "
+        "use_mask=False): `tf.matmul(Q, tf.transpose(K, [0, 2, 1])) / np.sqrt(K.shape[2])` (3-D only), no mask or "
+        "scale argument: `if use_mask: atten_weights += atten_mask` with the course's `np.transpose(np.tril(np.ones(("
+        "window_size_queries,window_size_keys))*np.NINF,-1),(1,0))` then `tf.reshape(mask,[-1,window_size_queries,"
+        "window_size_keys])` (its own causal mask, scrambled unless n_q == n_k; fully masked rows when n_q > n_k, "
+        "which tf.nn.softmax makes NaN), `tf.matmul(atten_weights, V)`. The reference's multi-head attention "
+        "projects with the student's qkv_project (2-D X raises) and passes 4-D heads for 3-D X (the transpose "
+        "raises); its decoding passes 2-D q, K, V."),
 ]
 
 SEED = 21
@@ -949,6 +1019,8 @@ FRESH_6: tuple[str, ...] = ('cmu10423_hw1_stablegradients', 'cmu10423_hw1_thomas
                             'cmu10423_hw1_maoliyulin', 'cs182_hw3_00alan', 'cs182_hw3_mattchorlian',
                             'cs182_hw3_martinkim0', 'cs182_hw3_seanlin2000', 'i2dl_ex11_huqiancheng',
                             'i2dl_ex11_sihifu', 'i2dl_ex11_aleksikaa', 'i2dl_ex11_euzil')
+# the FRESH_7 ports of helper A (Brown University CSCI 1470/2470); the lead merges the helpers' tuples into FRESH_7
+FRESH_7_A: tuple[str, ...] = ('brown1470_markfromcd', 'brown1470_zguo47', 'brown1470_ncai25', 'brown1470_xliu205')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6}
