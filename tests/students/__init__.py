@@ -980,6 +980,56 @@ PORTS = [
         "which tf.nn.softmax makes NaN), `tf.matmul(atten_weights, V)`. The reference's multi-head attention "
         "projects with the student's qkv_project (2-D X raises) and passes 4-D heads for 3-D X (the transpose "
         "raises); its decoding passes 2-D q, K, V."),
+    # the FRESH_7 ports (helper B): DeepLearning.AI Deep Learning Specialization (Coursera), course 5 Sequence Models,
+    # week 4 assignment 1 (Transformer Network, TensorFlow): the graded scaled_dot_product_attention
+    Port("coursera_genbravo", {
+        "scaled_dot_product_attention": ("no_batch_support", "scale_wrong_dim", "mask_finite_fill",
+                                         "scale_argument_ignored", "default_required"),
+        "multi_head_attention": ("no_batch_support",),
+        **{f: ("default_required",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="C5_W4_A1_Transformer_Subclass_v1.ipynb (commit fb1b73b) cell UNQ_C3: `def "
+        "scaled_dot_product_attention(q, k, v, mask)` (no default mask, no scale argument), `matmul_qk = "
+        "tf.matmul(q,k.T)` (numpy's .T reverses every axis: leading axes raise), `dk =  float(k.shape[0])` then "
+        "`matmul_qk / tf.sqrt(dk)` (the keys' first axis: N_k for 2-D keys), `scaled_attention_logits += (1. - mask) "
+        "* -1.0e9` (added finite penalty), tf.keras.activations.softmax(axis=-1). The reference's multi-head attention "
+        "calls it on (..., H, N, d) heads (always raises); its decoding calls it without a mask (TypeError)."),
+    Port("coursera_alinaveed01", {
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored",
+                                         "default_required"),
+        "multi_head_attention": ("mask_inverted", "mask_finite_fill"),
+        **{f: ("default_required",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="C5_W4_A1_Transformer_Subclass_v1.ipynb (commit 98d4d90) cell UNQ_C3: `def "
+        "scaled_dot_product_attention(q, k, v, mask)` (no default mask, no scale argument), `tf.matmul(q, k, "
+        "transpose_b=True)`, `dk = tf.cast(tf.shape(k)[-1], tf.float32)`, `scaled_attention_logits += (mask * -1e9)` "
+        "(the penalty on the keys that may be attended, against the notebook's `(1. - mask)`; added finite penalty), "
+        "tf.nn.softmax(axis=-1). The reference's multi-head attention passes its mask to it; its decoding calls it "
+        "without a mask (TypeError)."),
+    Port("coursera_yumiao329", {
+        "scaled_dot_product_attention": ("no_batch_support", "mask_inverted", "mask_finite_fill",
+                                         "scale_argument_ignored", "default_required"),
+        "multi_head_attention": ("no_batch_support",),
+        **{f: ("default_required",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="C5_W4_A1_Transformer_Subclass_v1.ipynb (commit 1910487; the course's 2021 version, whose masks are 1 "
+        "= masked) cell UNQ_C3: `def scaled_dot_product_attention(q, k, v, mask)` (no default mask, no scale "
+        "argument), `matmul_qk = tf.matmul(q,np.transpose(k))` (every axis reversed: leading axes raise), `dk = "
+        "tf.cast(tf.shape(k)[-1], tf.float32)`, `scaled_attention_logits += (mask * -1e9)` (True = masked; added "
+        "finite penalty), tf.keras.activations.softmax(axis=-1). The reference's multi-head attention calls it on "
+        "(..., H, N, d) heads (always raises); its decoding calls it without a mask (TypeError)."),
+    Port("coursera_himankunaw", {
+        "scaled_dot_product_attention": ("mask_finite_fill", "scale_argument_ignored", "default_required"),
+        **{f: ("default_required",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="C5_W4_A1_Transformer_Subclass_v1.ipynb (commit d543000) cell UNQ_C3: `def "
+        "scaled_dot_product_attention(q, k, v, mask)` (no default mask, no scale argument), `tf.matmul(q,"
+        "np.swapaxes(k,-1,-2))`, `dk = q.shape[-1]`, `scaled_attention_logits += (1.-mask)*(-1e9)` (added finite "
+        "penalty: a fully masked row keeps its own softmax), tf.nn.softmax. Its decoding calls it without a mask "
+        "(TypeError)."),
 ]
 
 SEED = 21
@@ -1021,6 +1071,9 @@ FRESH_6: tuple[str, ...] = ('cmu10423_hw1_stablegradients', 'cmu10423_hw1_thomas
                             'i2dl_ex11_sihifu', 'i2dl_ex11_aleksikaa', 'i2dl_ex11_euzil')
 # the FRESH_7 ports of helper A (Brown University CSCI 1470/2470); the lead merges the helpers' tuples into FRESH_7
 FRESH_7_A: tuple[str, ...] = ('brown1470_markfromcd', 'brown1470_zguo47', 'brown1470_ncai25', 'brown1470_xliu205')
+# the FRESH_7 ports of helper B (DeepLearning.AI Sequence Models on Coursera, week 4: scaled_dot_product_attention),
+# ported by a session that never ran the grader on them; the lead merges the helpers' tuples into FRESH_7.
+FRESH_7_B: tuple[str, ...] = ('coursera_genbravo', 'coursera_alinaveed01', 'coursera_yumiao329', 'coursera_himankunaw')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6}
