@@ -105,6 +105,14 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "transposed to (n_k, n_q) and then RESHAPED to (n_q, n_k): the usual causal mask when n_q == n_k, a scrambled "
     "pattern otherwise (e.g. query 0 sees keys 0, 4 and 5 of 6; with more queries than keys some rows are fully "
     "masked)",
+    # FRESH_7 helper C
+    "qkv_split_at_model_width": "multi_head_attention runs one fused projection X @ [W_Q | W_K | W_V] (GPT-2's c_attn) "
+    "and cuts it into chunks of D = X.shape[-1] columns (split(split_size=hidden_size, dim=2)): it raises unless "
+    "H*d_k = H*d_v = D (other widths give more or fewer than three chunks, or a value chunk the heads cannot be viewed "
+    "from)",
+    "causal_slice_more_queries": "attention always cuts its causal mask from a fixed (1, 1, 1024, 1024) tril buffer as "
+    "bias[..., n_k - n_q : n_k, :n_k] (bottom-right aligned): with more queries than keys the start is negative, the "
+    "slice is empty and the broadcast against the scores raises",
 }
 
 
@@ -1030,6 +1038,96 @@ PORTS = [
         "np.swapaxes(k,-1,-2))`, `dk = q.shape[-1]`, `scaled_attention_logits += (1.-mask)*(-1e9)` (added finite "
         "penalty: a fully masked row keeps its own softmax), tf.nn.softmax. Its decoding calls it without a mask "
         "(TypeError)."),
+    # the FRESH_7 ports (helper C): Tsinghua University, Artificial Neural Network (人工神经网络), homework 3 (a GPT-2
+    # style Transformer: TfmrAttention's causal mask, _attn, _split_heads and _merge_heads), a course the corpus had not
+    # used
+    Port("thuann_hw3_btlmd", {
+        "scaled_dot_product_attention": ("always_causal", "scale_argument_ignored", "scale_d_v", "extra_leading_axes",
+                                         "causal_slice_more_queries"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_needs_divisible_width",
+                                 "qkv_split_at_model_width", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input"),
+        **{f: ("extra_leading_axes", "scale_d_v") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="HW3/codes/model_tfmr.py (commit b80c371) TfmrAttention: buffer `torch.tril(torch.ones((max_positions, "
+        "max_positions), dtype=torch.uint8)).view(1, 1, max_positions, max_positions)` (n_positions 1024); "
+        "_attn(self, query, key, value) (no mask, no scale argument): `query @ key.transpose(-1, -2)`, the "
+        "course's `attn_weights / (float(value.size(-1)) ** 0.5)` (the values' width), `causal_mask = "
+        "self.bias[..., key.shape[-2] - query.shape[-2]: key.shape[-2], :key.shape[-2]].bool()` (always causal; "
+        "empty when n_q > n_k; 4-D: extra leading axes on 2-D and 3-D inputs), the course's "
+        "`torch.where(causal_mask, attn_weights, self.masked_bias...)` (-1e4); _split_heads "
+        "`tensor.reshape((*tensor.shape[:-1], num_heads, attn_head_size)).transpose(1, 2)`, _merge_heads "
+        "`.reshape((tensor.shape[0], tensor.shape[2], num_heads * attn_head_size))`; the course's forward: "
+        "`query, key, value = self.c_attn(hidden_states).split(self.split_size, dim=2)` with split_size = "
+        "embed_dim = hidden_size and head_dim = embed_dim // num_heads (TfmrAttention.__init__ raises ValueError "
+        "unless head_dim * num_heads == embed_dim), the student's _split_heads(..., self.num_heads, "
+        "self.head_dim), `outputs = (attn_output, present)` with no mask anywhere."),
+    Port("thuann_hw3_hbxhbx", {
+        "scaled_dot_product_attention": ("always_causal", "scale_argument_ignored", "scale_d_v", "extra_leading_axes",
+                                         "needs_square"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_needs_divisible_width",
+                                 "qkv_split_at_model_width", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input"),
+        **{f: ("extra_leading_axes", "scale_d_v") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="hw3/codes/model_tfmr.py (commit 7880215) TfmrAttention: buffer `torch.tril(torch.ones((max_positions, "
+        "max_positions), dtype=torch.uint8)).view(1, 1, max_positions, max_positions)` (n_positions 1024); "
+        "_attn(self, query, key, value) (no mask, no scale argument): `seq_len = query.shape[-2]`, "
+        "`torch.matmul(query, key.transpose(-1, -2))`, the course's `attn_weights / (float(value.size(-1)) ** "
+        "0.5)` (the values' width), `causal_mask = self.bias[:, :, :seq_len, :seq_len].to(torch.bool)` (always "
+        "causal, (n_q, n_q): raises unless n_q == n_k or n_q == 1; 4-D: extra leading axes on 2-D and 3-D "
+        "inputs), the course's `torch.where(causal_mask, attn_weights, self.masked_bias...)` (-1e4); _split_heads"
+        " `tensor.view(tensor.shape[:-1] + (num_heads, attn_head_size))`, `permute(0, 2, 1, 3)`, _merge_heads "
+        "`view(tensor.shape[:-2] + (num_heads * attn_head_size,))`; the course's forward: `query, key, value = "
+        "self.c_attn(hidden_states).split(self.split_size, dim=2)` with split_size = embed_dim = hidden_size and "
+        "head_dim = embed_dim // num_heads (TfmrAttention.__init__ raises ValueError unless head_dim * num_heads "
+        "== embed_dim), the student's _split_heads(..., self.num_heads, self.head_dim), `outputs = (attn_output, "
+        "present)` with no mask anywhere."),
+    Port("thuann_hw3_zhangchi2004", {
+        "scaled_dot_product_attention": ("always_causal", "scale_argument_ignored", "scale_d_v", "extra_leading_axes",
+                                         "causal_slice_more_queries"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_needs_divisible_width",
+                                 "qkv_split_at_model_width", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input"),
+        **{f: ("extra_leading_axes", "scale_d_v") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="HW3/codes/model_tfmr.py (commit 0530ec2) TfmrAttention: buffer `torch.tril(torch.ones(max_positions, "
+        "max_positions, dtype=torch.uint8).view(1, 1, max_positions, max_positions))` (n_positions 1024); "
+        "_attn(self, query, key, value) (no mask, no scale argument): `torch.matmul(query, key.transpose(-2, "
+        "-1))`, `length = value.shape[-1]`, `attn_weights / (length ** 0.5)` (the values' width), `causal_mask = "
+        "self.bias[...,klen-qlen:klen,:klen]` (always causal; empty when n_q > n_k; 4-D: extra leading axes on "
+        "2-D and 3-D inputs), `causal_mask * attn_weights + bias * (1 - causal_mask)` (bias = masked_bias, -1e4);"
+        " _split_heads `tensor.reshape((tensor.shape[0], tensor.shape[1], num_heads, "
+        "attn_head_size)).transpose(1, 2)`, _merge_heads `.reshape((tensor.shape[0], tensor.shape[2], num_heads *"
+        " attn_head_size))`; the course's forward: `query, key, value = "
+        "self.c_attn(hidden_states).split(self.split_size, dim=2)` with split_size = embed_dim = hidden_size and "
+        "head_dim = embed_dim // num_heads (TfmrAttention.__init__ raises ValueError unless head_dim * num_heads "
+        "== embed_dim), the student's _split_heads(..., self.num_heads, self.head_dim), `outputs = (attn_output, "
+        "present)` with no mask anywhere."),
+    Port("thuann_hw3_zrporz", {
+        "scaled_dot_product_attention": ("always_causal", "scale_argument_ignored", "scale_d_v", "extra_leading_axes",
+                                         "needs_square"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_needs_divisible_width",
+                                 "qkv_split_at_model_width", "mha_head_width_model", "mha_value_width"),
+        **{f: ("extra_leading_axes", "scale_d_v") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="HW3/codes/model_tfmr.py (commit 348ac1b) TfmrAttention: buffer `torch.tril(torch.ones((max_positions, "
+        "max_positions), dtype=torch.uint8)).view(1, 1, max_positions, max_positions)` (n_positions 1024); "
+        "_attn(self, query, key, value) (no mask, no scale argument): `seq_lens = query.size(-2)`, "
+        "`torch.matmul(query,key.transpose(-2, -1))`, the course's `attn_weights / (float(value.size(-1)) ** "
+        "0.5)` (the values' width), `causal_mask = self.bias[:,:,:seq_lens,:seq_lens].bool()` (always causal, "
+        "(n_q, n_q): raises unless n_q == n_k or n_q == 1; 4-D: extra leading axes on 2-D and 3-D inputs), the "
+        "course's `torch.where(causal_mask, attn_weights, self.masked_bias...)` (-1e4); _split_heads `assert "
+        "num_heads * attn_head_size == tensor.shape[2]`, `torch.stack(tensor.split(attn_head_size, dim=2), "
+        "dim=1)`, _merge_heads `torch.cat(torch.unbind(tensor, dim=1), dim=-1)`; the course's forward: `query, "
+        "key, value = self.c_attn(hidden_states).split(self.split_size, dim=2)` with split_size = embed_dim = "
+        "hidden_size and head_dim = embed_dim // num_heads (TfmrAttention.__init__ raises ValueError unless "
+        "head_dim * num_heads == embed_dim), the student's _split_heads(..., self.num_heads, self.head_dim), "
+        "`outputs = (attn_output, present)` with no mask anywhere."),
 ]
 
 SEED = 21
@@ -1074,6 +1172,9 @@ FRESH_7_A: tuple[str, ...] = ('brown1470_markfromcd', 'brown1470_zguo47', 'brown
 # the FRESH_7 ports of helper B (DeepLearning.AI Sequence Models on Coursera, week 4: scaled_dot_product_attention),
 # ported by a session that never ran the grader on them; the lead merges the helpers' tuples into FRESH_7.
 FRESH_7_B: tuple[str, ...] = ('coursera_genbravo', 'coursera_alinaveed01', 'coursera_yumiao329', 'coursera_himankunaw')
+# helper C's part of the seventh batch: Tsinghua University's Artificial Neural Network course, homework 3 (merged into
+# FRESH_7 by the lead)
+FRESH_7_C: tuple[str, ...] = ('thuann_hw3_btlmd', 'thuann_hw3_hbxhbx', 'thuann_hw3_zhangchi2004', 'thuann_hw3_zrporz')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6}
