@@ -34,7 +34,9 @@ FRESH_4, it counts in the validation half but not in the recorded draw, and the 
 ``FRESH_6`` is a sixth batch of 12 from three courses the corpus had not used (CMU 10-423/623 Generative AI, homework 1:
 RoPE and grouped-query attention in minGPT; UC Berkeley CS 182/282A, homework 3; TUM IN2346 I2DL, exercise 11), ported
 after the fifth was measured by sessions that never ran the grader on them, and graded once for the report; like the
-others, it counts in the validation half but not in the recorded draw (``BATCHES`` lists every batch).
+others, it counts in the validation half but not in the recorded draw (``BATCHES`` lists every batch). ``FRESH_7`` is
+a seventh batch of 12 from three more courses (Brown CSCI 1470/2470, the DeepLearning.AI Sequence Models course,
+Tsinghua's Artificial Neural Network), ported after the sixth was measured, in the same way.
 """
 
 from __future__ import annotations
@@ -1167,17 +1169,16 @@ FRESH_6: tuple[str, ...] = ('cmu10423_hw1_stablegradients', 'cmu10423_hw1_thomas
                             'cmu10423_hw1_maoliyulin', 'cs182_hw3_00alan', 'cs182_hw3_mattchorlian',
                             'cs182_hw3_martinkim0', 'cs182_hw3_seanlin2000', 'i2dl_ex11_huqiancheng',
                             'i2dl_ex11_sihifu', 'i2dl_ex11_aleksikaa', 'i2dl_ex11_euzil')
-# the FRESH_7 ports of helper A (Brown University CSCI 1470/2470); the lead merges the helpers' tuples into FRESH_7
-FRESH_7_A: tuple[str, ...] = ('brown1470_markfromcd', 'brown1470_zguo47', 'brown1470_ncai25', 'brown1470_xliu205')
-# the FRESH_7 ports of helper B (DeepLearning.AI Sequence Models on Coursera, week 4: scaled_dot_product_attention),
-# ported by a session that never ran the grader on them; the lead merges the helpers' tuples into FRESH_7.
-FRESH_7_B: tuple[str, ...] = ('coursera_genbravo', 'coursera_alinaveed01', 'coursera_yumiao329', 'coursera_himankunaw')
-# helper C's part of the seventh batch: Tsinghua University's Artificial Neural Network course, homework 3 (merged into
-# FRESH_7 by the lead)
-FRESH_7_C: tuple[str, ...] = ('thuann_hw3_btlmd', 'thuann_hw3_hbxhbx', 'thuann_hw3_zhangchi2004', 'thuann_hw3_zrporz')
+# a seventh batch of 12, from three courses the corpus had not used (Brown University CSCI 1470/2470 Deep Learning,
+# the transformer homework; the DeepLearning.AI Sequence Models course on Coursera, week 4; Tsinghua University's
+# Artificial Neural Network, homework 3), ported after the sixth was measured, by sessions that never ran the grader on
+# them; graded once for the report. Like the others, they join the validation half (split) but not the recorded draw.
+FRESH_7: tuple[str, ...] = ('brown1470_markfromcd', 'brown1470_zguo47', 'brown1470_ncai25', 'brown1470_xliu205',
+                            'coursera_genbravo', 'coursera_alinaveed01', 'coursera_yumiao329', 'coursera_himankunaw',
+                            'thuann_hw3_btlmd', 'thuann_hw3_hbxhbx', 'thuann_hw3_zhangchi2004', 'thuann_hw3_zrporz')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
-                                       "fresh_5": FRESH_5, "fresh_6": FRESH_6}
+                                       "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
