@@ -34,7 +34,9 @@ FRESH_4, it counts in the validation half but not in the recorded draw, and the 
 ``FRESH_6`` is a sixth batch of 12 from three courses the corpus had not used (CMU 10-423/623 Generative AI, homework 1:
 RoPE and grouped-query attention in minGPT; UC Berkeley CS 182/282A, homework 3; TUM IN2346 I2DL, exercise 11), ported
 after the fifth was measured by sessions that never ran the grader on them, and graded once for the report; like the
-others, it counts in the validation half but not in the recorded draw (``BATCHES`` lists every batch).
+others, it counts in the validation half but not in the recorded draw (``BATCHES`` lists every batch). ``FRESH_7`` is
+a seventh batch of 12 from three more courses (Brown CSCI 1470/2470, the DeepLearning.AI Sequence Models course,
+Tsinghua's Artificial Neural Network), ported after the sixth was measured, in the same way.
 """
 
 from __future__ import annotations
@@ -98,6 +100,21 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "mask_needs_3d": "attention takes a mask only as a 3-D (B, N_q, N_k) array whose B is the scores' first axis, and "
     "only on 3-D or 4-D scores (the course's ApplyAttentionMask asserts both ranks and gives a 3-D mask the head axis "
     "itself): a 2-D or 4-D mask, or any mask with 2-D scores, raises",
+    # FRESH_7 helper A
+    "mha_heads_copy_first": "multi_head_attention runs its FIRST head for every head (self.head1 called three times), "
+    "so heads 2 and 3 are copies of head 1 and the other heads' projections are never used",
+    "causal_mask_reshaped": "attention's own causal mask is the -inf strict lower triangle of an (n_q, n_k) array "
+    "transposed to (n_k, n_q) and then RESHAPED to (n_q, n_k): the usual causal mask when n_q == n_k, a scrambled "
+    "pattern otherwise (e.g. query 0 sees keys 0, 4 and 5 of 6; with more queries than keys some rows are fully "
+    "masked)",
+    # FRESH_7 helper C
+    "qkv_split_at_model_width": "multi_head_attention runs one fused projection X @ [W_Q | W_K | W_V] (GPT-2's c_attn) "
+    "and cuts it into chunks of D = X.shape[-1] columns (split(split_size=hidden_size, dim=2)): it raises unless "
+    "H*d_k = H*d_v = D (other widths give more or fewer than three chunks, or a value chunk the heads cannot be viewed "
+    "from)",
+    "causal_slice_more_queries": "attention always cuts its causal mask from a fixed (1, 1, 1024, 1024) tril buffer as "
+    "bias[..., n_k - n_q : n_k, :n_k] (bottom-right aligned): with more queries than keys the start is negative, the "
+    "slice is empty and the broadcast against the scores raises",
 }
 
 
@@ -910,6 +927,209 @@ PORTS = [
        "`batch_size, sequence_length_queries, _ = q.size()`, `q.reshape(batch_size, sequence_length_queries, "
        "self.n_heads, self.d_k)`, `attention_output.reshape(batch_size, sequence_length_queries, self.n_heads * "
        "self.d_v)`."),
+    # the FRESH_7 ports (helper A): Brown University CSCI 1470/2470 (Deep Learning), its transformer homework
+    # (AttentionMatrix / AttentionHead / MultiHeadedAttention in TensorFlow: image captioning, and the earlier
+    # machine-translation version's Attention_Matrix / Atten_Head), a course the corpus had not used
+    Port("brown1470_markfromcd", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_wrong_dim", "scale_argument_ignored",
+                                         "always_causal", "causal_top_left"),
+        "multi_head_attention": ("batch_first_only", "mha_fixed_heads", "mha_heads_copy_first", "mha_head_width_model",
+                                 "mha_value_width", "scale_wrong_dim", "always_causal"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="code/transformer.py (commit 10773d4) AttentionMatrix.call: `window_size_keys = K.get_shape()[1]`, "
+        "`tf.matmul(Q, tf.transpose(K, [0, 2, 1])) / np.sqrt(window_size_keys)` (3-D only; scaled by the number of "
+        "keys), no mask or scale argument: `weights + atten_mask if self.use_mask` with the course's `np.triu(np.ones(("
+        "window_size_queries, window_size_keys)) * np.NINF, k=1)` (its own top-left causal mask); AttentionHead.call "
+        "`tf.matmul(matrix.call((K,Q)),V)`; MultiHeadedAttention: three `AttentionHead(emb_sz, int(emb_sz/3), ...)` "
+        "(fixed heads, width from the input's emb_sz for keys, queries and values), `output1 = self.head1.call(...)`, "
+        "`output2 = self.head1.call(...)`, `output3 = self.head1.call(...)`, `tf.concat(..., axis = 2)`, "
+        "`tf.keras.layers.Dense(emb_sz)`. The reference's decoding passes 2-D q, K, V: the transpose raises."),
+    Port("brown1470_zguo47", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_wrong_dim", "scale_argument_ignored",
+                                         "always_causal", "causal_top_left"),
+        "multi_head_attention": ("needs_leading_axes", "scale_wrong_dim", "always_causal"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="hw5/code/transformer.py (commit 35ec9b2) AttentionMatrix.call: `window_size_queries = "
+        "Q.get_shape()[1]`, `window_size_keys = K.get_shape()[1]` (sizes of a (batch, window, embedding) input), "
+        "`score = tf.matmul(Q, K, transpose_b=True)/math.sqrt(window_size_keys)` (K.shape[1]: the number of keys for "
+        "3-D input, the heads for 4-D, d_k only for 2-D), no mask or scale argument: `if self.use_mask == True: score "
+        "+= atten_mask` with the course's `np.triu(np.ones((window_size_queries, window_size_keys)) * np.NINF, k=1)` "
+        "tiled `[tf.shape(input=K)[0], 1, 1]` (its own top-left causal mask; it does not broadcast against 2-D or "
+        "4-D scores); AttentionHead.call `tf.matmul(layer, V)`. The reference's multi-head attention passes (H, N, d) "
+        "or (B, H, N, d) heads; its decoding (2-D, no mask) gets d_k from K.shape[1] and is right."),
+    Port("brown1470_ncai25", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_wrong_dim", "scale_argument_ignored",
+                                         "always_causal", "causal_top_left"),
+        "multi_head_attention": ("needs_leading_axes", "scale_wrong_dim", "always_causal"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="code/transformer.py (commit bf0208f) AttentionMatrix.call: `atten_weights = tf.matmul(Q, K, "
+        "transpose_b=True) / math.sqrt(K.get_shape()[2])` (axis 2: d_k only for 3-D input, the number of keys for "
+        "4-D; a 2-D input raises), no mask or scale argument: `if self.use_mask == True: atten_weights += atten_mask` "
+        "with the course's `np.triu(np.ones((window_size_queries, window_size_keys)) * np.NINF, k=1)` of "
+        "`Q.get_shape()[1]` and `K.get_shape()[1]`, tiled `[tf.shape(input=K)[0], 1, 1]` (its own top-left causal "
+        "mask; it does not broadcast against 4-D scores); AttentionHead.call `atten_mtx @ V`. The reference's "
+        "multi-head attention passes (H, N, d) or (B, H, N, d) heads, its decoding 2-D q, K, V (IndexError)."),
+    Port("brown1470_xliu205", {
+        "qkv_project": ("batch_first_only",),
+        "scaled_dot_product_attention": ("batch_first_only", "scale_argument_ignored", "always_causal",
+                                         "causal_mask_reshaped", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "needs_leading_axes", "always_causal"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("qkv_project", "scaled_dot_product_attention"),
+               **decoding("scaled_dot_product_attention")},
+        notes="hw4/code/transformer_funcs.py (commit df0c259) Atten_Head.call: `tf.tensordot(inputs_for_keys, self.wk, "
+        "axes=[[2], [0]])` (and wv, wq: only a 3-D input's embedding is axis 2); Self_Attention(K, V, Q, "
+        "use_mask=False): `tf.matmul(Q, tf.transpose(K, [0, 2, 1])) / np.sqrt(K.shape[2])` (3-D only), no mask or "
+        "scale argument: `if use_mask: atten_weights += atten_mask` with the course's `np.transpose(np.tril(np.ones(("
+        "window_size_queries,window_size_keys))*np.NINF,-1),(1,0))` then `tf.reshape(mask,[-1,window_size_queries,"
+        "window_size_keys])` (its own causal mask, scrambled unless n_q == n_k; fully masked rows when n_q > n_k, "
+        "which tf.nn.softmax makes NaN), `tf.matmul(atten_weights, V)`. The reference's multi-head attention "
+        "projects with the student's qkv_project (2-D X raises) and passes 4-D heads for 3-D X (the transpose "
+        "raises); its decoding passes 2-D q, K, V."),
+    # the FRESH_7 ports (helper B): DeepLearning.AI Deep Learning Specialization (Coursera), course 5 Sequence Models,
+    # week 4 assignment 1 (Transformer Network, TensorFlow): the graded scaled_dot_product_attention
+    Port("coursera_genbravo", {
+        "scaled_dot_product_attention": ("no_batch_support", "scale_wrong_dim", "mask_finite_fill",
+                                         "scale_argument_ignored", "default_required"),
+        "multi_head_attention": ("no_batch_support",),
+        **{f: ("default_required",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="C5_W4_A1_Transformer_Subclass_v1.ipynb (commit fb1b73b) cell UNQ_C3: `def "
+        "scaled_dot_product_attention(q, k, v, mask)` (no default mask, no scale argument), `matmul_qk = "
+        "tf.matmul(q,k.T)` (numpy's .T reverses every axis: leading axes raise), `dk =  float(k.shape[0])` then "
+        "`matmul_qk / tf.sqrt(dk)` (the keys' first axis: N_k for 2-D keys), `scaled_attention_logits += (1. - mask) "
+        "* -1.0e9` (added finite penalty), tf.keras.activations.softmax(axis=-1). The reference's multi-head attention "
+        "calls it on (..., H, N, d) heads (always raises); its decoding calls it without a mask (TypeError)."),
+    Port("coursera_alinaveed01", {
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored",
+                                         "default_required"),
+        "multi_head_attention": ("mask_inverted", "mask_finite_fill"),
+        **{f: ("default_required",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="C5_W4_A1_Transformer_Subclass_v1.ipynb (commit 98d4d90) cell UNQ_C3: `def "
+        "scaled_dot_product_attention(q, k, v, mask)` (no default mask, no scale argument), `tf.matmul(q, k, "
+        "transpose_b=True)`, `dk = tf.cast(tf.shape(k)[-1], tf.float32)`, `scaled_attention_logits += (mask * -1e9)` "
+        "(the penalty on the keys that may be attended, against the notebook's `(1. - mask)`; added finite penalty), "
+        "tf.nn.softmax(axis=-1). The reference's multi-head attention passes its mask to it; its decoding calls it "
+        "without a mask (TypeError)."),
+    Port("coursera_yumiao329", {
+        "scaled_dot_product_attention": ("no_batch_support", "mask_inverted", "mask_finite_fill",
+                                         "scale_argument_ignored", "default_required"),
+        "multi_head_attention": ("no_batch_support",),
+        **{f: ("default_required",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="C5_W4_A1_Transformer_Subclass_v1.ipynb (commit 1910487; the course's 2021 version, whose masks are 1 "
+        "= masked) cell UNQ_C3: `def scaled_dot_product_attention(q, k, v, mask)` (no default mask, no scale "
+        "argument), `matmul_qk = tf.matmul(q,np.transpose(k))` (every axis reversed: leading axes raise), `dk = "
+        "tf.cast(tf.shape(k)[-1], tf.float32)`, `scaled_attention_logits += (mask * -1e9)` (True = masked; added "
+        "finite penalty), tf.keras.activations.softmax(axis=-1). The reference's multi-head attention calls it on "
+        "(..., H, N, d) heads (always raises); its decoding calls it without a mask (TypeError)."),
+    Port("coursera_himankunaw", {
+        "scaled_dot_product_attention": ("mask_finite_fill", "scale_argument_ignored", "default_required"),
+        **{f: ("default_required",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="C5_W4_A1_Transformer_Subclass_v1.ipynb (commit d543000) cell UNQ_C3: `def "
+        "scaled_dot_product_attention(q, k, v, mask)` (no default mask, no scale argument), `tf.matmul(q,"
+        "np.swapaxes(k,-1,-2))`, `dk = q.shape[-1]`, `scaled_attention_logits += (1.-mask)*(-1e9)` (added finite "
+        "penalty: a fully masked row keeps its own softmax), tf.nn.softmax. Its decoding calls it without a mask "
+        "(TypeError)."),
+    # the FRESH_7 ports (helper C): Tsinghua University, Artificial Neural Network (人工神经网络), homework 3 (a GPT-2
+    # style Transformer: TfmrAttention's causal mask, _attn, _split_heads and _merge_heads), a course the corpus had not
+    # used
+    Port("thuann_hw3_btlmd", {
+        "scaled_dot_product_attention": ("always_causal", "scale_argument_ignored", "scale_d_v", "extra_leading_axes",
+                                         "causal_slice_more_queries"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_needs_divisible_width",
+                                 "qkv_split_at_model_width", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input"),
+        **{f: ("extra_leading_axes", "scale_d_v") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="HW3/codes/model_tfmr.py (commit b80c371) TfmrAttention: buffer `torch.tril(torch.ones((max_positions, "
+        "max_positions), dtype=torch.uint8)).view(1, 1, max_positions, max_positions)` (n_positions 1024); "
+        "_attn(self, query, key, value) (no mask, no scale argument): `query @ key.transpose(-1, -2)`, the "
+        "course's `attn_weights / (float(value.size(-1)) ** 0.5)` (the values' width), `causal_mask = "
+        "self.bias[..., key.shape[-2] - query.shape[-2]: key.shape[-2], :key.shape[-2]].bool()` (always causal; "
+        "empty when n_q > n_k; 4-D: extra leading axes on 2-D and 3-D inputs), the course's "
+        "`torch.where(causal_mask, attn_weights, self.masked_bias...)` (-1e4); _split_heads "
+        "`tensor.reshape((*tensor.shape[:-1], num_heads, attn_head_size)).transpose(1, 2)`, _merge_heads "
+        "`.reshape((tensor.shape[0], tensor.shape[2], num_heads * attn_head_size))`; the course's forward: "
+        "`query, key, value = self.c_attn(hidden_states).split(self.split_size, dim=2)` with split_size = "
+        "embed_dim = hidden_size and head_dim = embed_dim // num_heads (TfmrAttention.__init__ raises ValueError "
+        "unless head_dim * num_heads == embed_dim), the student's _split_heads(..., self.num_heads, "
+        "self.head_dim), `outputs = (attn_output, present)` with no mask anywhere."),
+    Port("thuann_hw3_hbxhbx", {
+        "scaled_dot_product_attention": ("always_causal", "scale_argument_ignored", "scale_d_v", "extra_leading_axes",
+                                         "needs_square"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_needs_divisible_width",
+                                 "qkv_split_at_model_width", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input"),
+        **{f: ("extra_leading_axes", "scale_d_v") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="hw3/codes/model_tfmr.py (commit 7880215) TfmrAttention: buffer `torch.tril(torch.ones((max_positions, "
+        "max_positions), dtype=torch.uint8)).view(1, 1, max_positions, max_positions)` (n_positions 1024); "
+        "_attn(self, query, key, value) (no mask, no scale argument): `seq_len = query.shape[-2]`, "
+        "`torch.matmul(query, key.transpose(-1, -2))`, the course's `attn_weights / (float(value.size(-1)) ** "
+        "0.5)` (the values' width), `causal_mask = self.bias[:, :, :seq_len, :seq_len].to(torch.bool)` (always "
+        "causal, (n_q, n_q): raises unless n_q == n_k or n_q == 1; 4-D: extra leading axes on 2-D and 3-D "
+        "inputs), the course's `torch.where(causal_mask, attn_weights, self.masked_bias...)` (-1e4); _split_heads"
+        " `tensor.view(tensor.shape[:-1] + (num_heads, attn_head_size))`, `permute(0, 2, 1, 3)`, _merge_heads "
+        "`view(tensor.shape[:-2] + (num_heads * attn_head_size,))`; the course's forward: `query, key, value = "
+        "self.c_attn(hidden_states).split(self.split_size, dim=2)` with split_size = embed_dim = hidden_size and "
+        "head_dim = embed_dim // num_heads (TfmrAttention.__init__ raises ValueError unless head_dim * num_heads "
+        "== embed_dim), the student's _split_heads(..., self.num_heads, self.head_dim), `outputs = (attn_output, "
+        "present)` with no mask anywhere."),
+    Port("thuann_hw3_zhangchi2004", {
+        "scaled_dot_product_attention": ("always_causal", "scale_argument_ignored", "scale_d_v", "extra_leading_axes",
+                                         "causal_slice_more_queries"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_needs_divisible_width",
+                                 "qkv_split_at_model_width", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input"),
+        **{f: ("extra_leading_axes", "scale_d_v") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="HW3/codes/model_tfmr.py (commit 0530ec2) TfmrAttention: buffer `torch.tril(torch.ones(max_positions, "
+        "max_positions, dtype=torch.uint8).view(1, 1, max_positions, max_positions))` (n_positions 1024); "
+        "_attn(self, query, key, value) (no mask, no scale argument): `torch.matmul(query, key.transpose(-2, "
+        "-1))`, `length = value.shape[-1]`, `attn_weights / (length ** 0.5)` (the values' width), `causal_mask = "
+        "self.bias[...,klen-qlen:klen,:klen]` (always causal; empty when n_q > n_k; 4-D: extra leading axes on "
+        "2-D and 3-D inputs), `causal_mask * attn_weights + bias * (1 - causal_mask)` (bias = masked_bias, -1e4);"
+        " _split_heads `tensor.reshape((tensor.shape[0], tensor.shape[1], num_heads, "
+        "attn_head_size)).transpose(1, 2)`, _merge_heads `.reshape((tensor.shape[0], tensor.shape[2], num_heads *"
+        " attn_head_size))`; the course's forward: `query, key, value = "
+        "self.c_attn(hidden_states).split(self.split_size, dim=2)` with split_size = embed_dim = hidden_size and "
+        "head_dim = embed_dim // num_heads (TfmrAttention.__init__ raises ValueError unless head_dim * num_heads "
+        "== embed_dim), the student's _split_heads(..., self.num_heads, self.head_dim), `outputs = (attn_output, "
+        "present)` with no mask anywhere."),
+    Port("thuann_hw3_zrporz", {
+        "scaled_dot_product_attention": ("always_causal", "scale_argument_ignored", "scale_d_v", "extra_leading_axes",
+                                         "needs_square"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_needs_divisible_width",
+                                 "qkv_split_at_model_width", "mha_head_width_model", "mha_value_width"),
+        **{f: ("extra_leading_axes", "scale_d_v") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="HW3/codes/model_tfmr.py (commit 348ac1b) TfmrAttention: buffer `torch.tril(torch.ones((max_positions, "
+        "max_positions), dtype=torch.uint8)).view(1, 1, max_positions, max_positions)` (n_positions 1024); "
+        "_attn(self, query, key, value) (no mask, no scale argument): `seq_lens = query.size(-2)`, "
+        "`torch.matmul(query,key.transpose(-2, -1))`, the course's `attn_weights / (float(value.size(-1)) ** "
+        "0.5)` (the values' width), `causal_mask = self.bias[:,:,:seq_lens,:seq_lens].bool()` (always causal, "
+        "(n_q, n_q): raises unless n_q == n_k or n_q == 1; 4-D: extra leading axes on 2-D and 3-D inputs), the "
+        "course's `torch.where(causal_mask, attn_weights, self.masked_bias...)` (-1e4); _split_heads `assert "
+        "num_heads * attn_head_size == tensor.shape[2]`, `torch.stack(tensor.split(attn_head_size, dim=2), "
+        "dim=1)`, _merge_heads `torch.cat(torch.unbind(tensor, dim=1), dim=-1)`; the course's forward: `query, "
+        "key, value = self.c_attn(hidden_states).split(self.split_size, dim=2)` with split_size = embed_dim = "
+        "hidden_size and head_dim = embed_dim // num_heads (TfmrAttention.__init__ raises ValueError unless "
+        "head_dim * num_heads == embed_dim), the student's _split_heads(..., self.num_heads, self.head_dim), "
+        "`outputs = (attn_output, present)` with no mask anywhere."),
 ]
 
 SEED = 21
@@ -949,9 +1169,16 @@ FRESH_6: tuple[str, ...] = ('cmu10423_hw1_stablegradients', 'cmu10423_hw1_thomas
                             'cmu10423_hw1_maoliyulin', 'cs182_hw3_00alan', 'cs182_hw3_mattchorlian',
                             'cs182_hw3_martinkim0', 'cs182_hw3_seanlin2000', 'i2dl_ex11_huqiancheng',
                             'i2dl_ex11_sihifu', 'i2dl_ex11_aleksikaa', 'i2dl_ex11_euzil')
+# a seventh batch of 12, from three courses the corpus had not used (Brown University CSCI 1470/2470 Deep Learning,
+# the transformer homework; the DeepLearning.AI Sequence Models course on Coursera, week 4; Tsinghua University's
+# Artificial Neural Network, homework 3), ported after the sixth was measured, by sessions that never ran the grader on
+# them; graded once for the report. Like the others, they join the validation half (split) but not the recorded draw.
+FRESH_7: tuple[str, ...] = ('brown1470_markfromcd', 'brown1470_zguo47', 'brown1470_ncai25', 'brown1470_xliu205',
+                            'coursera_genbravo', 'coursera_alinaveed01', 'coursera_yumiao329', 'coursera_himankunaw',
+                            'thuann_hw3_btlmd', 'thuann_hw3_hbxhbx', 'thuann_hw3_zhangchi2004', 'thuann_hw3_zrporz')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
-                                       "fresh_5": FRESH_5, "fresh_6": FRESH_6}
+                                       "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
