@@ -433,7 +433,8 @@ def test_a_square_probe_of_one_key_and_one_query_is_never_made(n_q, n_k) -> None
     to max(n_q, n_k) rows instead (distinct ones), so code that is wrong on square cases is not told needs_square."""
     rng = np.random.default_rng(0)
     Q, K, V = rng.normal(size=(n_q, 3)), rng.normal(size=(n_k, 3)), rng.normal(size=(n_k, 2))
-    square = inference._square({"Q": Q, "K": K, "V": V, "mask": np.ones(n_k, bool), "scale": None})
+    rewritings = homework_module("diagnosis.rewritings")
+    square = rewritings._square({"Q": Q, "K": K, "V": V, "mask": np.ones(n_k, bool), "scale": None})
     n = max(n_q, n_k)
     assert square["Q"].shape == (n, 3) and square["K"].shape == (n, 3) and square["V"].shape == (n, 2)
     assert len({tuple(row) for row in (square["Q"] if n_q == 1 else square["K"])}) == n
@@ -444,6 +445,65 @@ def test_a_square_probe_of_one_key_and_one_query_is_never_made(n_q, n_k) -> None
     assert inference.search(student, stored, None) is None
     found = inference.search(LocalStudent(scaled_dot_product_attention=_right_when_square), stored, None)
     assert found is not None and found[0] == "needs_square"
+
+
+def _own_causal_scrambled(Q, K, V, mask=None, scale=None):
+    """A causal mask of its own when any mask is given: the (n_q, n_k) triangle transposed, then reshaped back to
+    (n_q, n_k) (right only when n_q == n_k), added as -inf."""
+    n_q, n_k = Q.shape[-2], K.shape[-2]
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = scores + np.tril(np.full((n_q, n_k), -np.inf), -1).T.reshape(n_q, n_k)
+    weights = ref.softmax(scores)
+    return weights @ V, weights
+
+
+def _own_causal_top_left(Q, K, V, mask=None, scale=None):
+    n_q, n_k = Q.shape[-2], K.shape[-2]
+    return ref.scaled_dot_product_attention(Q, K, V, np.tril(np.ones((n_q, n_k), bool)), scale)
+
+
+def test_a_square_probe_fixed_by_a_causal_mask_of_the_codes_own_names_no_square_mistake() -> None:
+    """The square cut of sdpa-batch's bottom-right causal mask is the square causal pattern: code that puts a causal
+    mask of its own in place of the given one (right only on square cases) passes it too, so needs_square is not
+    told apart from it and is not named; code that honours the mask and needs n_q = n_k still is."""
+    stored = support.case("sdpa-batch")
+    named = dict(support.call_arguments(stored.inputs))
+    original = _own_causal_scrambled(*named.values())
+    found = inference.search(LocalStudent(scaled_dot_product_attention=_own_causal_scrambled), stored, original)
+    assert found is None or "needs_square" not in (found[0] if isinstance(found[0], tuple) else (found[0],)), found
+    found = inference.search(LocalStudent(scaled_dot_product_attention=_right_when_square), stored, None)
+    assert found is not None and found[0] == "needs_square"
+
+
+def test_a_causal_mask_aligned_top_left_is_read_as_such() -> None:
+    stored = support.case("sdpa-batch")
+    named = dict(support.call_arguments(stored.inputs))
+    found = inference.answer_for(stored.function, named, _own_causal_top_left(*named.values()))
+    assert found is not None and found[0] == ("always_causal", "causal_top_left"), found
+
+
+def test_an_output_with_extra_leading_axes_is_read_without_them_and_named_with_them() -> None:
+    """A (1, 1, n, n) causal buffer broadcast against 2-D scores (GPT-2's), scaled by 1/sqrt(d_v): the output has
+    extra axes and wrong values; read without the axes, the values show the scale and the code's own causal mask."""
+    explain = homework_module("diagnosis.explain")
+
+    def buffered(Q, K, V, mask=None, scale=None):
+        scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(V.shape[-1])
+        buffer = np.tril(np.ones((8, 8), bool))[None, None]
+        scores = np.where(buffer[..., K.shape[-2] - Q.shape[-2]:K.shape[-2], :K.shape[-2]], scores, -1e4)
+        weights = ref.softmax(scores)
+        return weights @ V, weights
+
+    stored = support.case("sdpa-default-scale")  # 3 queries, 5 keys, d_k = 4, d_v = 2, no mask
+    names, args = zip(*support.call_arguments(stored.inputs))
+    actual = buffered(*args)
+    assert actual[0].shape[:2] == (1, 1)
+    mistakes, how, _ = explain.explain(LocalStudent(scaled_dot_product_attention=buffered), stored, list(args),
+                                       list(names), False, actual)
+    assert {"scale_d_v", "extra_leading_axes"} <= set(mistakes) <= {"scale_d_v", "always_causal",
+                                                                    "extra_leading_axes"}, (mistakes, how)
+    assert mistakes[-1] == "extra_leading_axes" and "leading axes of length 1 removed" in how
 
 
 def test_weights_normalised_over_the_queries_are_read_off_with_their_scale() -> None:

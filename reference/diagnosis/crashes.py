@@ -17,7 +17,7 @@ import numpy as np
 
 from autograder.api import Case, ProbeBudgetError
 
-from . import inference, probe_inputs, scales
+from . import inference, probe_inputs, rewritings, scales
 
 Property = tuple  # (mistake | None, assumed, how, rewrite[, also]): autograder.suite.graded.crashes.Property
 
@@ -45,7 +45,7 @@ def _shape(a: Any) -> str:
 def _properties(stored: Case, named: dict[str, Any], type_error: bool) -> Iterator[Property]:
     function = stored.function
     if type_error:
-        missing = inference._defaults_after(function, named)
+        missing = rewritings._defaults_after(function, named)
         if missing:
             given = dict(missing)
             shown = ", ".join(f"`{n}`" for n in given)
@@ -57,10 +57,10 @@ def _properties(stored: Case, named: dict[str, Any], type_error: bool) -> Iterat
         Q, K, V = (np.shape(named[n]) for n in ("Q", "K", "V"))
         if Q[-2] != K[-2]:
             yield ("needs_square", f"as many queries as keys (n_q = n_k); this case has n_q = {Q[-2]}, n_k = "
-                   f"{K[-2]}", "with as many queries as keys", inference._square)
+                   f"{K[-2]}", "with as many queries as keys", rewritings._square)
         if V[-1] != Q[-1]:
             yield ("needs_equal_widths", f"d_v = d_k; this case has d_k = {Q[-1]}, d_v = {V[-1]}", "with d_v = d_k",
-                   inference._equal_widths)
+                   rewritings._equal_widths)
     if function == "multi_head_attention":
         yield from _width_properties(named)
         yield from _heads_properties(named)
@@ -117,7 +117,7 @@ def _lead_to(named: dict[str, Any], tokens: list[str], k: int) -> dict[str, Any]
     so that code which reshapes with -1 does not get past its line by a coincidence of sizes."""
     lead = np.ndim(named[tokens[0]]) - 2
     if k <= lead:
-        return inference._lead_to(named, tokens, k)
+        return rewritings._lead_to(named, tokens, k)
     mask = named.get("mask")
     if isinstance(mask, np.ndarray) and mask.ndim > 2:
         raise ValueError("a per-sequence mask cannot follow new leading axes")

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.api import Case, Mistakes, diagnose, mistake_ids, precision, type_mistake
+from autograder.api import Case, Mistakes, diagnose, matches, mistake_ids, precision, type_mistake
 
 from . import decompose, evidence, inference, masks
 
@@ -33,6 +33,26 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
             actual: Any) -> tuple[Mistakes, str, bool]:
     """The mistakes a wrong output evidences, how (for extra_data.evidence), and whether the output itself equals
     the mistake's (``exact``, for the TA reading extra_data.evidence); (None, "", False) when none."""
+    if found := _read(stored, actual):
+        return found
+    if (squeezed := masks.without_extra_axes(stored.expected, actual)) is not None:
+        removed = "its leading axes of length 1 removed"
+        if matches(squeezed, stored.expected):
+            return "extra_leading_axes", f"the output, {removed}, equals the expected one", True
+        if found := _read(stored, squeezed):  # the values read as if the axes were not there, named with them
+            mistakes, how, exact = found
+            return (*mistake_ids(mistakes), "extra_leading_axes"), f"{how}, {removed}", exact
+    if mistake := probed(student, stored, args, names, batched, actual):
+        return refined(student, stored, mistake), PROBED, False
+    if found := inference.search(student, stored, actual):
+        return (*found, False)
+    if precision.low_precision(stored.expected, actual):
+        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
+    return None, "", False
+
+
+def _read(stored: Case, actual: Any) -> tuple[Mistakes, str, bool] | None:
+    """What the output alone shows (no probe), or None."""
     if mistake := type_mistake(stored.expected, actual):
         return mistake, "the output's type", False
     if mistake := diagnose(actual, stored.mistakes, stored.expected):
@@ -50,15 +70,7 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
         return (*found, True)
     if found := decompose.combined(stored, actual):
         return (*found, True)
-    if masks.extra_axes(stored.expected, actual):
-        return "extra_leading_axes", "the output, its leading axes of length 1 removed, equals the expected one", True
-    if mistake := probed(student, stored, args, names, batched, actual):
-        return refined(student, stored, mistake), PROBED, False
-    if found := inference.search(student, stored, actual):
-        return (*found, False)
-    if precision.low_precision(stored.expected, actual):
-        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
-    return None, "", False
+    return None
 
 
 def probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,

@@ -17,9 +17,6 @@ Each returns ``(mistake id, how it was shown)`` or None; ``how`` goes to results
 
 from __future__ import annotations
 
-import functools
-import inspect
-from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import Any
 
@@ -28,7 +25,8 @@ import numpy as np
 from autograder.api import Case, StudentError, answer, call_arguments, compare, matches
 
 from ..generated import oracle
-from . import rotations, scales, variants
+from . import masks, rotations, scales, variants
+from .rewritings import ATTENTION, TOKENS, _lead_to, rewritings
 
 Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
 
@@ -120,13 +118,8 @@ def _square_mask(stored: Case, actual: Any) -> Found:
 # A probe search: the same case rewritten so that properties hold, its answer from the oracle
 # ----------------------------------------------------------------------------
 
-ATTENTION = ("scaled_dot_product_attention", "multi_head_attention")
-TOKENS = {"attention_scores": ("Q", "K"), "scaled_dot_product_attention": ("Q", "K", "V"), "qkv_project": ("X",),
-          "rope": ("x",), "softmax": ("Z",), "multi_head_attention": ("X",)}
 MAX_SEARCH = 24  # probe calls per failing case
 MAX_COMBINED = 3  # properties made to hold at once
-
-Rewriting = tuple[str, str, Callable[[dict[str, Any]], dict[str, Any]]]
 
 
 def search(student: Any, stored: Case, original: Any, *, type_error: bool = False) -> Found:
@@ -138,10 +131,10 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
     named = _plain_arguments(stored)
     if named is None:
         return None
-    rewritings = list(_rewritings(stored.function, named, defaults=type_error))
+    candidates = list(rewritings(stored.function, named, defaults=type_error))
     calls, without = 0, None  # without: whether the call without a mask is right (asked once, when needed)
-    for size in range(1, min(MAX_COMBINED, len(rewritings)) + 1):
-        for combo in combinations(rewritings, size):
+    for size in range(1, min(MAX_COMBINED, len(candidates)) + 1):
+        for combo in combinations(candidates, size):
             if len({m for m, _, _ in combo}) < size or sum(m in LEAD_MISTAKES for m, _, _ in combo) > 1:
                 continue  # one rewriting per mistake; one number of leading axes (the last alone, tried already)
             inputs = dict(named)
@@ -161,19 +154,48 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                 continue
             if original is not None and matches(actual, original):
                 continue
-            found = answer_for(stored.function, inputs, actual)
+            found = answer_for(stored.function, inputs, actual) or _answer_without_extra_axes(stored.function, inputs,
+                                                                                               actual)
             if found is not None:
                 mistakes = tuple(dict.fromkeys((*(m for m, _, _ in combo), *found[0])))
                 if named.get("mask") is not None and set(mistakes) & set(LEAD_MISTAKES):
                     without = right_without_mask(student, stored.function, named) if without is None else without
                     if without:  # the code takes these axes without a mask: what fails is its mask's handling
                         continue
+                if "needs_square" in mistakes and ("always_causal" in mistakes or (
+                        _causal(inputs.get("mask")) and not _honours_mask(student, stored.function, inputs))):
+                    continue  # a causal mask of the code's own, right only on square cases, fits as well
                 if "batch_first_only" in mistakes and leading_axes_optional(student, stored):
                     mistakes = tuple("needs_leading_axis" if m == "batch_first_only" else m for m in mistakes)
                 hows = " and ".join(how for _, how, _ in combo)
                 return (mistakes[0] if len(mistakes) == 1 else mistakes), (
                     f"a probe: the same case {hows} gives the contract's answer {found[1]}".rstrip())
     return None
+
+
+def _answer_without_extra_axes(function: str, inputs: dict[str, Any], actual: Any) -> tuple | None:
+    """``answer_for`` of the output read without its extra leading axes of length 1, with extra_leading_axes."""
+    with np.errstate(all="ignore"):
+        squeezed = masks.without_extra_axes(getattr(oracle, function)(**inputs), actual)
+    found = None if squeezed is None else answer_for(function, inputs, squeezed)
+    return None if found is None else ((*found[0], "extra_leading_axes"),
+                                       f"{found[1]}, its leading axes of length 1 removed".lstrip(", "))
+
+
+def _causal(mask: Any) -> bool:
+    """Whether a mask is the square causal pattern (on every slice of its leading axes; as 0/1 numbers too)."""
+    if not isinstance(mask, np.ndarray) or mask.dtype.kind not in "biuf" or mask.ndim < 2 or (
+            mask.shape[-2] != mask.shape[-1]):
+        return False
+    return bool(np.all((mask != 0) == oracle.causal_mask(mask.shape[-1], mask.shape[-1])))
+
+
+def _honours_mask(student: Any, function: str, inputs: dict[str, Any]) -> bool:
+    """Whether the same call with an all-True mask instead gives the contract's answer: the code does not put a
+    causal mask of its own in place of the given one (one probe call; False when the budget refuses it)."""
+    mask = np.ones(np.shape(inputs["mask"])[-2:], bool)
+    found = _answer_to(student, function, dict(inputs, mask=mask)) if scales.probe_allowed() else None
+    return found is not None and "always_causal" not in found[0]
 
 
 def answered(stored: Case, actual: Any) -> Found:
@@ -197,7 +219,7 @@ def right_without_mask(student: Any, function: str, named: dict[str, Any]) -> bo
     """Whether the call with no mask (the rest as in ``named``) returns the contract's answer without one, or that
     answer but for its scale (``answer_for``): the code takes these inputs' leading axes, whatever it requires of a
     mask (one probe call, within the case's budget; True when the budget refuses it: the axes are then not shown)."""
-    return not scales.probe_allowed() or _gives_the_answer(student, function, dict(named, mask=None))
+    return not scales.probe_allowed() or _answer_to(student, function, dict(named, mask=None)) is not None
 
 
 def leading_axes_optional(student: Any, stored: Case) -> bool:
@@ -211,20 +233,22 @@ def leading_axes_optional(student: Any, stored: Case) -> bool:
         inputs = _lead_to(named, tokens, 2)
     except (ValueError, IndexError):
         return False
-    return _gives_the_answer(student, stored.function, inputs, partial=True)
+    return _answer_to(student, stored.function, inputs, partial=True) is not None
 
 
-def _gives_the_answer(student: Any, function: str, inputs: dict[str, Any], *, partial: bool = False) -> bool:
-    """Whether the call on ``inputs`` returns the contract's answer for them or that answer but for its scale
-    (``answer_for``, whose first candidate is the contract's answer); ``partial``: or right where it is finite."""
+def _answer_to(student: Any, function: str, inputs: dict[str, Any], *, partial: bool = False) -> tuple | None:
+    """Which answer the call on ``inputs`` returns (``answer_for``: the contract's, (), first; or the contract's for
+    its own mask or scale); ``partial``: or ((), ...) when it is right where it is finite; None when none."""
     try:
         with np.errstate(all="ignore"):
             expected = getattr(oracle, function)(**inputs)
         actual = answer(student.call(function, *inputs.values()), like=expected)  # None: ragged, huge, another shape
     except (StudentError, ValueError, IndexError, TypeError):
-        return False
-    return actual is not None and (answer_for(function, inputs, actual) is not None
-                                   or (partial and _close_where_finite(actual, expected)))
+        return None
+    if actual is None:
+        return None
+    found = answer_for(function, inputs, actual)
+    return found if found or not partial or not _close_where_finite(actual, expected) else ((), "where finite")
 
 
 def _close_where_finite(actual: Any, expected: Any) -> bool:
@@ -254,6 +278,9 @@ def answer_for(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tupl
         mask = inputs.get("mask")
         causal = oracle.causal_mask(n_q, n_k)
         answers.append((("always_causal",), "with a causal mask instead of the one given", dict(inputs, mask=causal)))
+        if n_q != n_k:  # query i sees keys 0..i (the triangle's corner at the first key, not the last)
+            answers.append((("always_causal", "causal_top_left"), "with a causal mask aligned top-left instead of the "
+                            "one given", dict(inputs, mask=np.tril(np.ones((n_q, n_k), bool)))))
         if mask is not None:
             answers.append((("mask_ignored",), "without the mask", dict(inputs, mask=None)))
         if inputs.get("scale") is not None:
@@ -284,115 +311,3 @@ def _lengths(function: str, inputs: dict[str, Any]) -> tuple[int, int]:
         n = np.shape(inputs["X"])[-2]
         return n, n
     return np.shape(inputs["Q"])[-2], np.shape(inputs["K"])[-2]
-
-
-def _rewritings(function: str, named: dict[str, Any], *, defaults: bool = False) -> Iterator[Rewriting]:
-    tokens = [n for n in TOKENS.get(function, ()) if isinstance(named.get(n), np.ndarray)]
-    if tokens:
-        lead = np.shape(named[tokens[0]])[:-2]
-        for k in (2, 1, 0):
-            if k != len(lead):
-                mistake = {2: "needs_leading_axes", 1: "batch_first_only", 0: "no_batch_support"}[k]
-                yield mistake, f"with {k} leading axes", functools.partial(_lead_to, tokens=tokens, k=k)
-    if function == "scaled_dot_product_attention":
-        if np.shape(named["Q"])[-2] != np.shape(named["K"])[-2]:
-            yield "needs_square", "with as many queries as keys", _square
-        if np.shape(named["V"])[-1] != np.shape(named["Q"])[-1]:
-            yield "needs_equal_widths", "with d_v = d_k", _equal_widths
-    mask = named.get("mask")
-    if function in ATTENTION and isinstance(mask, np.ndarray) and mask.dtype.kind == "b":
-        yield "needs_float_mask", "with the mask as 0/1 numbers", lambda n: dict(n, mask=n["mask"].astype(float))
-    if function == "rope":
-        positions = np.asarray(named["positions"])
-        if positions.dtype.kind == "f":  # whole and not negative: what indexing a table of angles needs
-            yield ("rope_integer_positions", "with whole, non-negative positions as integers",
-                   lambda n: dict(n, positions=np.abs(np.round(np.asarray(n["positions"]))).astype(int)))
-    missing = _defaults_after(function, named) if defaults else []  # a required argument left out raises TypeError
-    for k in range(1, len(missing) + 1):
-        given = dict(missing[:k])
-        yield ("default_required", "with " + ", ".join(f"`{n}={v!r}`" for n, v in given.items()) + " given",
-               functools.partial(_given, given=given))
-
-
-def _defaults_after(function: str, named: dict[str, Any]) -> list[tuple[str, Any]]:
-    """The contract's parameters after the arguments of the call, with their defaults (while each has one)."""
-    contract = getattr(oracle, function, None)
-    if not callable(contract):
-        return []
-    parameters = list(inspect.signature(contract).parameters.values())
-    if [p.name for p in parameters[:len(named)]] != list(named):
-        return []
-    missing = []
-    for parameter in parameters[len(named):]:
-        if parameter.default is inspect.Parameter.empty:
-            break
-        missing.append((parameter.name, parameter.default))
-    return missing
-
-
-def _given(named: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
-    return {**named, **given}
-
-
-def _lead_to(named: dict[str, Any], tokens: list[str], k: int) -> dict[str, Any]:
-    """Every token array with exactly ``k`` leading axes (a mask with leading axes cut to match)."""
-    out = dict(named)
-    lead = np.shape(named[tokens[0]])[:-2]
-    for n in tokens:
-        out[n] = _with_lead(np.asarray(named[n]), k)
-    mask = named.get("mask")
-    if isinstance(mask, np.ndarray) and mask.ndim > 2 and k < len(lead):
-        out["mask"] = _with_lead(mask, min(k, mask.ndim - 2))
-    elif isinstance(mask, np.ndarray) and mask.ndim > 2 and k > len(lead):
-        raise ValueError("a per-sequence mask cannot follow new leading axes")
-    return out
-
-
-def _square(named: dict[str, Any]) -> dict[str, Any]:
-    """The case with n_q = n_k: the last min(n_q, n_k) queries and keys, or, when that is a single one (where every
-    softmax of one key gives 1, right or wrong), the shorter side extended to max(n_q, n_k) rows."""
-    Q, K, V = (np.asarray(named[n]) for n in ("Q", "K", "V"))
-    n_q, n_k = Q.shape[-2], K.shape[-2]
-    mask = named.get("mask")
-    if min(n_q, n_k) >= 2:
-        n = min(n_q, n_k)
-        out = dict(named, Q=Q[..., -n:, :], K=K[..., -n:, :], V=V[..., -n:, :])
-        if isinstance(mask, np.ndarray):
-            full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k)) if mask.ndim >= 2 else mask
-            out["mask"] = full[..., -n:, -n:] if mask.ndim >= 2 else mask[..., -n:]
-        return out
-    n = max(n_q, n_k)
-    out = dict(named, Q=_extended(Q, n), K=_extended(K, n), V=_extended(V, n))
-    if isinstance(mask, np.ndarray):
-        full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k)) if mask.ndim >= 2 else mask
-        out["mask"] = _extended(full, n, axis=-1, scaled=False)
-        if mask.ndim >= 2:
-            out["mask"] = _extended(out["mask"], n, axis=-2, scaled=False)
-    return out
-
-
-def _extended(a: np.ndarray, n: int, *, axis: int = -2, scaled: bool = True) -> np.ndarray:
-    """``a`` with ``n`` entries along ``axis``: its own, then again, each round scaled by another factor (so that no
-    two new rows of numbers are equal)."""
-    m = a.shape[axis]
-    rows = np.take(a, np.arange(n) % m, axis=axis)
-    if not scaled:
-        return rows
-    factors = 1 - 0.37 * (np.arange(n) // m)
-    return rows * factors.reshape(-1, *(1,) * (-axis - 1))
-
-
-def _equal_widths(named: dict[str, Any]) -> dict[str, Any]:
-    V, d = np.asarray(named["V"]), np.shape(named["Q"])[-1]
-    wider = np.concatenate([V, np.zeros((*V.shape[:-1], max(d - V.shape[-1], 0)))], axis=-1)[..., :d]
-    return dict(named, V=wider)
-
-
-def _with_lead(a: np.ndarray, k: int) -> np.ndarray:
-    """``a`` with exactly ``k`` leading axes: its first slices kept, or axes added (two different sequences each)."""
-    lead = a.ndim - 2
-    if lead > k:
-        return a[(0,) * (lead - k)]
-    for _ in range(k - lead):
-        a = np.stack([a, a[..., ::-1, :] if a.shape[-2] > 1 else a])
-    return a

@@ -1,6 +1,6 @@
 """Evidence from the output about masks: polarity and fill judged on the rows a mask determines
 (``masked_rows``), a causal mask written as numbers (``causal_form``), extra leading axes of length 1
-(``extra_axes``).
+(``without_extra_axes``: the output read without them).
 """
 
 from __future__ import annotations
@@ -137,18 +137,23 @@ def _same_mask(pattern: np.ndarray, allowed: np.ndarray) -> bool:
 
 
 @quiet(False)
-def extra_axes(expected: Any, actual: Any) -> bool:
-    """The right values with extra leading axes of length 1 (e.g. from mask[None, None]) in some output."""
+def without_extra_axes(expected: Any, actual: Any) -> Any:
+    """The output with the extra leading axes of length 1 of some of its arrays removed (the rest of each shape the
+    expected one), or None when it has none."""
     if isinstance(expected, tuple):
-        return (isinstance(actual, (tuple, list)) and len(actual) == len(expected)
-                and all(matches(a, e) or _squeezed(e, a) for e, a in zip(expected, actual))
-                and any(_squeezed(e, a) for e, a in zip(expected, actual)))
-    return _squeezed(expected, actual)
+        if not isinstance(actual, (tuple, list)) or len(actual) != len(expected):
+            return None
+        parts = [_cut(e, a) for e, a in zip(expected, actual)]
+        if all(p is None for p in parts) or any(p is None and np.shape(a) != np.shape(e)
+                                                for p, a, e in zip(parts, actual, expected)):
+            return None
+        return tuple(a if p is None else p for p, a in zip(parts, actual))
+    return _cut(expected, actual)
 
 
-def _squeezed(expected: Any, actual: Any) -> bool:
+def _cut(expected: Any, actual: Any) -> np.ndarray | None:
     e = np.asarray(expected)
     if not isinstance(actual, np.ndarray) or actual.ndim <= e.ndim or actual.size != e.size:
-        return False
+        return None
     extra = actual.shape[: actual.ndim - e.ndim]
-    return all(n == 1 for n in extra) and actual.shape[len(extra):] == e.shape and matches(actual.reshape(e.shape), e)
+    return actual.reshape(e.shape) if all(n == 1 for n in extra) and actual.shape[len(extra):] == e.shape else None

@@ -1,0 +1,132 @@
+"""The probe search's rewritings of a case: the same inputs made to hold a property (no leading axes, one, two; as
+many queries as keys; d_v = d_k; a mask of 0/1 numbers; whole positions; the contract's defaults given), each with the
+mistake it names when it alone makes the case pass. Used by ``inference.search`` and ``crashes``."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ..generated import oracle
+
+ATTENTION = ("scaled_dot_product_attention", "multi_head_attention")
+TOKENS = {"attention_scores": ("Q", "K"), "scaled_dot_product_attention": ("Q", "K", "V"), "qkv_project": ("X",),
+          "rope": ("x",), "softmax": ("Z",), "multi_head_attention": ("X",)}
+
+Rewriting = tuple[str, str, Callable[[dict[str, Any]], dict[str, Any]]]  # (mistake, how, rewrite)
+
+
+def rewritings(function: str, named: dict[str, Any], *, defaults: bool = False) -> Iterator[Rewriting]:
+    tokens = [n for n in TOKENS.get(function, ()) if isinstance(named.get(n), np.ndarray)]
+    if tokens:
+        lead = np.shape(named[tokens[0]])[:-2]
+        for k in (2, 1, 0):
+            if k != len(lead):
+                mistake = {2: "needs_leading_axes", 1: "batch_first_only", 0: "no_batch_support"}[k]
+                yield mistake, f"with {k} leading axes", functools.partial(_lead_to, tokens=tokens, k=k)
+    if function == "scaled_dot_product_attention":
+        if np.shape(named["Q"])[-2] != np.shape(named["K"])[-2]:
+            yield "needs_square", "with as many queries as keys", _square
+        if np.shape(named["V"])[-1] != np.shape(named["Q"])[-1]:
+            yield "needs_equal_widths", "with d_v = d_k", _equal_widths
+    mask = named.get("mask")
+    if function in ATTENTION and isinstance(mask, np.ndarray) and mask.dtype.kind == "b":
+        yield "needs_float_mask", "with the mask as 0/1 numbers", lambda n: dict(n, mask=n["mask"].astype(float))
+    if function == "rope":
+        positions = np.asarray(named["positions"])
+        if positions.dtype.kind == "f":  # whole and not negative: what indexing a table of angles needs
+            yield ("rope_integer_positions", "with whole, non-negative positions as integers",
+                   lambda n: dict(n, positions=np.abs(np.round(np.asarray(n["positions"]))).astype(int)))
+    missing = _defaults_after(function, named) if defaults else []  # a required argument left out raises TypeError
+    for k in range(1, len(missing) + 1):
+        given = dict(missing[:k])
+        yield ("default_required", "with " + ", ".join(f"`{n}={v!r}`" for n, v in given.items()) + " given",
+               functools.partial(_given, given=given))
+
+
+def _defaults_after(function: str, named: dict[str, Any]) -> list[tuple[str, Any]]:
+    """The contract's parameters after the arguments of the call, with their defaults (while each has one)."""
+    contract = getattr(oracle, function, None)
+    if not callable(contract):
+        return []
+    parameters = list(inspect.signature(contract).parameters.values())
+    if [p.name for p in parameters[:len(named)]] != list(named):
+        return []
+    missing = []
+    for parameter in parameters[len(named):]:
+        if parameter.default is inspect.Parameter.empty:
+            break
+        missing.append((parameter.name, parameter.default))
+    return missing
+
+
+def _given(named: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    return {**named, **given}
+
+
+def _lead_to(named: dict[str, Any], tokens: list[str], k: int) -> dict[str, Any]:
+    """Every token array with exactly ``k`` leading axes (a mask with leading axes cut to match)."""
+    out = dict(named)
+    lead = np.shape(named[tokens[0]])[:-2]
+    for n in tokens:
+        out[n] = _with_lead(np.asarray(named[n]), k)
+    mask = named.get("mask")
+    if isinstance(mask, np.ndarray) and mask.ndim > 2 and k < len(lead):
+        out["mask"] = _with_lead(mask, min(k, mask.ndim - 2))
+    elif isinstance(mask, np.ndarray) and mask.ndim > 2 and k > len(lead):
+        raise ValueError("a per-sequence mask cannot follow new leading axes")
+    return out
+
+
+def _square(named: dict[str, Any]) -> dict[str, Any]:
+    """The case with n_q = n_k: the last min(n_q, n_k) queries and keys, or, when that is a single one (where every
+    softmax of one key gives 1, right or wrong), the shorter side extended to max(n_q, n_k) rows."""
+    Q, K, V = (np.asarray(named[n]) for n in ("Q", "K", "V"))
+    n_q, n_k = Q.shape[-2], K.shape[-2]
+    mask = named.get("mask")
+    if min(n_q, n_k) >= 2:
+        n = min(n_q, n_k)
+        out = dict(named, Q=Q[..., -n:, :], K=K[..., -n:, :], V=V[..., -n:, :])
+        if isinstance(mask, np.ndarray):
+            full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k)) if mask.ndim >= 2 else mask
+            out["mask"] = full[..., -n:, -n:] if mask.ndim >= 2 else mask[..., -n:]
+        return out
+    n = max(n_q, n_k)
+    out = dict(named, Q=_extended(Q, n), K=_extended(K, n), V=_extended(V, n))
+    if isinstance(mask, np.ndarray):
+        full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k)) if mask.ndim >= 2 else mask
+        out["mask"] = _extended(full, n, axis=-1, scaled=False)
+        if mask.ndim >= 2:
+            out["mask"] = _extended(out["mask"], n, axis=-2, scaled=False)
+    return out
+
+
+def _extended(a: np.ndarray, n: int, *, axis: int = -2, scaled: bool = True) -> np.ndarray:
+    """``a`` with ``n`` entries along ``axis``: its own, then again, each round scaled by another factor (so that no
+    two new rows of numbers are equal)."""
+    m = a.shape[axis]
+    rows = np.take(a, np.arange(n) % m, axis=axis)
+    if not scaled:
+        return rows
+    factors = 1 - 0.37 * (np.arange(n) // m)
+    return rows * factors.reshape(-1, *(1,) * (-axis - 1))
+
+
+def _equal_widths(named: dict[str, Any]) -> dict[str, Any]:
+    V, d = np.asarray(named["V"]), np.shape(named["Q"])[-1]
+    wider = np.concatenate([V, np.zeros((*V.shape[:-1], max(d - V.shape[-1], 0)))], axis=-1)[..., :d]
+    return dict(named, V=wider)
+
+
+def _with_lead(a: np.ndarray, k: int) -> np.ndarray:
+    """``a`` with exactly ``k`` leading axes: its first slices kept, or axes added (two different sequences each)."""
+    lead = a.ndim - 2
+    if lead > k:
+        return a[(0,) * (lead - k)]
+    for _ in range(k - lead):
+        a = np.stack([a, a[..., ::-1, :] if a.shape[-2] > 1 else a])
+    return a
