@@ -115,6 +115,14 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "causal_slice_more_queries": "attention always cuts its causal mask from a fixed (1, 1, 1024, 1024) tril buffer as "
     "bias[..., n_k - n_q : n_k, :n_k] (bottom-right aligned): with more queries than keys the start is negative, the "
     "slice is empty and the broadcast against the scores raises",
+    # FRESH_8 helper D
+    "causal_mask_zero_scores": "attention builds its causal mask by zeroing the future scores (torch.tril of the "
+    "scores) and then setting every score equal to 0 to -inf (scores[scores == 0] = -inf): besides the future keys it "
+    "masks any allowed score that is exactly 0 (a row whose allowed scores are all 0 becomes NaN)",
+    "rope_token_axis_1": "RoPE reads the number of tokens from axis 1 (seq_len = x.size(1), for (B, N, H, d) heads) "
+    "and views its cos/sin tables of positions 0..seq_len-1 as (1, seq_len, 1, d) against x: on a (..., N, d) input "
+    "the angles follow axis 1 (the heads of a 4-D input, the width of a 2-D one) and the tables broadcast x to another "
+    "shape, or raise",
 }
 
 
@@ -1130,6 +1138,37 @@ PORTS = [
         "hidden_size and head_dim = embed_dim // num_heads (TfmrAttention.__init__ raises ValueError unless "
         "head_dim * num_heads == embed_dim), the student's _split_heads(..., self.num_heads, self.head_dim), "
         "`outputs = (attn_output, present)` with no mask anywhere."),
+    # the FRESH_8 ports (helper D): Johns Hopkins University EN.705.743 ChatGPT from Scratch (programming assignments 4
+    # and 5: the fused-projection multi-head attention CustomMHA, with or without its causal mask; a final project's
+    # rotary embedding)
+    Port("jhu743_evangronberg", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "causal_mask_zero_scores",
+                                 "qkv_split_at_model_width", "mha_head_width_model", "mha_value_width"),
+    }, notes="module-05/module5_programming/mha.py (commit e3b5492) CustomMHA.forward(x) (no mask argument): "
+       "`batch_size, seq_length = x.shape[0], x.shape[1]`, `t = torch.matmul(x, self.W_qkv.T)` with W_qkv (3 * "
+       "d_model, d_model), `t.reshape(batch_size, seq_length, 3, self.d_model)` then `chunk(3, dim=2)` (raises unless "
+       "the fused projection is 3 * d_model wide), `reshape(batch_size, seq_length, self.n_heads, d_h)` with `d_h = "
+       "int(self.d_model / self.n_heads)` for q, k and v, `softmax_arg = torch.tril(torch.matmul(q, k.mT))`, "
+       "`softmax_arg[softmax_arg == 0] = -torch.inf` (always causal; an allowed score of exactly 0 is masked too), "
+       "`softmax_arg /= math.sqrt(d_h)`, `transpose(1, 2).reshape(batch_size, seq_length, -1)`."),
+    Port("jhu743_jonivrapi", {
+        "multi_head_attention": ("batch_first_only", "mask_ignored", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input"),
+    }, notes="week4/mha.py (commit fe2605e) CustomMHA: `self.head_dim = d_model // n_heads`; forward(x) (no mask "
+       "argument): `B, S, D = x.shape` (3-D only), `Q, K, V = torch.chunk(qkv, 3, dim=-1)` of `x @ self.W_qkv.t()` "
+       "(three equal chunks: queries, keys and values mix unless d_v = d_k), `Q.reshape(B, S, h, head_dim)` (and K, "
+       "V), `/ math.sqrt(head_dim)`, `context.transpose(1, 2).contiguous().reshape(B, S, D)` (the input's width)."),
+    Port("jhu743_breburd", {
+        "rope": ("rope_token_axis_1", "rope_half_split", "rope_ignores_positions", "rope_base_ignored"),
+        **{f: ("rope_token_axis_1", "rope_half_split", "rope_ignores_positions", "rope_base_ignored")
+           for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="FinalProject/rotary_position_embedding.py (commit 25b9175) RotaryPositionalEmbedding.__init__: "
+        "`N = 10000` (its own base), `inv_freq = torch.cat((inv_freq, inv_freq), dim=-1)`, `position = "
+        "torch.arange(max_seq_len).float()` (positions 0..511, never an argument); forward: `seq_len = x.size(1)`, "
+        "`self.cos[:seq_len].view(1, seq_len, 1, -1)` (tokens on axis 1 of (B, S, H, d) heads); rotate_half: "
+        "`torch.cat((-x2, x1), dim=-1)` of `x.chunk(2, dim=-1)` (halves). The reference's decoding calls it on "
+        "(1, d_k) and (n + 1, d_k) arrays: axis 1 is the width."),
 ]
 
 SEED = 21
@@ -1176,6 +1215,7 @@ FRESH_6: tuple[str, ...] = ('cmu10423_hw1_stablegradients', 'cmu10423_hw1_thomas
 FRESH_7: tuple[str, ...] = ('brown1470_markfromcd', 'brown1470_zguo47', 'brown1470_ncai25', 'brown1470_xliu205',
                             'coursera_genbravo', 'coursera_alinaveed01', 'coursera_yumiao329', 'coursera_himankunaw',
                             'thuann_hw3_btlmd', 'thuann_hw3_hbxhbx', 'thuann_hw3_zhangchi2004', 'thuann_hw3_zrporz')
+FRESH_8_D: tuple[str, ...] = ('jhu743_evangronberg', 'jhu743_jonivrapi', 'jhu743_breburd')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7}
