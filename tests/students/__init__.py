@@ -123,6 +123,15 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "and views its cos/sin tables of positions 0..seq_len-1 as (1, seq_len, 1, d) against x: on a (..., N, d) input "
     "the angles follow axis 1 (the heads of a 4-D input, the width of a 2-D one) and the tables broadcast x to another "
     "shape, or raise",
+    # FRESH_8 helper E
+    "mha_mask_expand_heads": "multi_head_attention gives the mask its head axis with mask.expand(-1, num_heads, -1, "
+    "-1) (after unsqueeze(1) of a 3-D mask): torch's expand cannot give -1 to a new leading axis, so a shared 2-D (N, "
+    "N) mask raises (as does a 4-D mask whose second axis is neither 1 nor num_heads); only a per-sequence (B, N, N) "
+    "or 4-D mask works",
+    "mask_read_as_padding": "attention gives the mask axes of its own before it meets the (B, H, N_q, N_k) scores: a "
+    "2-D mask is read as a (batch, N_k) padding mask, m[:, None, None, :], so sequence b takes row b of a shared (N_q, "
+    "N_k) mask for every query (it raises unless B is 1 or N_q), and a 3-D mask as (batch, N_q, N_k), m[:, None, :, :] "
+    "(where broadcasting would align its first axis with the heads)",
 }
 
 
@@ -1169,6 +1178,62 @@ PORTS = [
         "`self.cos[:seq_len].view(1, seq_len, 1, -1)` (tokens on axis 1 of (B, S, H, d) heads); rotate_half: "
         "`torch.cat((-x2, x1), dim=-1)` of `x.chunk(2, dim=-1)` (halves). The reference's decoding calls it on "
         "(1, d_k) and (n + 1, d_k) arrays: axis 1 is the width."),
+    # the FRESH_8 ports (helper E): USC EE 641, homework 3 ("Attention Mechanisms and Transformers", fall 2025: the
+    # students' scaled_dot_product_attention and MultiHeadAttention of an encoder-decoder transformer), a course the
+    # corpus had not used
+    Port("ee641_hw3_alex1792", {
+        "scaled_dot_product_attention": ("mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "mha_needs_divisible_width", "mha_mask_head_axis", "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="problem1/attention.py (commit 46046a2) scaled_dot_product_attention(Q, K, V, mask=None): no scale "
+        "argument, `scores / math.sqrt(d_k)` with `d_k = Q.size(-1)`, `scores.masked_fill(mask == 0, -1e9)` (a fully "
+        "masked row gets uniform weights), F.softmax(dim=-1); MultiHeadAttention: `assert d_model % num_heads == 0`, "
+        "`self.d_k = d_model // num_heads` for queries, keys and values, split_heads `batch_size, seq_len, _ = "
+        "x.size()` and `x.view(batch_size, seq_len, self.num_heads, self.d_k)`, forward passes the mask as given to "
+        "scaled_dot_product_attention on the (batch, heads, N, N) scores (no head axis), combine_heads "
+        "`x.contiguous().view(batch_size, seq_len, self.d_model)` (the input's width), W_o."),
+    Port("ee641_hw3_jifanyao", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mha_mask_expand_heads", "softmax_nan_fully_masked"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="problem1/attention.py (commit 2407920) scaled_dot_product_attention(Q, K, V, mask=None): no scale "
+        "argument, `torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)`, `scores.masked_fill(mask == 0, "
+        "float('-inf'))`, F.softmax(dim=-1) (NaN on an all -inf row); MultiHeadAttention: `assert d_model % num_heads "
+        "== 0`, `self.d_k = d_model // num_heads` for queries, keys and values, split_heads `batch, seq_len, _ = "
+        "x.size()` and `x.view(batch, seq_len, self.num_heads, self.d_k)`, forward `if mask.dim() == 3: mask = "
+        "mask.unsqueeze(1)` then `mask = mask.expand(-1, self.num_heads, -1, -1)` (a 2-D mask raises), combine_heads "
+        "`view(batch, seq_len, num_heads * d_k)`, W_O."),
+    Port("ee641_hw3_arshdeep_usc", {
+        "scaled_dot_product_attention": ("mask_read_as_padding", "needs_leading_axes", "scale_argument_ignored",
+                                         "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_read_as_padding", "softmax_nan_fully_masked"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="problem1/attention.py (commit 5cb9f08) scaled_dot_product_attention(Q, K, V, mask=None): no scale "
+        "argument, `(Q @ K.transpose(-2, -1)) / math.sqrt(d_k)`, then with a mask `if m.dim() == 2:  # padding mask "
+        "[batch, seq]` `m = m[:, None, None, :]`, `elif m.dim() == 3:` `m = m[:, None, :, :]`, `batch_size, seq_q, "
+        "seq_k = scores.shape[0], scores.shape[2], scores.shape[3]` (IndexError on 2-D and 3-D scores), the expands "
+        "`m.expand(batch_size, -1, -1, -1)`, `m.expand(-1, scores.size(1), -1, -1)`, `m.expand(-1, -1, seq_q, "
+        "seq_k)`, `scores.masked_fill(~m, float('-inf'))`, F.softmax(dim=-1) (NaN on an all -inf row); "
+        "MultiHeadAttention: `assert d_model % num_heads == 0`, `self.d_k = d_model // num_heads` for queries, keys "
+        "and values, split_heads `batch_size, seq_len, _ = x.size()` and `x.view(batch_size, seq_len, "
+        "self.num_heads, self.d_k)`, forward passes the mask as given to scaled_dot_product_attention, combine_heads "
+        "`view(batch_size, seq_len, num_heads * d_k)`, self.out."),
+    Port("ee641_hw3_psypao", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "mha_needs_divisible_width", "mha_mask_unsqueezed_shared", "softmax_nan_fully_masked"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="problem1/attention.py (commit fc5d87f) scaled_dot_product_attention(Q, K, V, mask=None): no scale "
+        "argument, `scores / math.sqrt(d_k)` with `d_k = Q.size(-1)`, `scores.masked_fill(mask == 0, "
+        "-float('inf'))`, F.softmax(dim=-1) (NaN on an all -inf row); MultiHeadAttention: `assert d_model % num_heads "
+        "== 0`, `self.d_k = d_model // num_heads` for queries, keys and values, split_heads `batch_size, seq_len, _ = "
+        "x.size()` and `x.view(batch_size, seq_len, self.num_heads, self.d_k)`, forward `if mask.dim() == 3: mask = "
+        "mask.unsqueeze(1)` ... `else: mask = mask.unsqueeze(1) if mask.size(1) != self.num_heads else mask` (a shared "
+        "(N, N) mask becomes (N, 1, N) unless N == num_heads, when it is kept and right), combine_heads "
+        "`x.view(batch_size, seq_len, self.d_model)` (the input's width), W_o."),
 ]
 
 SEED = 21
@@ -1216,6 +1281,8 @@ FRESH_7: tuple[str, ...] = ('brown1470_markfromcd', 'brown1470_zguo47', 'brown14
                             'coursera_genbravo', 'coursera_alinaveed01', 'coursera_yumiao329', 'coursera_himankunaw',
                             'thuann_hw3_btlmd', 'thuann_hw3_hbxhbx', 'thuann_hw3_zhangchi2004', 'thuann_hw3_zrporz')
 FRESH_8_D: tuple[str, ...] = ('jhu743_evangronberg', 'jhu743_jonivrapi', 'jhu743_breburd')
+# the FRESH_8 ports of helper E (USC EE 641, homework 3), merged by the lead into FRESH_8
+FRESH_8_E: tuple[str, ...] = ('ee641_hw3_alex1792', 'ee641_hw3_jifanyao', 'ee641_hw3_arshdeep_usc', 'ee641_hw3_psypao')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7}
