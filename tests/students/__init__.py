@@ -132,6 +132,15 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "2-D mask is read as a (batch, N_k) padding mask, m[:, None, None, :], so sequence b takes row b of a shared (N_q, "
     "N_k) mask for every query (it raises unless B is 1 or N_q), and a 3-D mask as (batch, N_q, N_k), m[:, None, :, :] "
     "(where broadcasting would align its first axis with the heads)",
+    # FRESH_8 helper F
+    "mask_key_padding": "attention reads its mask as a (B, N_k) key-padding mask (IFT6135's padding mask, 1 = token) "
+    "and gives it the head and query axes itself (mask[:, None, None, :], unsqueeze(1) twice, or view(B, 1, 1, "
+    "N_k)): row b of a contract (N_q, N_k) mask masks the keys of sequence b for every query, so the mask's rows meet "
+    "the scores' batch axis (it raises unless their numbers agree, or broadcasts the output into extra leading axes), "
+    "and a mask with its own batch axis raises",
+    "mha_merge_squeezes_single_token": "multi_head_attention merges the heads with torch.squeeze(tensor[:, i], dim=1) "
+    "on each (B, N, d_v) head before torch.cat(..., dim=2): with one token (N = 1) squeeze drops the token axis and "
+    "the concatenation raises",
 }
 
 
@@ -1234,6 +1243,60 @@ PORTS = [
         "mask.unsqueeze(1)` ... `else: mask = mask.unsqueeze(1) if mask.size(1) != self.num_heads else mask` (a shared "
         "(N, N) mask becomes (N, 1, N) unless N == num_heads, when it is kept and right), combine_heads "
         "`x.view(batch_size, seq_len, self.d_model)` (the input's width), W_o."),
+    # the FRESH_8 ports (helper F): Université de Montréal / Mila IFT6135 Representation Learning, winter 2023,
+    # assignment 2 (a Transformer encoder: MultiHeadedAttention's get_attention_weights, apply_attention, split_heads,
+    # merge_heads and forward, with the course's (batch_size, sequence_length) padding mask), a course the corpus had
+    # not used
+    Port("ift6135_wangcr", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_key_padding", "needs_square",
+                                         "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "scale_other", "mask_key_padding", "softmax_nan_fully_masked"),
+    }, notes="transformer_solution.py (commit 766ea2b) MultiHeadedAttention.get_attention_weights(queries, keys, "
+       "mask=None): `1/math.sqrt(self.head_size)*(queries@keys.transpose(-2,-1))` (no scale argument; head_size = "
+       "embed_dim//num_heads in the course's blocks), `mask = mask[:, None, None, :]` then `mask = mask.repeat(1, "
+       "self.num_heads, mask.shape[-1], 1)` (a (B, N_k) key-padding mask; the query axis repeated N_k times: raises "
+       "unless n_q == n_k), `score.masked_fill(mask==0, -float('inf'))`, `torch.nn.functional.softmax(score, dim=-1)` "
+       "(NaN on an all -inf row); split_heads `tensor.reshape(batch_size, sequence_length, self.num_heads, -1)` with "
+       "tensor.shape[0], tensor.shape[1] (3-D input), apply_attention `hiddens.transpose(1,2).reshape(B, L, -1)`."),
+    Port("ift6135_tannerducharme", {
+        "scaled_dot_product_attention": ("needs_leading_axes", "scale_argument_ignored", "mask_key_padding",
+                                         "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "scale_other", "mask_key_padding", "softmax_nan_fully_masked"),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="transformer_solution.py (commit d84397d) MultiHeadedAttention.get_attention_weights(queries, keys, "
+        "mask=None): `batch_size, num_heads, sequence_length, head_size = keys.shape` (4-D only), "
+        "`torch.matmul(queries, keys) / np.sqrt(self.head_size)` after `keys.transpose(2, 3)` (no scale argument; "
+        "head_size = embed_dim//num_heads in the course's blocks), `mask.view(batch_size, 1, 1, "
+        "sequence_length).to(bool)` (a (B, N_k) key-padding mask: raises unless the mask has B * N_k entries), "
+        "`masked_fill(mask==0, float(\"-inf\"))`, `F.softmax(masked_score, dim=3)` (NaN on an all -inf row); "
+        "split_heads `batch_size, seq_length, head_dim_prod = tensor.shape` (3-D input). The reference's decoding "
+        "calls it on 2-D queries and keys (raises)."),
+    Port("ift6135_pyranoid", {
+        "scaled_dot_product_attention": ("needs_leading_axes", "scale_argument_ignored", "mask_key_padding",
+                                         "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "scale_other", "mask_key_padding", "softmax_nan_fully_masked",
+                                 "mha_merge_squeezes_single_token"),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="assignment2/transformer_solution.py (commit 5b73f6e) MultiHeadedAttention.get_attention_weights("
+        "queries, keys, mask=None): `queries @ keys.transpose(2,3)/torch.sqrt(head_size)` (axes 2 and 3: 4-D only; no "
+        "scale argument; head_size = embed_dim//num_heads in the course's blocks), `mask = "
+        "torch.unsqueeze(torch.unsqueeze(mask,dim=1),dim=1)` (a (B, N_k) key-padding mask), "
+        "`scores.masked_fill_(mask==0, -torch.inf)` (in place: the (N_q, 1, 1, N_k) mask must fit the scores' shape), "
+        "`torch.softmax(scores, dim=-1)` (NaN on an all -inf row); split_heads `batch_size, _ , concat_heads = "
+        "tensor.shape` (3-D input); merge_heads `torch.squeeze(tensor[:,i],dim=1)` then `torch.cat(head_outs,dim=2)` "
+        "(raises with one token). The reference's decoding calls it on 2-D queries and keys (raises)."),
+    Port("ift6135_yuchenhui22314", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_key_padding", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "scale_other", "mask_key_padding", "softmax_nan_fully_masked"),
+    }, notes="transformer_solution.py (commit 7d97c2e) MultiHeadedAttention.get_attention_weights(queries, keys, "
+       "mask=None): `torch.matmul(queries, keys.transpose(-1, -2))/math.sqrt(self.head_size)` (no scale argument; "
+       "head_size = embed_dim//num_heads in the course's blocks), `mask = 1 - mask.to(torch.int32)` and "
+       "`S.masked_fill(mask.unsqueeze(1).unsqueeze(1).repeat(1, self.num_heads, self.sequence_length, 1).bool(), "
+       "-torch.inf)` (a (B, N_k) key-padding mask; a 3-D mask raises in repeat), `F.softmax(S, dim=-1)` (NaN on an all "
+       "-inf row); split_heads `bs, seq_len = tensor.shape[:2]`, `hidden_size = tensor.shape[2]`, `tensor.view(bs, "
+       "seq_len, self.num_heads, hidden_size // self.num_heads )` (3-D input)."),
 ]
 
 SEED = 21
@@ -1283,6 +1346,8 @@ FRESH_7: tuple[str, ...] = ('brown1470_markfromcd', 'brown1470_zguo47', 'brown14
 FRESH_8_D: tuple[str, ...] = ('jhu743_evangronberg', 'jhu743_jonivrapi', 'jhu743_breburd')
 # the FRESH_8 ports of helper E (USC EE 641, homework 3), merged by the lead into FRESH_8
 FRESH_8_E: tuple[str, ...] = ('ee641_hw3_alex1792', 'ee641_hw3_jifanyao', 'ee641_hw3_arshdeep_usc', 'ee641_hw3_psypao')
+FRESH_8_F: tuple[str, ...] = ('ift6135_wangcr', 'ift6135_tannerducharme', 'ift6135_pyranoid',
+                              'ift6135_yuchenhui22314')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7}
