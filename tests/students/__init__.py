@@ -36,7 +36,8 @@ RoPE and grouped-query attention in minGPT; UC Berkeley CS 182/282A, homework 3;
 after the fifth was measured by sessions that never ran the grader on them, and graded once for the report; like the
 others, it counts in the validation half but not in the recorded draw (``BATCHES`` lists every batch). ``FRESH_7`` is
 a seventh batch of 12 from three more courses (Brown CSCI 1470/2470, the DeepLearning.AI Sequence Models course,
-Tsinghua's Artificial Neural Network), ported after the sixth was measured, in the same way.
+Tsinghua's Artificial Neural Network), ported after the sixth was measured, in the same way; ``FRESH_8`` an eighth
+batch of 11 (Johns Hopkins EN.705.743, USC EE 641, Mila IFT6135), ported after the seventh was measured.
 """
 
 from __future__ import annotations
@@ -1343,14 +1344,17 @@ FRESH_6: tuple[str, ...] = ('cmu10423_hw1_stablegradients', 'cmu10423_hw1_thomas
 FRESH_7: tuple[str, ...] = ('brown1470_markfromcd', 'brown1470_zguo47', 'brown1470_ncai25', 'brown1470_xliu205',
                             'coursera_genbravo', 'coursera_alinaveed01', 'coursera_yumiao329', 'coursera_himankunaw',
                             'thuann_hw3_btlmd', 'thuann_hw3_hbxhbx', 'thuann_hw3_zhangchi2004', 'thuann_hw3_zrporz')
-FRESH_8_D: tuple[str, ...] = ('jhu743_evangronberg', 'jhu743_jonivrapi', 'jhu743_breburd')
-# the FRESH_8 ports of helper E (USC EE 641, homework 3), merged by the lead into FRESH_8
-FRESH_8_E: tuple[str, ...] = ('ee641_hw3_alex1792', 'ee641_hw3_jifanyao', 'ee641_hw3_arshdeep_usc', 'ee641_hw3_psypao')
-FRESH_8_F: tuple[str, ...] = ('ift6135_wangcr', 'ift6135_tannerducharme', 'ift6135_pyranoid',
-                              'ift6135_yuchenhui22314')
+# an eighth batch of 11, from three courses the corpus had not used (Johns Hopkins EN.705.743 ChatGPT from Scratch; USC
+# EE 641 homework 3; Universite de Montreal / Mila IFT6135 assignment 2), ported after the seventh was measured, by
+# sessions that never ran the grader on them; graded once for the report. Like the others, they join the validation
+# half (split) but not the recorded draw.
+FRESH_8: tuple[str, ...] = ('jhu743_evangronberg', 'jhu743_jonivrapi', 'jhu743_breburd', 'ee641_hw3_alex1792',
+                            'ee641_hw3_jifanyao', 'ee641_hw3_arshdeep_usc', 'ee641_hw3_psypao', 'ift6135_wangcr',
+                            'ift6135_tannerducharme', 'ift6135_pyranoid', 'ift6135_yuchenhui22314')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
-                                       "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7}
+                                       "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
+                                       "fresh_8": FRESH_8}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
