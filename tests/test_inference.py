@@ -669,3 +669,26 @@ def test_one_head_that_gets_past_a_broadcast_by_chance_names_nothing(tmp_path_fa
     assert any(t["score"] < t["max_score"] and "broadcast" in t["output"] for t in tests)
     assert all("mha_fixed_heads" not in t["extra_data"]["mistakes"] for t in tests), [
         t["extra_data"] for t in tests if "mha_fixed_heads" in t["extra_data"]["mistakes"]]
+
+
+def _scaled_by_model_width_over_heads(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    """Multi-head attention scaled by 1/sqrt(D // H) (a per-head width taken from the model's, as a course's blocks
+    build it), its heads otherwise as the contract's."""
+    d_k = W_Q.shape[-1] // num_heads
+    return ref.multi_head_attention(X, W_Q * np.sqrt(d_k / (X.shape[-1] // num_heads)), W_K, W_V, W_O, num_heads, mask)
+
+
+@pytest.mark.parametrize("case_id, expected", [("mha-one-head", "scale_other"), ("mha-two-heads", "scale_d_model")])
+def test_a_scale_by_the_model_width_is_said_only_where_it_is_not_the_model_width_over_one_head(case_id,
+                                                                                               expected) -> None:
+    """With one head 1/sqrt(D) is also 1/sqrt(D // H): the output cannot tell "the model width" from "a per-head width
+    taken from the model's", so only "another constant" is said; with two heads the reading stands."""
+    explain = homework_module("diagnosis.explain")
+    stored = support.case(case_id)
+    assert explain.one_head(stored, ("batch_first_only", "scale_d_model")) == ("batch_first_only", expected)
+    if case_id == "mha-one-head":  # the whole chain on such code: never scale_d_model on the one-head case
+        names, args = zip(*support.call_arguments(stored.inputs))
+        actual = _scaled_by_model_width_over_heads(*args)
+        mistakes, _, _ = explain.explain(LocalStudent(multi_head_attention=_scaled_by_model_width_over_heads), stored,
+                                         list(args), list(names), False, actual)
+        assert "scale_d_model" not in support.mistake_ids(mistakes), mistakes

@@ -23,10 +23,21 @@ PROBED = "a probe: the same call on an input without the suspected cause gives t
 def refined(student: Any, stored: Case, mistake: Mistakes) -> Mistakes:
     """batch_first_only (passes with exactly one leading axis) becomes needs_leading_axis when a case without
     leading axes also passes with two: the code needs some leading axis, not exactly one."""
+    mistake = one_head(stored, mistake)
     ids = mistake_ids(mistake)
     if "batch_first_only" not in ids or not inference.leading_axes_optional(student, stored):
         return mistake
     return tuple("needs_leading_axis" if m == "batch_first_only" else m for m in ids)
+
+
+def one_head(stored: Case, mistake: Mistakes) -> Mistakes:
+    """With one head, 1/sqrt(D) is also 1/sqrt(D // H), a per-head width taken from the model's, which no output of
+    the case tells apart: scale_d_model is then said as scale_other (another constant than asked)."""
+    ids = mistake_ids(mistake)
+    if "scale_d_model" not in ids or stored.function != "multi_head_attention" or int(np.asarray(
+            stored.inputs.get("num_heads", 0))) != 1:
+        return mistake
+    return tuple(dict.fromkeys("scale_other" if m == "scale_d_model" else m for m in ids))
 
 
 def explain(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
@@ -34,14 +45,14 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
     """The mistakes a wrong output evidences, how (for extra_data.evidence), and whether the output itself equals
     the mistake's (``exact``, for the TA reading extra_data.evidence); (None, "", False) when none."""
     if found := _read(stored, actual):
-        return found
+        return one_head(stored, found[0]), *found[1:]
     if (squeezed := masks.without_extra_axes(stored.expected, actual)) is not None:
         removed = "its leading axes of length 1 removed"
         if matches(squeezed, stored.expected):
             return "extra_leading_axes", f"the output, {removed}, equals the expected one", True
         if found := _read(stored, squeezed):  # the values read as if the axes were not there, named with them
             mistakes, how, exact = found
-            return (*mistake_ids(mistakes), "extra_leading_axes"), f"{how}, {removed}", exact
+            return (*mistake_ids(one_head(stored, mistakes)), "extra_leading_axes"), f"{how}, {removed}", exact
     if mistake := probed(student, stored, args, names, batched, actual):
         return refined(student, stored, mistake), PROBED, False
     if found := inference.search(student, stored, actual):

@@ -1217,11 +1217,13 @@ PORTS = [
         "`view(batch, seq_len, num_heads * d_k)`, W_O."),
     Port("ee641_hw3_arshdeep_usc", {
         "scaled_dot_product_attention": ("mask_read_as_padding", "needs_leading_axes", "scale_argument_ignored",
-                                         "softmax_nan_fully_masked"),
+                                         "softmax_nan_fully_masked", "mask_full_shape"),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
                                  "mha_needs_divisible_width", "mask_read_as_padding", "softmax_nan_fully_masked"),
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
-        notes="problem1/attention.py (commit 5cb9f08) scaled_dot_product_attention(Q, K, V, mask=None): no scale "
+        notes="(mask_full_shape added by the lead after FRESH_8 was graded once, on review of the code: a 4-D mask "
+        "written out in full is used as it is, and only a smaller one is read as padding.) "
+        "problem1/attention.py (commit 5cb9f08) scaled_dot_product_attention(Q, K, V, mask=None): no scale "
         "argument, `(Q @ K.transpose(-2, -1)) / math.sqrt(d_k)`, then with a mask `if m.dim() == 2:  # padding mask "
         "[batch, seq]` `m = m[:, None, None, :]`, `elif m.dim() == 3:` `m = m[:, None, :, :]`, `batch_size, seq_q, "
         "seq_k = scores.shape[0], scores.shape[2], scores.shape[3]` (IndexError on 2-D and 3-D scores), the expands "
@@ -1289,9 +1291,12 @@ PORTS = [
         "tensor.shape` (3-D input); merge_heads `torch.squeeze(tensor[:,i],dim=1)` then `torch.cat(head_outs,dim=2)` "
         "(raises with one token). The reference's decoding calls it on 2-D queries and keys (raises)."),
     Port("ift6135_yuchenhui22314", {
-        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_key_padding", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_key_padding", "softmax_nan_fully_masked",
+                                         "extra_leading_axes"),
         "multi_head_attention": ("batch_first_only", "scale_other", "mask_key_padding", "softmax_nan_fully_masked"),
-    }, notes="transformer_solution.py (commit 7d97c2e) MultiHeadedAttention.get_attention_weights(queries, keys, "
+    }, notes="(extra_leading_axes added by the lead after FRESH_8 was graded once, on review of the code: the "
+       "padding mask's two added axes, repeated to (B, H, N, N_k), give a 2-D or 3-D case's output leading axes of "
+       "length 1.) transformer_solution.py (commit 7d97c2e) MultiHeadedAttention.get_attention_weights(queries, keys, "
        "mask=None): `torch.matmul(queries, keys.transpose(-1, -2))/math.sqrt(self.head_size)` (no scale argument; "
        "head_size = embed_dim//num_heads in the course's blocks), `mask = 1 - mask.to(torch.int32)` and "
        "`S.masked_fill(mask.unsqueeze(1).unsqueeze(1).repeat(1, self.num_heads, self.sequence_length, 1).bool(), "
