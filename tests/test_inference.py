@@ -692,3 +692,12 @@ def test_a_scale_by_the_model_width_is_said_only_where_it_is_not_the_model_width
         mistakes, _, _ = explain.explain(LocalStudent(multi_head_attention=_scaled_by_model_width_over_heads), stored,
                                          list(args), list(names), False, actual)
         assert "scale_d_model" not in support.mistake_ids(mistakes), mistakes
+
+
+@pytest.mark.parametrize("actual", [[np.zeros((1, 3, 2)), [1, [2, 3]]], "text", None, (np.zeros((1, 3, 2)),)])
+def test_an_output_that_cannot_be_read_without_extra_axes_is_none_not_a_value(actual) -> None:
+    masks = homework_module("diagnosis.masks")
+    expected = (np.zeros((3, 2)), np.zeros((3, 4)))
+    assert masks.without_extra_axes(expected, actual) is None
+    squeezed = masks.without_extra_axes(expected, (np.ones((1, 1, 3, 2)), np.ones((3, 4))))
+    assert squeezed is not None and squeezed[0].shape == (3, 2) and squeezed[1].shape == (3, 4)

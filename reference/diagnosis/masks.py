@@ -136,7 +136,7 @@ def _same_mask(pattern: np.ndarray, allowed: np.ndarray) -> bool:
     return pattern.dtype.kind == "b" and pattern.shape == allowed.shape and np.array_equal(allowed, pattern)
 
 
-@quiet(False)
+@quiet(None)
 def without_extra_axes(expected: Any, actual: Any) -> Any:
     """The output with the extra leading axes of length 1 of some of its arrays removed (the rest of each shape the
     expected one), or None when it has none."""

@@ -11,8 +11,10 @@ What the line assumed is found in two ways:
   makes it hold. The same call on the rewritten inputs is made for each, at most ``MAX_PROBES`` calls; a
   property whose rewriting gets past that line (the call returns, or raises at another line) is what the line
   assumed only if no other property's rewriting gets past it too (when two do, neither is named: a reshape may get
-  past its line both with as many queries as keys and with a batch axis). The rewritten call's answer does not
-  matter: only whether the line still raises;
+  past its line both with as many queries as keys and with a batch axis), and, where the homework gives a property
+  an ``unless`` rewriting (the mask taken away), only if the call still raises there that way too (a line reached
+  only with a mask says nothing of the code's axes). The rewritten call's answer does not matter: only whether the
+  line still raises; an ``assert`` is read by its condition as well as its message;
 * the exception and its operands, where Python itself says it (``^`` between numbers is XOR, not a power).
 
 ``explain`` returns a ``Crash``: the markdown that quotes the line and says what it assumed, the mistake the
