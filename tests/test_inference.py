@@ -701,3 +701,8 @@ def test_an_output_that_cannot_be_read_without_extra_axes_is_none_not_a_value(ac
     assert masks.without_extra_axes(expected, actual) is None
     squeezed = masks.without_extra_axes(expected, (np.ones((1, 1, 3, 2)), np.ones((3, 4))))
     assert squeezed is not None and squeezed[0].shape == (3, 2) and squeezed[1].shape == (3, 4)
+
+
+def test_a_probe_output_on_inputs_the_contract_has_no_answer_for_is_read_as_nothing() -> None:
+    inputs = {"Q": np.zeros((2, 3)), "K": np.zeros((4, 5)), "V": np.zeros((4, 2)), "mask": None, "scale": None}
+    assert inference._answer_without_extra_axes("scaled_dot_product_attention", inputs, np.zeros((1, 2, 2))) is None
