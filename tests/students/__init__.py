@@ -142,6 +142,11 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "mha_merge_squeezes_single_token": "multi_head_attention merges the heads with torch.squeeze(tensor[:, i], dim=1) "
     "on each (B, N, d_v) head before torch.cat(..., dim=2): with one token (N = 1) squeeze drops the token axis and "
     "the concatenation raises",
+    # FRESH_9 helper G
+    "mha_weights_sized_by_tokens": "multi_head_attention expands each projection matrix to (batch, N, width) with the "
+    "number of tokens N standing for its row count (linear(batch_size, seq_length, seq_length, model_dim, X, W), "
+    "torch's expand): it raises unless the input width D equals N, and it expands W_O to (batch, H*d_k, H*d_k), which "
+    "raises unless W_O is square and as wide as W_Q",
 }
 
 
@@ -1303,6 +1308,59 @@ PORTS = [
        "-torch.inf)` (a (B, N_k) key-padding mask; a 3-D mask raises in repeat), `F.softmax(S, dim=-1)` (NaN on an all "
        "-inf row); split_heads `bs, seq_len = tensor.shape[:2]`, `hidden_size = tensor.shape[2]`, `tensor.view(bs, "
        "seq_len, self.num_heads, hidden_size // self.num_heads )` (3-D input)."),
+    # the FRESH_9 ports (helper G): UC San Diego CSE 234 Data Systems for Machine Learning, winter 2025, programming
+    # assignment 1 (an autodiff library on torch tensors and, with it, a one-layer transformer for MNIST rows: the
+    # students' own single-head attention and SoftmaxOp), a course the corpus had not used
+    Port("cse234_wongsingfo", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("softmax_nan_fully_masked",),
+        "multi_head_attention": ("batch_first_only", "heads_not_split", "mha_value_width", "mask_ignored"),
+    }, callee={"scaled_dot_product_attention": ("softmax",)},
+        notes="pa1/auto_diff.py (commit 497e1f3) SoftmaxOp.compute: `x_max = x.max(dim=node.dim, keepdim=True)[0]`, "
+        "`exp_x = torch.exp(x - x_max)`, `exp_x / exp_x.sum(dim=node.dim, keepdim=True)` (no temperature; an all -inf "
+        "slice gives NaN; the reference's scaled_dot_product_attention calls it); pa1/transformer.py (commit 497e1f3) "
+        "linear: `ad.broadcast(W, input_shape=(in_dim, out_dim), target_shape=(batch_size, in_dim, out_dim))` then "
+        "`ad.matmul(X, W_)`; single_head_attention: `V = linear(X, WV, None, batch_size, seq_length, in_dim, "
+        "hidden_dim)` (W_V expanded to W_Q's width: raises when d_v != d_k), `QK = ad.matmul(Q, ad.transpose(K, 1, 2)) "
+        "/ np.sqrt(hidden_dim)` (3-D only; one head over the whole width hidden_dim), `ad.softmax(QK)`, no mask "
+        "argument, `linear(QKV, WO, ...)`."),
+    Port("cse234_athe_kunal", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("softmax_nan_fully_masked",),
+        "multi_head_attention": ("heads_not_split", "mask_ignored"),
+    }, callee={"scaled_dot_product_attention": ("softmax",)},
+        notes="pa1/auto_diff.py (commit cce843d) SoftmaxOp.compute: `max_elems, _ = torch.max(input_values[0], "
+        "dim=node.dim, keepdim=True)`, `torch.exp(x_shifted)`, `x_exp / torch.sum(x_exp, dim=node.dim, keepdim=True)` "
+        "(no temperature; an all -inf slice gives NaN; the reference's scaled_dot_product_attention calls it); "
+        "pa1/transformer.py (commit cce843d) single_head_attention(X, WQ, WK, WV, Wo, model_dim): `K = "
+        "ad.transpose(ad.matmul(X, WK), -1, -2)`, `QK = ad.softmax(ad.div_by_const(ad.matmul(Q, K), model_dim**0.5))` "
+        "(one head over the whole width model_dim = W_Q's columns), `ad.matmul(QK, ad.matmul(X, WV))`, "
+        "`ad.matmul(attn, Wo)`, no mask argument."),
+    Port("cse234_jenishhd", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("softmax_nan_fully_masked",),
+        "multi_head_attention": ("batch_first_only", "heads_not_split", "mask_ignored"),
+    }, callee={"scaled_dot_product_attention": ("softmax",)},
+        notes="pa1/auto_diff.py (commit e752d09) SoftmaxOp.compute: `torch.softmax(x, dim=dimension)` (no "
+        "temperature; NaN on an all -inf slice; the reference's scaled_dot_product_attention calls it); "
+        "pa1/transformer.py (commit e752d09) transformer(): `K_t = ad.transpose(K, 1, 2)` (3-D only), `scores = "
+        "ad.matmul(Q, K_t)`, `scale = model_dim ** 0.5` (one head over the whole width model_dim = W_Q's columns), "
+        "`ad.softmax(scaled_scores, dim=-1)`, `ad.matmul(context, w_o)`, no mask."),
+    Port("cse234_toubat", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("softmax_nan_fully_masked",),
+        "multi_head_attention": ("batch_first_only", "mha_weights_sized_by_tokens", "mha_value_width",
+                                 "heads_not_split", "mask_ignored"),
+    }, callee={"scaled_dot_product_attention": ("softmax",)},
+        notes="pa1/auto_diff.py (commit 1b13460) SoftmaxOp.compute: `softmax_pytorch(x, dim=dim)` (torch's: no "
+        "temperature, NaN on an all -inf slice; the reference's scaled_dot_product_attention calls it); "
+        "pa1/transformer.py (commit 6e8066c) linear(batch_size, in_dim, hidden_dim, out_dim, X, W): `ad.unsqueeze(W, "
+        "0)`, `ad.broadcast(W, input_shape=[1, hidden_dim, out_dim], target_shape=[batch_size, hidden_dim, "
+        "out_dim])`; single_head_attention: `linear(batch_size, seq_length, seq_length, model_dim, X, W_q)` (and W_k, "
+        "W_v: the tokens' count as the weights' rows, raises unless D == N; W_V expanded to W_Q's width), "
+        "`ad.matmul(Q, ad.transpose(K, 1, 2)) / sqrt(model_dim)` (3-D only; one head over the whole width), "
+        "`ad.softmax(out, dim=2)`, `linear(batch_size, seq_length, model_dim, model_dim, out, W_o)` (W_O expanded to "
+        "(model_dim, model_dim)), no mask argument."),
 ]
 
 SEED = 21
@@ -1356,6 +1414,8 @@ FRESH_7: tuple[str, ...] = ('brown1470_markfromcd', 'brown1470_zguo47', 'brown14
 FRESH_8: tuple[str, ...] = ('jhu743_evangronberg', 'jhu743_jonivrapi', 'jhu743_breburd', 'ee641_hw3_alex1792',
                             'ee641_hw3_jifanyao', 'ee641_hw3_arshdeep_usc', 'ee641_hw3_psypao', 'ift6135_wangcr',
                             'ift6135_tannerducharme', 'ift6135_pyranoid', 'ift6135_yuchenhui22314')
+# the FRESH_9 part of helper G: UC San Diego CSE 234 (winter 2025) programming assignment 1; not yet graded
+FRESH_9_G: tuple[str, ...] = ('cse234_wongsingfo', 'cse234_athe_kunal', 'cse234_jenishhd', 'cse234_toubat')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
