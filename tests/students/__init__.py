@@ -147,6 +147,11 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "number of tokens N standing for its row count (linear(batch_size, seq_length, seq_length, model_dim, X, W), "
     "torch's expand): it raises unless the input width D equals N, and it expands W_O to (batch, H*d_k, H*d_k), which "
     "raises unless W_O is square and as wide as W_Q",
+    # FRESH_9 helper H
+    "mha_applies_rope": "multi_head_attention rotates each head's queries and keys with a rotary embedding of its own "
+    "(the course's Rotary: positions 0..N-1, base 10000, cos/sin tables with each angle repeated for a pair of "
+    "adjacent coordinates but rotate_half partners i and i + d/2) before the scores, where the contract's "
+    "multi-head attention has no positional encoding",
 }
 
 
@@ -1361,6 +1366,41 @@ PORTS = [
         "`ad.matmul(Q, ad.transpose(K, 1, 2)) / sqrt(model_dim)` (3-D only; one head over the whole width), "
         "`ad.softmax(out, dim=2)`, `linear(batch_size, seq_length, model_dim, model_dim, out, W_o)` (W_O expanded to "
         "(model_dim, model_dim)), no mask argument."),
+    # the FRESH_9 ports (helper H): University of Michigan EECS 595 (Natural Language Processing), fall 2025, homework
+    # 3 ("GPT": the students' MultiHeadAttention with the course's rotary embedding and their own causal mask), a course
+    # the corpus had not used
+    Port("eecs595_joelyanglq", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_applies_rope", "mha_head_width_model",
+                                 "mha_value_width", "out_width_is_input", "mha_needs_divisible_width"),
+    }, notes="hw3/gpt.py (commit 9c36d60) MultiHeadAttention: `d_out = d_in`, `assert (d_out % num_heads == 0)`, "
+       "`self.head_dim = d_out // num_heads` for queries, keys and values; forward(embeds) (no mask argument): `b, "
+       "num_tokens, d_in = embeds.shape` (3-D only), `view(b, num_tokens, self.num_heads, self.head_dim).transpose(1, "
+       "2)`, `queries, keys = apply_rotary_pos_emb(queries, keys, rope_cos, rope_sin)` (hw3/rope.py: "
+       "`torch.repeat_interleave(freqs, 2, dim=-1)` tables, `_rotate_half` halves), `* self.scale`, "
+       "`masked_fill(self.mask[:seq_len, :seq_len]...)` with its own triu causal mask (always causal), "
+       "`context.transpose(1, 2).contiguous().view(b, num_tokens, self.d_out)` (d_out = d_in, the input's width)."),
+    Port("eecs595_virum9520", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_applies_rope", "mha_head_width_model",
+                                 "mha_value_width", "mha_needs_divisible_width"),
+    }, notes="gpt.py (commit 22ed75a) MultiHeadAttention: `d_out = d_in`, `assert (d_out % num_heads == 0)`, "
+       "`self.head_dim = d_out // num_heads` for queries, keys and values; forward(embeds) (no mask argument): `b, "
+       "num_tokens, d_in = embeds.shape` (3-D only), `view(b, num_tokens, h, head_dim).transpose(1, 2)`, `queries, "
+       "keys = apply_rotary_pos_emb(queries, keys, rope_cos, rope_sin)` (rope.py: `torch.repeat_interleave(freqs, 2, "
+       "dim=-1)` tables, `_rotate_half` halves), `attn_scores.masked_fill(causal_mask, float('-inf'))` with "
+       "`self.mask[:num_tokens, :num_tokens]` of its own triu mask (always causal), `attn_scores * self.scale`, "
+       "`view(b, num_tokens, h * head_dim)`."),
+    Port("eecs595_tonyyuanmd", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_applies_rope", "head_split_reshape",
+                                 "head_merge_wrong", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "mha_needs_divisible_width"),
+    }, notes="gpt.py (commit 5322a09) MultiHeadAttention: `d_out = d_in`, `assert (d_out % num_heads == 0)`, "
+       "`self.head_dim = d_out // num_heads` for queries, keys and values; forward(embeds) (no mask argument): `b, "
+       "num_tokens, d_in = embeds.shape` (3-D only), `queries.view(b, self.num_heads, num_tokens, self.head_dim)` (and "
+       "keys, values: no transpose), `queries, keys = apply_rotary_pos_emb(queries, keys, rope_cos, rope_sin)` "
+       "(rope.py: `torch.repeat_interleave(freqs, 2, dim=-1)` tables, `_rotate_half` halves), `attn_score /= "
+       "math.sqrt(self.head_dim)`, `masked_fill(self.mask[:num_tokens, :num_tokens], torch.finfo(...).min)` with its "
+       "own triu mask (always causal), `output.view(b, num_tokens, d_in)` straight from (b, H, N, d) (no transpose "
+       "back; the input's width)."),
 ]
 
 SEED = 21
@@ -1416,6 +1456,9 @@ FRESH_8: tuple[str, ...] = ('jhu743_evangronberg', 'jhu743_jonivrapi', 'jhu743_b
                             'ift6135_tannerducharme', 'ift6135_pyranoid', 'ift6135_yuchenhui22314')
 # the FRESH_9 part of helper G: UC San Diego CSE 234 (winter 2025) programming assignment 1; not yet graded
 FRESH_9_G: tuple[str, ...] = ('cse234_wongsingfo', 'cse234_athe_kunal', 'cse234_jenishhd', 'cse234_toubat')
+# helper H's part of a ninth batch: University of Michigan EECS 595 (fall 2025, homework 3), ported by a session that
+# never ran the grader on them (the lead merges the helpers' tuples into FRESH_9)
+FRESH_9_H: tuple[str, ...] = ('eecs595_joelyanglq', 'eecs595_virum9520', 'eecs595_tonyyuanmd')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
