@@ -152,6 +152,11 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "(the course's Rotary: positions 0..N-1, base 10000, cos/sin tables with each angle repeated for a pair of "
     "adjacent coordinates but rotate_half partners i and i + d/2) before the scores, where the contract's "
     "multi-head attention has no positional encoding",
+    # FRESH_9 helper I
+    "mha_tokens_first": "multi_head_attention reads its input as (N, B, D), tokens FIRST and the batch second "
+    "(fairseq's time-major layout: `tgt_time_steps, batch_size, embed_dim = query.size()`) and returns (N, B, D_out): "
+    "on a contract (B, N, D) input each token position attends over the B sequences (the batch axis is read as the "
+    "tokens), and a (N, N) mask meets (B, B) scores (it raises unless B = N or it broadcasts)",
 }
 
 
@@ -1401,6 +1406,62 @@ PORTS = [
        "math.sqrt(self.head_dim)`, `masked_fill(self.mask[:num_tokens, :num_tokens], torch.finfo(...).min)` with its "
        "own triu mask (always causal), `output.view(b, num_tokens, d_in)` straight from (b, H, N, d) (no transpose "
        "back; the input's width)."),
+    # the FRESH_9 ports (helper I): University of Edinburgh, NLU+ (INFR11157, Natural Language Understanding,
+    # Generation and Machine Translation), coursework 2 (the students' MultiHeadAttention.forward in the course's
+    # fairseq-style, time-major Transformer; the contract's mask is passed as the course's additive attn_mask), a
+    # course the corpus had not used
+    Port("edinnlu_dhjkim321", {
+        "multi_head_attention": ("batch_first_only", "mha_tokens_first", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_bool_added", "needs_shared_mask"),
+    }, notes="seq2seq/models/transformer_helper.py (commit e6b66bb, 2024) MultiHeadAttention.forward: "
+       "`tgt_time_steps, batch_size, embed_dim = query.size()` (3-D, time-major: tokens first, output (T, B, E)), "
+       "the course's __init__ `self.head_embed_size = embed_dim // num_attn_heads` with `assert "
+       "self.head_embed_size * self.num_heads == self.embed_dim` (every head D // H wide, D = X.shape[-1]), "
+       "`projected_q.transpose(0, 1)` then `reshape(batch_size, tgt_time_steps, self.num_heads, "
+       "self.head_embed_size)` for q, k and v, `scaled_scores = raw_scores / self.head_scaling`, `attention_mask = "
+       "attn_mask.unsqueeze(dim=0)` and `scaled_scores += attention_mask` (the course's mask is additive: a boolean "
+       "mask adds 0/1; in place, so a mask with its own batch axis raises), `F.softmax(scaled_scores, dim=2)`, merge "
+       "`reshape(batch_size, tgt_time_steps, self.embed_dim)`, out_proj, `attn += transposed_projected_attn`."),
+    Port("edinnlu_htk55", {
+        "multi_head_attention": ("batch_first_only", "mha_tokens_first", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_ignored", "needs_shared_mask"),
+    }, notes="seq2seq/models/transformer_helper.py (commit 40641ed, spring 2023) MultiHeadAttention.forward: "
+       "`tgt_time_steps, batch_size, embed_dim = query.size()` (3-D, time-major: tokens first, output (T, B, E)), "
+       "the course's __init__ `self.head_embed_size = embed_dim // num_attn_heads` with `assert "
+       "self.head_embed_size * self.num_heads == self.embed_dim` (every head D // H wide, D = X.shape[-1]), "
+       "`q.view(-1, batch_size, self.num_heads, self.head_embed_size)` then `transpose(0, 2).contiguous().view("
+       "self.num_heads * batch_size, -1, self.head_embed_size)` for q, k and v, `attn_mask = attn_mask.unsqueeze(dim="
+       "0)`, `attn_mask_ = attn_mask.repeat(self.num_heads * batch_size,1,1)` (raises for a mask with its own batch "
+       "axis), `attn_mask = (attn_mask == float(\"-inf\"))` (a boolean mask is never -inf: nothing is masked) and "
+       "`attn_weights.masked_fill_(attn_mask, float(\"-inf\"))`, `F.softmax(attn_weights, dim=-1)`, merge "
+       "`view(self.num_heads, batch_size, tgt_time_steps, self.head_embed_size)`, `transpose(0,2)`, out_proj."),
+    Port("edinnlu_ameertg", {
+        "multi_head_attention": ("batch_first_only", "mha_tokens_first", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_inverted", "needs_shared_mask",
+                                 "softmax_wrong_axis", "softmax_nan_fully_masked", "head_merge_wrong"),
+    }, notes="seq2seq/models/transformer_helper.py (commit a80aace, 2020-21) MultiHeadAttention.forward: "
+       "`tgt_time_steps, batch_size, embed_dim = query.size()` (3-D, time-major: tokens first, output (T, B, E)), "
+       "the course's __init__ `self.head_embed_size = embed_dim // num_attn_heads` with `assert "
+       "self.head_embed_size * self.num_heads == self.embed_dim` (every head D // H wide, D = X.shape[-1]), "
+       "`self.q_proj(query).view(query.size(0), query.size(1) * self.num_heads, d_k)` then `transpose(0, 1)` "
+       "for q, k and v, `/ math.sqrt(d_k)`, `if attn_mask.dtype == torch.bool: dotted_attention.masked_fill_("
+       "attn_mask.unsqueeze(0), float('-inf'))` (True = masked; in place, so a mask with its own batch axis raises), "
+       "`F.softmax(dotted_attention, dim=1)` (over the queries; a key masked for every query gives a NaN column), "
+       "`torch.matmul(attn_weights, V).view(query.size(0), query.size(1), self.embed_dim)` (the (B*H, T, d) heads "
+       "viewed straight as (T, B, E)), out_proj."),
+    Port("edinnlu_lixuran", {
+        "multi_head_attention": ("batch_first_only", "mha_tokens_first", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "masked_zero", "needs_shared_mask"),
+    }, notes="seq2seq/models/transformer_helper.py (commit 98fcfc6, the 2019-20 coursework) "
+       "MultiHeadAttention.forward: "
+       "`tgt_time_steps, batch_size, embed_dim = query.size()` (3-D, time-major: tokens first, output (T, B, E)), "
+       "the course's __init__ `self.head_embed_size = embed_dim // num_attn_heads` with `assert "
+       "self.head_embed_size * self.num_heads == self.embed_dim` (every head D // H wide, D = X.shape[-1]), "
+       "`self.q_proj(query).view(t,b,h,k)` (and `view(s,b,h,k)` for v and k), `transpose(0, 1).transpose(1,"
+       "2).view(b*h,t,k)`, `/self.head_scaling`, `attn_mask=attn_mask.unsqueeze(0)`, `attn_mask=attn_mask.expand("
+       "b*h,t,t)` (raises for a mask with its own batch axis) and `dot = dot*attn_mask` (a boolean mask sets the "
+       "disallowed scores to 0 before the softmax), `F.softmax( dot , dim=2)`, merge `view(b,h,t,k)`, `transpose(1, "
+       "2).transpose(0, 1).contiguous().view(t, b, h * k)`, out_proj."),
 ]
 
 SEED = 21
@@ -1459,6 +1520,9 @@ FRESH_9_G: tuple[str, ...] = ('cse234_wongsingfo', 'cse234_athe_kunal', 'cse234_
 # helper H's part of a ninth batch: University of Michigan EECS 595 (fall 2025, homework 3), ported by a session that
 # never ran the grader on them (the lead merges the helpers' tuples into FRESH_9)
 FRESH_9_H: tuple[str, ...] = ('eecs595_joelyanglq', 'eecs595_virum9520', 'eecs595_tonyyuanmd')
+# the FRESH_9 part of helper I: four ports from the University of Edinburgh's NLU+ coursework 2, a course the corpus
+# had not used, ported without running the grader on them (the lead merges the helpers' parts into FRESH_9)
+FRESH_9_I: tuple[str, ...] = ('edinnlu_dhjkim321', 'edinnlu_htk55', 'edinnlu_ameertg', 'edinnlu_lixuran')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
