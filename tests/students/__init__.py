@@ -37,7 +37,8 @@ after the fifth was measured by sessions that never ran the grader on them, and 
 others, it counts in the validation half but not in the recorded draw (``BATCHES`` lists every batch). ``FRESH_7`` is
 a seventh batch of 12 from three more courses (Brown CSCI 1470/2470, the DeepLearning.AI Sequence Models course,
 Tsinghua's Artificial Neural Network), ported after the sixth was measured, in the same way; ``FRESH_8`` an eighth
-batch of 11 (Johns Hopkins EN.705.743, USC EE 641, Mila IFT6135), ported after the seventh was measured.
+batch of 11 (Johns Hopkins EN.705.743, USC EE 641, Mila IFT6135), ported after the seventh was measured; ``FRESH_9``
+a ninth batch of 11 (UC San Diego CSE 234, Michigan EECS 595, Edinburgh NLU+), ported after the eighth was measured.
 """
 
 from __future__ import annotations
@@ -1515,18 +1516,16 @@ FRESH_7: tuple[str, ...] = ('brown1470_markfromcd', 'brown1470_zguo47', 'brown14
 FRESH_8: tuple[str, ...] = ('jhu743_evangronberg', 'jhu743_jonivrapi', 'jhu743_breburd', 'ee641_hw3_alex1792',
                             'ee641_hw3_jifanyao', 'ee641_hw3_arshdeep_usc', 'ee641_hw3_psypao', 'ift6135_wangcr',
                             'ift6135_tannerducharme', 'ift6135_pyranoid', 'ift6135_yuchenhui22314')
-# the FRESH_9 part of helper G: UC San Diego CSE 234 (winter 2025) programming assignment 1; not yet graded
-FRESH_9_G: tuple[str, ...] = ('cse234_wongsingfo', 'cse234_athe_kunal', 'cse234_jenishhd', 'cse234_toubat')
-# helper H's part of a ninth batch: University of Michigan EECS 595 (fall 2025, homework 3), ported by a session that
-# never ran the grader on them (the lead merges the helpers' tuples into FRESH_9)
-FRESH_9_H: tuple[str, ...] = ('eecs595_joelyanglq', 'eecs595_virum9520', 'eecs595_tonyyuanmd')
-# the FRESH_9 part of helper I: four ports from the University of Edinburgh's NLU+ coursework 2, a course the corpus
-# had not used, ported without running the grader on them (the lead merges the helpers' parts into FRESH_9)
-FRESH_9_I: tuple[str, ...] = ('edinnlu_dhjkim321', 'edinnlu_htk55', 'edinnlu_ameertg', 'edinnlu_lixuran')
+# a ninth batch of 11, from three courses the corpus had not used (UC San Diego CSE 234 programming assignment 1;
+# Michigan EECS 595 homework 3; Edinburgh NLU+ coursework 2), ported after the eighth was measured, by sessions that
+# never ran the grader on them; graded once for the report. Like the others, they join the validation half only.
+FRESH_9: tuple[str, ...] = ('cse234_wongsingfo', 'cse234_athe_kunal', 'cse234_jenishhd', 'cse234_toubat',
+                            'eecs595_joelyanglq', 'eecs595_virum9520', 'eecs595_tonyyuanmd', 'edinnlu_dhjkim321',
+                            'edinnlu_htk55', 'edinnlu_ameertg', 'edinnlu_lixuran')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
-                                       "fresh_8": FRESH_8}
+                                       "fresh_8": FRESH_8, "fresh_9": FRESH_9}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
