@@ -22,6 +22,7 @@ import numpy as np
 from autograder.api import Case, compare, matches
 
 from ..generated import oracle
+from . import masks
 
 Found = tuple[Any, str] | None
 ANGLE_TOLERANCE = 1e-6  # radians: a fit explains an angle when it is this close, modulo 2 pi
@@ -35,9 +36,9 @@ def read(stored: Case, actual: Any) -> Found:
     base = float(stored.inputs.get("base", 10000.0))
     if not isinstance(actual, np.ndarray) or actual.dtype.kind not in "fiu" or x.ndim < 2 or x.shape[-1] % 2:
         return None
-    added = actual.shape[: max(actual.ndim - x.ndim, 0)]
-    if added and all(n == 1 for n in added) and actual.shape[len(added):] == x.shape:
-        actual = actual.reshape(x.shape)  # values read as if the axes were not there; named with what they show
+    added = ()
+    if (squeezed := masks.without_extra_axes(x, actual)) is not None:  # read as if the axes were not there
+        added, actual = actual.shape[: actual.ndim - x.ndim], squeezed  # and named with what they show
     if actual.shape != x.shape:
         return None
     with np.errstate(all="ignore"):
