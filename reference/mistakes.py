@@ -70,6 +70,8 @@ BY_INFERENCE: dict[str, str] = {
     "out_width_is_input": "the case with X padded to H*d_v zero-weighted features (and d_k != d_v) passes",
     "rope_base_ignored": "each pair's fitted angle is positions * 10000**(-2i/d), the default base's",
     "default_required": "the case called again with the contract's default arguments given explicitly passes",
+    "mask_key_padding": "the output equals the contract's answer with the mask's first axis read as a batch of "
+    "key-padding rows, mask[:, None, None, :] (diagnosis/decompose.py)",
 }
 
 

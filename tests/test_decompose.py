@@ -171,3 +171,77 @@ def test_a_keys_first_attention_is_told_so_in_a_graded_test() -> None:
     text = failure(LocalStudent(scaled_dot_product_attention=keys_first()), "sdpa-default-scale")
     assert named(text) == ["weights_transposed"]
     assert "one row per query and one column per key" in text
+
+
+# ---- a mask read as a (batch, n_k) key-padding mask, and NaN on the rows it leaves empty ---------------------------
+
+
+def key_padding(*, scale_used: bool = True, nan: bool = False):
+    """A scaled_dot_product_attention of a course whose mask is a (B, n_k) padding mask: it gives the mask the head
+    and query axes itself (``mask[:, None, None, :]``); ``nan``: its softmax of an all -inf row is NaN."""
+
+    def sdpa(Q, K, V, mask=None, scale=None):
+        scores = Q @ np.swapaxes(K, -1, -2) * (scale if scale_used and scale is not None else Q.shape[-1] ** -0.5)
+        if mask is not None:
+            mask = np.asarray(mask)[:, None, None, :]
+            scores = np.where(mask, scores, -np.inf)
+        with np.errstate(all="ignore"):
+            e = np.exp(scores - scores.max(axis=-1, keepdims=True))
+            weights = e / e.sum(axis=-1, keepdims=True)
+        if not nan:
+            weights = np.nan_to_num(weights)
+        return weights @ V, weights
+
+    return sdpa
+
+
+@pytest.mark.parametrize("student, mask, expected", [
+    (key_padding(), ref.causal_mask(3, 5), "mask_key_padding"),
+    (key_padding(scale_used=False), ref.causal_mask(3, 5), ("mask_key_padding", "scale_argument_ignored")),
+    (key_padding(nan=True), np.array([[True] * 5, [False] * 5, [True, False] * 2 + [True]]),
+     ("mask_key_padding", "softmax_nan_fully_masked")),
+])
+def test_a_mask_read_as_key_padding_is_named_from_the_output_it_broadcasts_to(student, mask, expected) -> None:
+    """Row b of the (3, 5) mask masks the keys of 'sequence' b for every query: the output is (3, 1, 3, d_v)."""
+    stored = sdpa_case(mask=mask)
+    actual = student(*stored.inputs.values())
+    assert np.shape(actual[0]) == (3, 1, 3, 2)
+    found = decompose.combined(stored, actual)
+    assert found is not None and found[0] == expected, found
+
+
+def test_nan_is_read_only_on_the_rows_a_candidate_leaves_without_keys() -> None:
+    """The scale argument ignored, with NaN on a row the mask does not empty, is no combination of the knobs."""
+    stored = sdpa_case(mask=np.array([[True] * 5, [False] * 5, [True, False] * 2 + [True]]))
+    out, weights = (np.array(a) for a in ref.scaled_dot_product_attention(**dict(stored.inputs, scale=None)))
+    out[1], weights[1] = np.nan, np.nan  # the fully masked row: NaN there is the softmax of an all -inf row
+    assert decompose.combined(stored, (out, weights))[0] == ("scale_argument_ignored", "softmax_nan_fully_masked")
+    out[0], weights[0] = np.nan, np.nan  # a row with keys
+    assert decompose.combined(stored, (out, weights)) is None
+
+
+
+KEY_PADDING_VIEW = '''
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
+    scores = Q @ np.swapaxes(K, -1, -2) * (Q.shape[-1] ** -0.5 if scale is None else scale)
+    if mask is not None:  # a (B, n_k) padding mask, as torch's mask.view(B, 1, 1, n_k)
+        mask = np.asarray(mask).reshape(Q.shape[0], 1, 1, K.shape[-2])
+        scores = np.where(mask, scores, -1e30)
+    weights = softmax(scores)
+    return weights @ V, weights
+'''
+
+
+def test_a_key_padding_view_that_raises_is_explained_at_the_students_line(tmp_path) -> None:
+    """The view raises on the (4, 6) mask of the (2, 3, 4, 6) case; with a mask of one row per sequence, (2, 6), the
+    line gets past, and no other property of the case does: the mistake is named at the student's line."""
+    from autograder import runner
+    from tests.homework import UPLOAD
+
+    (tmp_path / f"{UPLOAD}.py").write_text(open(ref.__file__).read() + KEY_PADDING_VIEW)
+    tests = {t["number"]: t for t in runner.grade_folder(tmp_path)["tests"]}
+    batch = [t for t in tests.values() if "batch and head axes (2, 3), 4 queries, 6 keys" in t["output"]]
+    assert batch and batch[0]["score"] == 0
+    assert batch[0]["extra_data"]["mistakes"][:1] == ["mask_key_padding"], batch[0]["output"]
+    assert "key-padding mask, one row per sequence" in batch[0]["output"]

@@ -3,9 +3,10 @@ search tries (``autograder/suite/graded/crashes.py``), most specific first.
 
 Each is ``(mistake or None, what the line assumed in the case's terms, how the probe rewrites the case, rewrite)``,
 listed only when the case breaks it: another number of leading axes, as many queries as keys, d_v = d_k, the
-heads' widths and number, the mask's head axis, a mask written out in full or shared by the batch, a 0/1 mask, a
-mask given or whole positions, the contract's defaults given. A rewriting need not keep the answer: the search reads
-only whether the line still raises. Each probe is one call of the case's probe budget (``scales.probe_allowed``).
+heads' widths and number, the mask's head axis, a mask written out in full, shared by the batch or of one row per
+sequence (read as key padding), a 0/1 mask, a mask given or whole positions, the contract's defaults given. A
+rewriting need not keep the answer: the search reads only whether the line still raises. Each probe is one call
+of the case's probe budget (``scales.probe_allowed``).
 """
 
 from __future__ import annotations
@@ -210,6 +211,12 @@ def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
                f"{shape}",
                "with one (n_q, n_k) mask for all sequences",
                lambda n: dict(n, mask=np.asarray(n["mask"])[(0,) * (np.ndim(n["mask"]) - 2)]))
+    if mask.ndim == 2 and mask.shape[0] > 1:  # a (B, n_k) padding mask, given its head and query axes by the code
+        first = inference.TOKENS[function][0]
+        batch = np.shape(named[first])[0] if np.ndim(named[first]) > 2 else 1
+        yield ("mask_key_padding", f"a (batch, n_k) key-padding mask, one row per sequence; this case's mask has "
+               f"shape {shape}, one row per query", f"with a mask of one row per sequence, ({batch}, n_k)",
+               lambda n: dict(n, mask=np.broadcast_to(np.asarray(n["mask"])[:1], (batch, n_k)).copy()))
     if mask.dtype.kind == "b" and np.ndim(mask) >= 2 and probe_inputs.mask_broadcasts(stored, named):
         full = probe_inputs.full_mask(stored, probe_inputs.Variant(named)).named["mask"].shape
         yield ("mask_full_shape", f"a mask written out in full, of shape {tuple(full)}; this case's mask has shape "

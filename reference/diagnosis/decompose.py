@@ -7,14 +7,16 @@ to the output (``scales.fit``, named by ``scales.named_for``):
   their roles as given, or swapped (swapped_qk); the mask given, ignored, or a causal one of the code's own; num_heads
   heads, or one head over the full width (heads_not_split); W_O applied or not (no_output_projection); with any
   leading axis of length 1 the code added and kept (extra_leading_axes);
-* scaled dot-product attention (``attention``): the mask given, ignored, or a causal one of the code's own,
+* scaled dot-product attention (``attention``): the mask given, ignored, read as a (batch, n_k) key-padding mask
+  (mask_key_padding, in multi-head attention too), or a causal one of the code's own,
   bottom-right or top-left aligned (causal_top_left); the scale given, or the default one in its place
   (scale_argument_ignored); the weights returned as the contract lays them out, transposed to (..., n_k, n_q)
   (weights_transposed), or reshaped to that shape (weights_reshaped).
 
 Nothing of the student's runs again: every candidate is the oracle's, on the case's own inputs.
 
-A combination is named only when it reproduces the output exactly. When several do and name different
+A combination is named only when it reproduces the output exactly; NaN on whole rows only where its mask leaves a
+row with no key (softmax_nan_fully_masked: the softmax of an all -inf row). When several do and name different
 mistakes, only the mistakes they all share are named (none when they share none): two explanations of one
 output are never picked between.
 """
@@ -29,7 +31,7 @@ import numpy as np
 from autograder.api import Case, matches
 
 from ..generated import oracle
-from . import inference, scales
+from . import inference, masks, scales
 
 Found = tuple[Any, str] | None
 
@@ -64,19 +66,19 @@ def multi_head(stored: Case, actual: Any) -> Found:
 
 
 def _multi_head(named: dict[str, Any], ndim: int, actual: Any) -> Found:
-    if not isinstance(actual, np.ndarray) or not np.isfinite(actual).all():
+    if not isinstance(actual, np.ndarray) or not _readable(actual):
         return None
     extra: tuple[str, ...] = ()
     while actual.ndim > ndim and actual.shape[0] == 1:  # a leading axis of its own, kept
         actual, extra = actual[0], ("extra_leading_axes",)
     H, n = int(named["num_heads"]), np.shape(named["X"])[-2]
-    masks = _masks(named.get("mask"), n, n)
+    masks_ = _masks("multi_head_attention", named.get("mask"), n, n)
     heads = [((), "", H)] + ([(("heads_not_split",), "as one head over the full width", 1)] if H > 1 else [])
     width = np.shape(named["W_V"])[-1]
     projections = [((), "", named["W_O"]), (("no_output_projection",), "without W_O", np.eye(width))]
     candidates = []
     for (m0, h0, qk), (m1, h1, one), (m2, h2, heads_), (m3, h3, W_O) in product(
-            _queries_and_keys(named), masks, heads, projections):
+            _queries_and_keys(named), masks_, heads, projections):
         if m0 or m1 or m2 or m3:
             how = ", ".join(h for h in (h0, h2, h1, h3) if h)
             candidates.append(((*m0, *m2, *m3, *m1), how, dict(named, **qk, mask=one, num_heads=heads_, W_O=W_O)))
@@ -111,12 +113,12 @@ def _attention(named: dict[str, Any], lead: tuple[int, ...], actual: Any) -> Fou
     if not isinstance(actual, tuple) or len(actual) != 2:
         return None
     out, weights = actual
-    if not all(isinstance(a, np.ndarray) and a.dtype.kind == "f" and np.isfinite(a).all() for a in actual):
+    if not all(isinstance(a, np.ndarray) and a.dtype.kind == "f" and _readable(a) for a in actual):
         return None
     n_q, n_k = np.shape(named["Q"])[-2], np.shape(named["K"])[-2]
-    scale, masks = named.get("scale"), _masks(named.get("mask"), n_q, n_k)
+    scale, masks_ = named.get("scale"), _masks("scaled_dot_product_attention", named.get("mask"), n_q, n_k)
     if n_q != n_k:
-        masks.append((("always_causal", "causal_top_left"), "with a causal mask of its own aligned top-left",
+        masks_.append((("always_causal", "causal_top_left"), "with a causal mask of its own aligned top-left",
                       np.tril(np.ones((n_q, n_k), dtype=bool))))
     given = [((), "", scale)] + ([(("scale_argument_ignored",), "with the default scale", None)] * (scale is not None))
     layouts: list[tuple[tuple[str, ...], str, Any]] = [((), "", weights)]
@@ -126,18 +128,21 @@ def _attention(named: dict[str, Any], lead: tuple[int, ...], actual: Any) -> Fou
             layouts.append((("weights_reshaped",), "its weights reshaped", weights.reshape(*lead, n_q, n_k)))
     candidates = [((*m1, *m2, *m3), ", ".join(h for h in (h1, h2, h3) if h), dict(named, mask=one, scale=scale_),
                    (out, back))
-                  for (m1, h1, one), (m2, h2, scale_), (m3, h3, back) in product(masks, given, layouts)
+                  for (m1, h1, one), (m2, h2, scale_), (m3, h3, back) in product(masks_, given, layouts)
                   if m1 or m2 or m3]
     return _named(_hits("scaled_dot_product_attention", named, candidates))
 
 
-def _masks(mask: Any, n_q: int, n_k: int) -> list[tuple[tuple[str, ...], str, Any]]:
-    """(mistakes, how, mask) of the masks a code may apply instead of ``mask``: it, none, a causal one of its own."""
-    masks: list[tuple[tuple[str, ...], str, Any]] = [((), "", mask)]
+def _masks(function: str, mask: Any, n_q: int, n_k: int) -> list[tuple[tuple[str, ...], str, Any]]:
+    """(mistakes, how, mask) of the masks a code may apply instead of ``mask``: it, none, it read as a (batch, n_k)
+    key-padding mask (``masks.key_padding``), a causal one of its own."""
+    masks_: list[tuple[tuple[str, ...], str, Any]] = [((), "", mask)]
     if mask is not None:
-        masks.append((("mask_ignored",), "without the mask", None))
-    masks.append((("always_causal",), "with a causal mask of its own", oracle.causal_mask(n_q, n_k)))
-    return masks
+        masks_.append((("mask_ignored",), "without the mask", None))
+    if (padding := masks.key_padding(function, mask)) is not None:
+        masks_.append((("mask_key_padding",), masks.KEY_PADDING, padding))
+    masks_.append((("always_causal",), "with a causal mask of its own", oracle.causal_mask(n_q, n_k)))
+    return masks_
 
 
 def _hits(function: str, named: dict[str, Any], candidates: list, extra: tuple[str, ...] = ()) -> list:
@@ -157,6 +162,10 @@ def _hits(function: str, named: dict[str, Any], candidates: list, extra: tuple[s
                 continue
             if matches(actual, expected):
                 hits.append(((*mistakes, *extra), how))
+            elif not np.isfinite(_flat(actual)).all():  # NaN: only where this candidate's rows are fully masked
+                if matches(actual, masks.nan_where_fully_masked(function, inputs, expected)):
+                    hits.append(((*mistakes, "softmax_nan_fully_masked", *extra),
+                                 f"{how}, NaN on its fully masked rows".lstrip(", ")))
             elif "scale_argument_ignored" in mistakes:  # a scale of its own: the given scale's fit says which
                 continue
             elif (c := scales.fit(function, inputs, actual)) is not None:
@@ -167,6 +176,19 @@ def _hits(function: str, named: dict[str, Any], candidates: list, extra: tuple[s
                 scale = (scale,) if scale and not (scale == "scale_other" and mistakes) else ()
                 hits.append(((*mistakes, *scale, *extra), f"{how}, its scores scaled by {c:.6g}".lstrip(", ")))
     return hits
+
+
+def _readable(a: np.ndarray) -> bool:
+    """Finite, or NaN on whole rows at most (a fully masked row's softmax of -inf), some rows finite."""
+    finite = np.isfinite(a)
+    if finite.all():
+        return True
+    return a.ndim >= 1 and not np.isinf(a).any() and bool(finite.any()) and bool(
+        (finite.all(axis=-1) | ~finite.any(axis=-1)).all())
+
+
+def _flat(actual: Any) -> np.ndarray:
+    return np.concatenate([np.ravel(a) for a in actual]) if isinstance(actual, tuple) else np.ravel(actual)
 
 
 def _named(hits: list) -> Found:

@@ -286,6 +286,8 @@ def answer_for(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tupl
                             "one given", dict(inputs, mask=np.tril(np.ones((n_q, n_k), bool)))))
         if mask is not None:
             answers.append((("mask_ignored",), "without the mask", dict(inputs, mask=None)))
+        if (padding := masks.key_padding(function, mask)) is not None:
+            answers.append((("mask_key_padding",), masks.KEY_PADDING, dict(inputs, mask=padding)))
         if inputs.get("scale") is not None:
             answers.append((("scale_argument_ignored",), "with the default scale", dict(inputs, scale=None)))
     for mistakes, how, candidate in answers:

@@ -1,6 +1,6 @@
 """Evidence from the output about masks: polarity and fill judged on the rows a mask determines
 (``masked_rows``), a causal mask written as numbers (``causal_form``), extra leading axes of length 1
-(``without_extra_axes``: the output read without them).
+(``without_extra_axes``: the output read without them); a mask read as key padding (``key_padding``).
 """
 
 from __future__ import annotations
@@ -157,3 +157,47 @@ def _cut(expected: Any, actual: Any) -> np.ndarray | None:
         return None
     extra = actual.shape[: actual.ndim - e.ndim]
     return actual.reshape(e.shape) if all(n == 1 for n in extra) and actual.shape[len(extra):] == e.shape else None
+
+
+# ----------------------------------------------------------------------------
+# A mask read as a (batch, n_k) key-padding mask
+# ----------------------------------------------------------------------------
+
+KEY_PADDING = "with the mask's first axis read as a batch of key-padding rows (mask[:, None, None, :])"
+
+
+def key_padding(function: str, mask: Any) -> np.ndarray | None:
+    """``mask`` as code that reads it as a (batch, n_k) key-padding mask applies it, written as a contract mask of
+    ``function``: its first axis given the head and query axes after it (``mask[:, None, None, :]`` before the (B,
+    H, n_q, n_k) scores; the query axis alone for multi-head attention, whose oracle adds the head axis itself).
+    None where that reading is the mask as given (a first axis of one row) or there is no such mask."""
+    if function not in MASKED or not isinstance(mask, np.ndarray) or mask.ndim < 2 or mask.shape[0] < 2:
+        return None
+    new_axes = 1 if function == "multi_head_attention" else 2
+    return mask.reshape(mask.shape[:1] + (1,) * new_axes + mask.shape[1:])
+
+
+def nan_where_fully_masked(function: str, inputs: dict[str, Any], expected: Any) -> Any:
+    """``expected`` (the contract's answer on ``inputs``) with NaN on the rows whose mask leaves no key, as a softmax
+    of an all -inf row gives: the weights' and the output's rows of scaled dot-product attention, the output's rows
+    (tokens) of multi-head attention. ``expected`` itself when no row is fully masked."""
+    mask = inputs.get("mask")
+    if function not in MASKED or mask is None:
+        return expected
+    out = expected[0] if isinstance(expected, tuple) else expected
+    rows = ~np.asarray(mask, dtype=bool).any(axis=-1)  # (..., n_q): a query that may attend to no key
+    if not rows.any():
+        return expected
+    lead = out.shape[:-1]
+    try:
+        empty = np.broadcast_to(rows, np.broadcast_shapes(rows.shape, lead))
+    except ValueError:
+        return expected
+    if empty.shape != lead:
+        return expected
+    nan_out = np.where(empty[..., None], np.nan, out)
+    if not isinstance(expected, tuple):
+        return nan_out
+    weights = expected[1]
+    return (nan_out, np.where(np.broadcast_to(empty, weights.shape[:-1])[..., None], np.nan, weights),
+            *expected[2:])

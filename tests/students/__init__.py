@@ -135,11 +135,6 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "N_k) mask for every query (it raises unless B is 1 or N_q), and a 3-D mask as (batch, N_q, N_k), m[:, None, :, :] "
     "(where broadcasting would align its first axis with the heads)",
     # FRESH_8 helper F
-    "mask_key_padding": "attention reads its mask as a (B, N_k) key-padding mask (IFT6135's padding mask, 1 = token) "
-    "and gives it the head and query axes itself (mask[:, None, None, :], unsqueeze(1) twice, or view(B, 1, 1, "
-    "N_k)): row b of a contract (N_q, N_k) mask masks the keys of sequence b for every query, so the mask's rows meet "
-    "the scores' batch axis (it raises unless their numbers agree, or broadcasts the output into extra leading axes), "
-    "and a mask with its own batch axis raises",
     "mha_merge_squeezes_single_token": "multi_head_attention merges the heads with torch.squeeze(tensor[:, i], dim=1) "
     "on each (B, N, d_v) head before torch.cat(..., dim=2): with one token (N = 1) squeeze drops the token axis and "
     "the concatenation raises",

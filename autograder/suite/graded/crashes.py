@@ -11,7 +11,8 @@ What the line assumed is found in two ways:
   makes it hold. The same call on the rewritten inputs is made for each, at most ``MAX_PROBES`` calls; a
   property whose rewriting gets past that line (the call returns, or raises at another line) is what the line
   assumed only if no other property's rewriting gets past it too (when two do, neither is named: a reshape may get
-  past its line both with as many queries as keys and with a batch axis), and, where the homework gives a property
+  past its line both with as many queries as keys and with a batch axis; unless the other's call returns the
+  contract's answer but for that same mistake, output evidence of it), and, where the homework gives a property
   an ``unless`` rewriting (the mask taken away), only if the call still raises there that way too (a line reached
   only with a mask says nothing of the code's axes). The rewritten call's answer does not matter: only whether the
   line still raises; an ``assert`` is read by its condition as well as its message;
@@ -229,10 +230,11 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
 def _another_gets_past(student: Any, stored: Any, named: Mapping[str, Any], others: Sequence[Property],
                        found: set[str | None], original: Sequence[Frame], calls: int) -> str | None:
     """Whether a property of another mistake than ``found`` (those of the one whose rewriting got past the line)
-    gets past it too (one whose sentence says one of them, or that one of them says, is the same reading), tried
-    whatever the exception says (a coincidence of sizes is then no evidence either way): how, for the first that
-    does; None when every other one still raises there (or does not apply); "" when one could not be told (the
-    probe calls ran out, or its call stopped before the line)."""
+    gets past it too (one whose sentence says one of them, or that one of them says, is the same reading; so is one
+    whose call then returns the contract's answer but for one of them), tried whatever the exception says (a
+    coincidence of sizes is then no evidence either way): how, for the first that does; None when every other one
+    still raises there (or does not apply); "" when one could not be told (the probe calls ran out, or its call
+    stopped before the line)."""
     unknown = False
     covers = hooks.covers()
     same = found | {c for m in found for c in covers.get(m or "", ())}
@@ -242,7 +244,10 @@ def _another_gets_past(student: Any, stored: Any, named: Mapping[str, Any], othe
         if calls <= 0:
             return ""
         calls -= 1
-        outcome = _gets_past(student, stored, named, prop.rewrite, original)
+        seen: list[tuple[tuple[str, ...], str] | None] = []
+        outcome = _gets_past(student, stored, named, prop.rewrite, original, seen)
+        if outcome == PAST and seen and seen[0] is not None and set(seen[0][0]) & (found - {None}):
+            continue  # past it too, but its call's answer shows the same mistake: the readings agree on it
         if outcome == PAST:
             return prop.how
         unknown = unknown or outcome == UNKNOWN
