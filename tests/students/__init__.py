@@ -1458,6 +1458,63 @@ PORTS = [
        "b*h,t,t)` (raises for a mask with its own batch axis) and `dot = dot*attn_mask` (a boolean mask sets the "
        "disallowed scores to 0 before the softmax), `F.softmax( dot , dim=2)`, merge `view(b,h,t,k)`, `transpose(1, "
        "2).transpose(0, 1).contiguous().view(t, b, h * k)`, out_proj."),
+    # the FRESH_10 ports (helper J): University of Central Missouri, CS5710 Machine Learning (fall 2025), home
+    # assignment 5, part B question 1: the students' NumPy softmax and scaled dot-product attention (question 2's
+    # encoder block is torch's nn.MultiheadAttention, not ported), a course the corpus had not used
+    Port("ucm5710_akhil0702", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("no_batch_support", "mask_ignored", "scale_argument_ignored",
+                                         "outputs_swapped"),
+        "multi_head_attention": ("no_batch_support",),
+        **{f: ("outputs_swapped",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="Q1.py (commit 1d1b880): `def softmax(x, axis=-1)` (no temperature; `np.exp(x - x_max)` with the max of "
+        "an all -inf slice, NaN); `def scaled_dot_product_attention(Q, K, V)` (no mask, no scale argument): `scores = "
+        "np.matmul(Q, K.T)` (.T reverses every axis: leading axes raise or mix the batch), `scores / np.sqrt(d_k)` "
+        "with `d_k = K.shape[-1]`, `softmax(scores, axis=-1)`, `return attn_weights, context` (weights first). The "
+        "reference's multi-head attention calls it on (..., H, N, d) heads (the .T product raises); its decoding "
+        "takes the weights for the output."),
+    Port("ucm5710_menaka_435", {
+        "softmax": ("softmax_ignores_axis", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("no_batch_support", "mask_ignored", "scale_argument_ignored",
+                                         "outputs_swapped"),
+        "multi_head_attention": ("no_batch_support",),
+        **{f: ("outputs_swapped",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="simple_transformer_encoder.py (commit 63c48c7): `def softmax(x)` (no axis, no temperature: `axis=-1` "
+        "hard-coded; NaN on an all -inf slice); `def scaled_dot_product_attention(Q, K, V)` (no mask, no scale "
+        "argument): `scores = np.matmul(Q, K.T)` (.T reverses every axis: leading axes raise or mix the batch), `d_k = "
+        "Q.shape[-1]`, `softmax(scaled_scores)`, `return attention_weights, context_vector` (weights first). The "
+        "reference's multi-head attention calls it on (..., H, N, d) heads (the .T product raises); its decoding "
+        "takes the weights for the output."),
+    Port("ucm5710_ramya9440", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("batch_first_only", "mask_inverted", "mask_finite_fill",
+                                         "scale_argument_ignored", "outputs_swapped"),
+        "multi_head_attention": ("needs_leading_axes", "mask_inverted", "mask_finite_fill", "outputs_swapped"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="Untitled17.ipynb (commit 9fbd248) first cell: `def softmax(x, axis=-1)` (no temperature; NaN on an all "
+        "-inf slice); `def scaled_dot_product_attention(Q, K, V, mask=None)` (no scale argument): `np.matmul(Q, "
+        "np.transpose(K, (0, 2, 1))) / np.sqrt(d_k)` (exactly 3-D), `scores = scores + (mask * -1e9)` (1 = masked, "
+        "as its docstring says; added finite penalty), `softmax(scores, axis=-1)`, `return attention_weights, context` "
+        "(weights first). The reference's multi-head attention passes 3-D heads only for a 2-D X (4-D heads raise) and "
+        "takes the weights for the heads; its decoding passes 2-D q, K, V (the transpose raises)."),
+    Port("ucm5710_vasudeva4040", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("mask_ignored", "scale_argument_ignored", "outputs_swapped"),
+        "multi_head_attention": ("mask_ignored", "outputs_swapped"),
+        **{f: ("outputs_swapped",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="Homework05.ipynb (commit 859d8ab) cell Q1: `def softmax(x, axis=-1)` (no temperature; NaN on an all "
+        "-inf slice); `def scaled_dot_product_attention(Q, K, V)` (no mask, no scale argument): `np.matmul(Q, "
+        "np.swapaxes(K, -1, -2)) / np.sqrt(d_k)` with `d_k = Q.shape[-1]`, `softmax(scores, axis=-1)`, `return "
+        "attention_weights, context` (weights first). The reference's multi-head attention takes the weights for the "
+        "heads (its mask never read); its decoding takes the weights for the output."),
 ]
 
 SEED = 21
@@ -1517,6 +1574,9 @@ FRESH_8: tuple[str, ...] = ('jhu743_evangronberg', 'jhu743_jonivrapi', 'jhu743_b
 FRESH_9: tuple[str, ...] = ('cse234_wongsingfo', 'cse234_athe_kunal', 'cse234_jenishhd', 'cse234_toubat',
                             'eecs595_joelyanglq', 'eecs595_virum9520', 'eecs595_tonyyuanmd', 'edinnlu_dhjkim321',
                             'edinnlu_htk55', 'edinnlu_ameertg', 'edinnlu_lixuran')
+# the FRESH_10 ports of helper J (University of Central Missouri CS5710, home assignment 5); the lead merges the
+# helpers' tuples into FRESH_10
+FRESH_10_J: tuple[str, ...] = ('ucm5710_akhil0702', 'ucm5710_menaka_435', 'ucm5710_ramya9440', 'ucm5710_vasudeva4040')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
