@@ -1515,6 +1515,64 @@ PORTS = [
         "np.swapaxes(K, -1, -2)) / np.sqrt(d_k)` with `d_k = Q.shape[-1]`, `softmax(scores, axis=-1)`, `return "
         "attention_weights, context` (weights first). The reference's multi-head attention takes the weights for the "
         "heads (its mask never read); its decoding takes the weights for the output."),
+    # the FRESH_10 ports (helper K): University of Illinois Urbana-Champaign CS 440 / ECE 448 (Artificial Intelligence),
+    # MP 9 of spring 2024 (a Transformer for sequence-to-sequence learning: the students' compute_mh_qkv_transformation
+    # and compute_scaled_dot_product_attention in mha.py, under the course's MultiHeadAttention __init__ and forward), a
+    # course the corpus had not used
+    Port("cs440_mp9_steven_chg", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_inverted", "mask_finite_fill",
+                                 "mha_mask_unsqueezed_shared"),
+    }, notes="mp09/mha.py (commit 40e2a0c): the course's __init__ `self.d_k = d_model // num_heads`, `assert (self.d_k "
+       "* self.num_heads) == self.d_model` (every head D // H wide, D = X.shape[-1]); compute_mh_qkv_transformation "
+       "`B = Q.size()[0]`, `T_q = Q.size()[1]`, `q.contiguous().view(B, T_q, self.num_heads, self.d_k).transpose(1, "
+       "2)` for q, k and v (3-D input only; raises unless the projections are H * (D // H) wide); "
+       "compute_scaled_dot_product_attention `QK_t = torch.matmul(query, key) / (d_k ** 0.5)`, `attention_mask = "
+       "attention_mask.unsqueeze(1)` (a shared (N, N) mask becomes (N, 1, N)), `QK_t.masked_fill(attention_mask != 0, "
+       "min_val)` (the course's mask: non-zero = disallowed; min_val = torch.finfo(query.dtype).min, finite), "
+       "`torch.softmax(QK_t, dim = -1)`, the course's `x.contiguous().view(query.size()[0], -1, self.num_heads * "
+       "self.d_k)`."),
+    Port("cs440_mp9_hw46", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_inverted", "mask_finite_fill",
+                                 "mha_mask_unsqueezed_shared"),
+    }, notes="mp09/mha.py (commit c1b499c): the course's __init__ `self.d_k = d_model // num_heads`, `assert (self.d_k "
+       "* self.num_heads) == self.d_model` (every head D // H wide, D = X.shape[-1]); compute_mh_qkv_transformation "
+       "`self.W_q(Q).view(-1, Q.size(1), self.num_heads, self.d_k).transpose(1, 2)` for q, k and v (Q.size(1) read "
+       "as the tokens: 3-D input only; the -1 batch absorbs a projection not H * (D // H) wide, or raises); "
+       "compute_scaled_dot_product_attention `B, _, T_q, d_k = query.size()`, `torch.matmul(query, key.transpose(-2, "
+       "-1)) / math.sqrt(d_k)`, `scores += (attention_mask.unsqueeze(1) * min_val)` (the course's mask: non-zero = "
+       "disallowed; min_val = torch.finfo(query.dtype).min added, finite; a shared (N, N) mask becomes (N, 1, N), "
+       "which the in-place add must broadcast to the scores' shape), `torch.softmax(scores, dim=-1)`, "
+       "`x.transpose(1, 2).contiguous().view(B, -1, self.num_heads * self.d_k)`."),
+    Port("cs440_mp9_yoyoyo_momo", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_inverted", "mask_finite_fill",
+                                 "mha_mask_unsqueezed_shared"),
+    }, notes="mp09/mha.py (commit c7027f8): the course's __init__ `self.d_k = d_model // num_heads`, `assert (self.d_k "
+       "* self.num_heads) == self.d_model` (every head D // H wide, D = X.shape[-1]); compute_mh_qkv_transformation "
+       "`B = Q.size(0)`, `q.contiguous().view(B, -1, self.num_heads, self.d_k)` then `torch.Tensor.transpose(q, 1, "
+       "2)` for q, k and v (the first axis read as the batch; the -1 tokens absorb a projection not H * (D // H) "
+       "wide, or raise); compute_scaled_dot_product_attention `QK /= math.sqrt(self.d_k)`, `if "
+       "attention_mask.size(0) == 1: QK = QK.masked_fill(attention_mask == 1, min_val)` `else: QK = "
+       "QK.masked_fill(torch.unsqueeze(attention_mask, 1) == 1, min_val)` (the course's mask: non-zero = "
+       "disallowed; min_val = torch.finfo(query.dtype).min, finite; a shared (N, N) mask with N > 1 becomes (N, 1, "
+       "N)), `torch.softmax(QK, -1)`, `B = key.size(0)`, the course's `x.contiguous().view(B, -1, self.num_heads * "
+       "self.d_k)`."),
+    Port("cs440_mp9_hauntersgd", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_inverted", "mask_finite_fill",
+                                 "needs_shared_mask"),
+    }, notes="mp9/mha.py (commit a97e17f): the course's __init__ `self.d_k = d_model // num_heads`, `assert (self.d_k "
+       "* self.num_heads) == self.d_model` (every head D // H wide, D = X.shape[-1]); compute_mh_qkv_transformation "
+       "`q.reshape(q.shape[0], q.shape[1], self.num_heads, self.d_k)` and `torch.transpose(q, 1, 2)` for q, k and v "
+       "(3-D input only; raises unless the projections are H * (D // H) wide); compute_scaled_dot_product_attention "
+       "`x / math.sqrt(query.shape[3])`, `if attention_mask.shape[0] == 1:` `x[i, j, :, :].masked_fill_("
+       "attention_mask, min_val)` for every sequence i and head j (in place on a (N, N) slice: a (1, N, N) mask, one "
+       "per sequence with B = 1, cannot be expanded to it and raises) `else:` `x[:, i, :, :].masked_fill_("
+       "attention_mask, min_val)` for every head (the course's mask: non-zero = disallowed, so the contract's "
+       "True = may attend is inverted; min_val = torch.finfo(query.dtype).min, finite), `torch.softmax(x, dim=-1)`, "
+       "the course's `x.contiguous().view(B, -1, self.num_heads * self.d_k)`."),
 ]
 
 SEED = 21
@@ -1577,6 +1635,10 @@ FRESH_9: tuple[str, ...] = ('cse234_wongsingfo', 'cse234_athe_kunal', 'cse234_je
 # the FRESH_10 ports of helper J (University of Central Missouri CS5710, home assignment 5); the lead merges the
 # helpers' tuples into FRESH_10
 FRESH_10_J: tuple[str, ...] = ('ucm5710_akhil0702', 'ucm5710_menaka_435', 'ucm5710_ramya9440', 'ucm5710_vasudeva4040')
+# the FRESH_10 ports of helper K (UIUC CS 440 / ECE 448, MP 9 of spring 2024), ported by a session that never ran the
+# grader on them; the lead merges the helpers' tuples into FRESH_10.
+FRESH_10_K: tuple[str, ...] = ('cs440_mp9_steven_chg', 'cs440_mp9_hw46', 'cs440_mp9_yoyoyo_momo',
+                               'cs440_mp9_hauntersgd')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
