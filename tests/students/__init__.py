@@ -38,7 +38,9 @@ others, it counts in the validation half but not in the recorded draw (``BATCHES
 a seventh batch of 12 from three more courses (Brown CSCI 1470/2470, the DeepLearning.AI Sequence Models course,
 Tsinghua's Artificial Neural Network), ported after the sixth was measured, in the same way; ``FRESH_8`` an eighth
 batch of 11 (Johns Hopkins EN.705.743, USC EE 641, Mila IFT6135), ported after the seventh was measured; ``FRESH_9``
-a ninth batch of 11 (UC San Diego CSE 234, Michigan EECS 595, Edinburgh NLU+), ported after the eighth was measured.
+a ninth batch of 11 (UC San Diego CSE 234, Michigan EECS 595, Edinburgh NLU+), ported after the eighth was measured;
+``FRESH_10`` a tenth batch of 11 (University of Central Missouri CS5710, UIUC CS 440 / ECE 448, Technion CS 236781),
+ported after the ninth was measured.
 """
 
 from __future__ import annotations
@@ -153,6 +155,11 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "(fairseq's time-major layout: `tgt_time_steps, batch_size, embed_dim = query.size()`) and returns (N, B, D_out): "
     "on a contract (B, N, D) input each token position attends over the B sequences (the batch axis is read as the "
     "tokens), and a (N, N) mask meets (B, B) scores (it raises unless B = N or it broadcasts)",
+    # FRESH_10 helper L
+    "mask_padding_rows_and_keys": "attention reads its mask as the course's (B, N) padding mask (0 = padding) and "
+    "masks both the padded keys (columns) and the padded queries (rows) of sequence b: a contract (N_q, N_k) mask's "
+    "rows meet the scores' batch axis (row b masks sequence b's keys AND its query rows wherever it is 0), and it "
+    "raises unless it can be reshaped or repeated into the scores' batch and token axes",
 }
 
 
@@ -1573,6 +1580,60 @@ PORTS = [
        "attention_mask, min_val)` for every head (the course's mask: non-zero = disallowed, so the contract's "
        "True = may attend is inverted; min_val = torch.finfo(query.dtype).min, finite), `torch.softmax(x, dim=-1)`, "
        "the course's `x.contiguous().view(B, -1, self.num_heads * self.d_k)`."),
+    # the FRESH_10 ports (helper L): Technion - Israel Institute of Technology, CS 236781 Deep Learning on
+    # Computational Accelerators, homework 3 part 3 (the students' sliding_window_attention, Longformer-style, called by
+    # the course's MultiHeadAttention; the contract's mask is passed as the course's (Batch, SeqLen) padding mask), a
+    # course the corpus had not used
+    Port("technion236781_danagershon", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "needs_square", "needs_leading_axis",
+                                         "mask_padding_rows_and_keys"),
+        "multi_head_attention": ("mask_padding_rows_and_keys",),
+        **{f: ("needs_leading_axis", "needs_square") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="hw3/transformer.py (commit d053035) sliding_window_attention: `b = torch.ones([*dims, seq_len, "
+        "seq_len]) * (-float('inf'))` with `seq_len = q.shape[-2]` and dims = [batch_size] (+ [num_heads] only `if("
+        "len(q.shape) == 4)`: a 2-D q gets an extra axis of length N; keys past n_q are never scored and `attention "
+        "@ v` raises unless n_k == n_q), `b[..., masked_ind[:,0], masked_ind[:,1]] = (q[..., masked_ind[:,0], :] * "
+        "k[..., masked_ind[:,1], :]).sum(dim=-1)`, `b = b / math.sqrt(embed_dim)` (no scale argument), padding mask "
+        "`padding_mask_2 = padding_mask.unsqueeze(1).unsqueeze(1).repeat(*dims_rep, seq_len, 1)`, `b[padding_mask_2 == "
+        "0] = -float('inf')` and `padding_mask_3 = padding_mask.unsqueeze(1).unsqueeze(-1).repeat(*dims_rep, 1, "
+        "seq_len)`, `b[padding_mask_3 == 0] = -float('inf')` (keys and query rows of a (Batch, SeqLen) padding mask), "
+        "`torch.softmax(b, dim=-1)`, `torch.nan_to_num(attention, 0)` with a mask. The window (hw3/answers.py "
+        "`hypers[\"window_size\"] = 128`: 64 positions each side) never cuts the contract's short sequences."),
+    Port("technion236781_almogbs", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "needs_square", "needs_leading_axis",
+                                         "mask_padding_rows_and_keys", "mask_finite_fill"),
+        "multi_head_attention": ("mask_padding_rows_and_keys", "mask_finite_fill"),
+        **{f: ("needs_leading_axis", "needs_square") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="hw3/transformer.py (commit 21ecd97) sliding_window_attention: `minus_inf = -9e15`, `if len(q.shape) > "
+        "3:` `k = k.reshape((batch_size * num_heads, seq_len, embed_dim))` (seq_len = q.shape[-2]: raises unless n_k "
+        "== n_q) `else: num_heads = 1`, `b = torch.full((batch_size * num_heads, seq_len, seq_len), minus_inf)`, "
+        "`b[:, rows_idx, cols_idx] = (q[:, rows_idx, :] * k[:, cols_idx, :]).sum(-1)` (3-D indexing: a 2-D q raises; "
+        "keys past n_q never scored), `padding_mask = padding_mask.reshape((batch_size,seq_len,1)).repeat(("
+        "num_heads,1,seq_len))`, `b.masked_fill_(padding_mask == 0, minus_inf)` and `b.masked_fill_("
+        "padding_mask.transpose(-1,-2) == 0, minus_inf)` (query rows and keys of a (Batch, SeqLen) padding mask, "
+        "finite fill: a fully masked row is uniform), `nn.functional.softmax(b / math.sqrt(embed_dim), dim=-1)` (no "
+        "scale argument). The window (hw3/answers.py `window_size = 20`: 10 positions each side) never cuts the "
+        "contract's short sequences."),
+    Port("technion236781_itamar3113", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "needs_square", "needs_leading_axis",
+                                         "needs_equal_widths", "mask_padding_rows_and_keys"),
+        "multi_head_attention": ("needs_equal_widths", "mask_padding_rows_and_keys"),
+        **{f: ("needs_leading_axis", "needs_square") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="hw3/transformer.py (commit 1442653) sliding_window_attention: `k = k.reshape(batch_size, -1, seq_len, "
+        "embed_dim)` and `v = v.reshape(batch_size, -1, seq_len, embed_dim)` (q's count and width: raises unless n_k "
+        "== n_q and d_v == d_k; a 2-D q cannot be viewed so), `pre_norm_attention[:, :, row_idxs, col_idxs] = (q[:, :, "
+        "row_idxs, :] * k[:, :, col_idxs, :]).sum(-1)`, `cols_padding = padding_mask.reshape(batch_size, 1, 1, "
+        "seq_len)`, `rows_padding = padding_mask.reshape(batch_size, 1, seq_len, 1)`, `full_padding = torch.min("
+        "cols_padding, rows_padding) * ...`, `torch.where(full_padding != 1, float(\"-inf\"), ...)` (keys and query "
+        "rows of a (Batch, SeqLen) padding mask), `torch.softmax(pre_norm_attention / (embed_dim ** 0.5), dim=-1)` (no "
+        "scale argument), `torch.nan_to_num(attention, 0)`, `values.reshape(*origin_shape)` (q's shape). The window "
+        "(hw3/answers.py `window_size = 32`: 16 positions each side) never cuts the contract's short sequences."),
 ]
 
 SEED = 21
@@ -1632,17 +1693,17 @@ FRESH_8: tuple[str, ...] = ('jhu743_evangronberg', 'jhu743_jonivrapi', 'jhu743_b
 FRESH_9: tuple[str, ...] = ('cse234_wongsingfo', 'cse234_athe_kunal', 'cse234_jenishhd', 'cse234_toubat',
                             'eecs595_joelyanglq', 'eecs595_virum9520', 'eecs595_tonyyuanmd', 'edinnlu_dhjkim321',
                             'edinnlu_htk55', 'edinnlu_ameertg', 'edinnlu_lixuran')
-# the FRESH_10 ports of helper J (University of Central Missouri CS5710, home assignment 5); the lead merges the
-# helpers' tuples into FRESH_10
-FRESH_10_J: tuple[str, ...] = ('ucm5710_akhil0702', 'ucm5710_menaka_435', 'ucm5710_ramya9440', 'ucm5710_vasudeva4040')
-# the FRESH_10 ports of helper K (UIUC CS 440 / ECE 448, MP 9 of spring 2024), ported by a session that never ran the
-# grader on them; the lead merges the helpers' tuples into FRESH_10.
-FRESH_10_K: tuple[str, ...] = ('cs440_mp9_steven_chg', 'cs440_mp9_hw46', 'cs440_mp9_yoyoyo_momo',
-                               'cs440_mp9_hauntersgd')
+# a tenth batch of 11, from three courses the corpus had not used (University of Central Missouri CS5710 home
+# assignment 5; UIUC CS 440 / ECE 448 MP 9; Technion CS 236781 homework 3), ported after the ninth was measured, by
+# sessions that never ran the grader on them; graded once for the report. Like the others, they join the validation
+# half only.
+FRESH_10: tuple[str, ...] = ('ucm5710_akhil0702', 'ucm5710_menaka_435', 'ucm5710_ramya9440', 'ucm5710_vasudeva4040',
+                             'cs440_mp9_steven_chg', 'cs440_mp9_hw46', 'cs440_mp9_yoyoyo_momo', 'cs440_mp9_hauntersgd',
+                             'technion236781_danagershon', 'technion236781_almogbs', 'technion236781_itamar3113')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
-                                       "fresh_8": FRESH_8, "fresh_9": FRESH_9}
+                                       "fresh_8": FRESH_8, "fresh_9": FRESH_9, "fresh_10": FRESH_10}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
