@@ -245,3 +245,11 @@ def test_a_key_padding_view_that_raises_is_explained_at_the_students_line(tmp_pa
     assert batch and batch[0]["score"] == 0
     assert batch[0]["extra_data"]["mistakes"][:1] == ["mask_key_padding"], batch[0]["output"]
     assert "key-padding mask, one row per sequence" in batch[0]["output"]
+
+
+def test_outputs_returned_in_the_other_order_are_read_with_the_other_mistakes() -> None:
+    """(weights, out) returned for (out, weights), the mask ignored: two mistakes, one output."""
+    stored = sdpa_case(mask=ref.causal_mask(3, 5), scale=None)
+    out, weights = ref.scaled_dot_product_attention(**dict(stored.inputs, mask=None))
+    found = decompose.combined(stored, (weights, out))
+    assert found is not None and found[0] == ("mask_ignored", "outputs_swapped"), found

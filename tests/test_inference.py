@@ -87,6 +87,21 @@ def test_the_probe_search_names_the_property_the_code_needs(broken, expected) ->
     assert found is not None and expected in (found[0] if isinstance(found[0], tuple) else (found[0],))
 
 
+@pytest.mark.parametrize("accepts, expected", [((3, 4), "needs_leading_axis"), ((4,), "needs_leading_axes")])
+def test_a_case_without_leading_axes_that_passes_with_two_names_a_fixed_number_only_if_one_fails(accepts,
+                                                                                                 expected) -> None:
+    """Code that needs n_q = n_k and some leading axis (its ranks ``accepts``): the probe with two leading axes and
+    as many queries as keys passes first; with one leading axis too, the code needs some axis, not exactly two."""
+
+    def sdpa(Q, K, V, mask=None, scale=None):
+        if Q.ndim not in accepts or Q.shape[-2] != K.shape[-2]:
+            raise ValueError("no")
+        return ref.scaled_dot_product_attention(Q, K, V, mask, scale)
+
+    found = inference.search(LocalStudent(scaled_dot_product_attention=sdpa), support.case("sdpa-default-scale"), None)
+    assert found is not None and found[0] == (expected, "needs_square"), found
+
+
 def rope_requiring_base(x, positions, base):
     return ref.rope(x, positions, base)
 

@@ -210,7 +210,9 @@ def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
         yield ("needs_shared_mask", f"one (n_q, n_k) mask shared by every sequence; this case's mask has shape "
                f"{shape}",
                "with one (n_q, n_k) mask for all sequences",
-               lambda n: dict(n, mask=np.asarray(n["mask"])[(0,) * (np.ndim(n["mask"]) - 2)]))
+               lambda n: dict(n, mask=np.asarray(n["mask"])[(0,) * (np.ndim(n["mask"]) - 2)]),
+               None, None, True)  # named only when that call's answer is read: code that reads a 2-D mask as
+    # (batch, n_k) padding gets past the line too, and the sentence would misread it
     if mask.ndim == 2 and mask.shape[0] > 1:  # a (B, n_k) padding mask, given its head and query axes by the code
         first = inference.TOKENS[function][0]
         batch = np.shape(named[first])[0] if np.ndim(named[first]) > 2 else 1

@@ -10,8 +10,9 @@ to the output (``scales.fit``, named by ``scales.named_for``):
 * scaled dot-product attention (``attention``): the mask given, ignored, read as a (batch, n_k) key-padding mask
   (mask_key_padding, in multi-head attention too), or a causal one of the code's own,
   bottom-right or top-left aligned (causal_top_left); the scale given, or the default one in its place
-  (scale_argument_ignored); the weights returned as the contract lays them out, transposed to (..., n_k, n_q)
-  (weights_transposed), or reshaped to that shape (weights_reshaped).
+  (scale_argument_ignored); the two outputs returned in the contract's order or the other (outputs_swapped); the
+  weights laid out as the contract lays them out, transposed to (..., n_k, n_q) (weights_transposed), or reshaped to
+  that shape (weights_reshaped).
 
 Nothing of the student's runs again: every candidate is the oracle's, on the case's own inputs.
 
@@ -121,13 +122,19 @@ def _attention(named: dict[str, Any], lead: tuple[int, ...], actual: Any) -> Fou
         masks_.append((("always_causal", "causal_top_left"), "with a causal mask of its own aligned top-left",
                       np.tril(np.ones((n_q, n_k), dtype=bool))))
     given = [((), "", scale)] + ([(("scale_argument_ignored",), "with the default scale", None)] * (scale is not None))
-    layouts: list[tuple[tuple[str, ...], str, Any]] = [((), "", weights)]
-    if weights.shape == (*lead, n_k, n_q):  # back to (..., n_q, n_k): the transpose, or the same entries in order
-        layouts.append((("weights_transposed",), "its weights transposed", np.swapaxes(weights, -1, -2)))
-        if n_q != n_k:
-            layouts.append((("weights_reshaped",), "its weights reshaped", weights.reshape(*lead, n_q, n_k)))
+    layouts: list[tuple[tuple[str, ...], str, Any]] = []
+    for m0, h0, (out_, weights_) in [((), "", (out, weights)),
+                                     (("outputs_swapped",), "its two outputs returned in the other order",
+                                      (weights, out))]:
+        layouts.append((m0, h0, (out_, weights_)))
+        if weights_.shape == (*lead, n_k, n_q):  # back to (..., n_q, n_k): the transpose, or the entries in order
+            layouts.append(((*m0, "weights_transposed"), ", ".join(h for h in (h0, "its weights transposed") if h),
+                            (out_, np.swapaxes(weights_, -1, -2))))
+            if n_q != n_k:
+                layouts.append(((*m0, "weights_reshaped"), ", ".join(h for h in (h0, "its weights reshaped") if h),
+                                (out_, weights_.reshape(*lead, n_q, n_k))))
     candidates = [((*m1, *m2, *m3), ", ".join(h for h in (h1, h2, h3) if h), dict(named, mask=one, scale=scale_),
-                   (out, back))
+                   back)
                   for (m1, h1, one), (m2, h2, scale_), (m3, h3, back) in product(masks_, given, layouts)
                   if m1 or m2 or m3]
     return _named(_hits("scaled_dot_product_attention", named, candidates))

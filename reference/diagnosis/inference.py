@@ -165,12 +165,34 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                 if "needs_square" in mistakes and ("always_causal" in mistakes or (
                         _causal(inputs.get("mask")) and not _honours_mask(student, stored.function, inputs))):
                     continue  # a causal mask of the code's own, right only on square cases, fits as well
-                if "batch_first_only" in mistakes and leading_axes_optional(student, stored):
-                    mistakes = tuple("needs_leading_axis" if m == "batch_first_only" else m for m in mistakes)
+                # a case without leading axes that passes with one (two) passes with two (one) too: the code needs
+                # some leading axis, not a fixed number of them
+                for lead, other in (("batch_first_only", 2), ("needs_leading_axes", 1)):
+                    if lead not in mistakes:
+                        continue
+                    if (lead == "batch_first_only" and leading_axes_optional(student, stored)) or (
+                            (len(combo) > 1 or lead != "batch_first_only") and _passes_with(
+                                student, stored.function, named, combo, other)):
+                        mistakes = tuple(dict.fromkeys("needs_leading_axis" if m == lead else m for m in mistakes))
                 hows = " and ".join(how for _, how, _ in combo)
                 return (mistakes[0] if len(mistakes) == 1 else mistakes), (
                     f"a probe: the same case {hows} gives the contract's answer {found[1]}".rstrip())
     return None
+
+
+def _passes_with(student: Any, function: str, named: dict[str, Any], combo: tuple, k: int) -> bool:
+    """Whether the rewritings of ``combo`` with ``k`` leading axes in place of theirs give a known answer, on a case
+    without leading axes (one probe call; False when the budget refuses it)."""
+    tokens = [n for n in TOKENS.get(function, ()) if isinstance(named.get(n), np.ndarray)]
+    if not tokens or np.ndim(named[tokens[0]]) != 2 or not scales.probe_allowed():
+        return False
+    inputs = dict(named)
+    try:
+        for mistake, _, rewrite in combo:
+            inputs = _lead_to(inputs, tokens, k) if mistake in LEAD_MISTAKES else rewrite(inputs)
+    except (ValueError, IndexError):
+        return False
+    return _answer_to(student, function, inputs) is not None
 
 
 def _answer_without_extra_axes(function: str, inputs: dict[str, Any], actual: Any) -> tuple | None:
