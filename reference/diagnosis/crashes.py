@@ -218,7 +218,9 @@ def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
         batch = np.shape(named[first])[0] if np.ndim(named[first]) > 2 else 1
         yield ("mask_key_padding", f"a (batch, n_k) key-padding mask, one row per sequence; this case's mask has "
                f"shape {shape}, one row per query", f"with a mask of one row per sequence, ({batch}, n_k)",
-               lambda n: dict(n, mask=np.broadcast_to(np.asarray(n["mask"])[:1], (batch, n_k)).copy()))
+               lambda n: dict(n, mask=np.broadcast_to(np.asarray(n["mask"])[:1], (batch, n_k)).copy()),
+               None, None, True)  # named only when that call's answer is read as key padding: a line may check
+    # the mask's first axis against the batch for another reason
     if mask.dtype.kind == "b" and np.ndim(mask) >= 2 and probe_inputs.mask_broadcasts(stored, named):
         full = probe_inputs.full_mask(stored, probe_inputs.Variant(named)).named["mask"].shape
         yield ("mask_full_shape", f"a mask written out in full, of shape {tuple(full)}; this case's mask has shape "
