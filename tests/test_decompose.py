@@ -234,17 +234,19 @@ def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
 
 
 def test_a_key_padding_view_that_raises_is_explained_at_the_students_line(tmp_path) -> None:
-    """The view raises on the (4, 6) mask of the (2, 3, 4, 6) case; with a mask of one row per sequence, (2, 6), the
-    line gets past, and no other property of the case does: the mistake is named at the student's line."""
+    """The view raises on the (4, 6) mask of the (2, 3, 4, 6) case, and on a (2, 1, 3, 5) mask; with a mask of one
+    row per sequence, (2, n_k), the line gets past and the call returns the contract's answer for key padding: the
+    mistake is named at the student's line."""
     from autograder import runner
     from tests.homework import UPLOAD
 
     (tmp_path / f"{UPLOAD}.py").write_text(open(ref.__file__).read() + KEY_PADDING_VIEW)
     tests = {t["number"]: t for t in runner.grade_folder(tmp_path)["tests"]}
-    batch = [t for t in tests.values() if "batch and head axes (2, 3), 4 queries, 6 keys" in t["output"]]
-    assert batch and batch[0]["score"] == 0
-    assert batch[0]["extra_data"]["mistakes"][:1] == ["mask_key_padding"], batch[0]["output"]
-    assert "key-padding mask, one row per sequence" in batch[0]["output"]
+    for case in ("batch and head axes (2, 3), 4 queries, 6 keys", "a (2, 1, 3, 5) mask broadcast over 2 heads"):
+        found = [t for t in tests.values() if case in t["output"]]  # a (4, 6) mask; a 4-D one
+        assert found and found[0]["score"] == 0
+        assert found[0]["extra_data"]["mistakes"][:1] == ["mask_key_padding"], found[0]["output"]
+        assert "key-padding mask, one row per sequence" in found[0]["output"]
 
 
 def test_outputs_returned_in_the_other_order_are_read_with_the_other_mistakes() -> None:

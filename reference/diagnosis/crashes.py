@@ -213,12 +213,14 @@ def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
                lambda n: dict(n, mask=np.asarray(n["mask"])[(0,) * (np.ndim(n["mask"]) - 2)]),
                None, None, True)  # named only when that call's answer is read: code that reads a 2-D mask as
     # (batch, n_k) padding gets past the line too, and the sentence would misread it
-    if mask.ndim == 2 and mask.shape[0] > 1:  # a (B, n_k) padding mask, given its head and query axes by the code
-        first = inference.TOKENS[function][0]
-        batch = np.shape(named[first])[0] if np.ndim(named[first]) > 2 else 1
+    first = inference.TOKENS[function][0]
+    batch = np.shape(named[first])[0] if np.ndim(named[first]) > 2 else 1
+    if batch > 1 and mask.ndim >= 2 and mask.shape != (batch, n_k):  # a (B, n_k) padding mask, given its head and
+        # query axes by the code: the rewriting gives sequence b the mask's row b (its rows in turn)
         yield ("mask_key_padding", f"a (batch, n_k) key-padding mask, one row per sequence; this case's mask has "
-               f"shape {shape}, one row per query", f"with a mask of one row per sequence, ({batch}, n_k)",
-               lambda n: dict(n, mask=np.broadcast_to(np.asarray(n["mask"])[:1], (batch, n_k)).copy()),
+               f"shape {shape}", f"with a mask of one row per sequence, ({batch}, n_k)",
+               lambda n: dict(n, mask=np.asarray(n["mask"]).reshape(-1, n_k)[np.arange(batch) % (
+                   np.size(n["mask"]) // n_k)]),
                None, None, True)  # named only when that call's answer is read as key padding: a line may check
     # the mask's first axis against the batch for another reason
     if mask.dtype.kind == "b" and np.ndim(mask) >= 2 and probe_inputs.mask_broadcasts(stored, named):
