@@ -1634,6 +1634,19 @@ PORTS = [
         "rows of a (Batch, SeqLen) padding mask), `torch.softmax(pre_norm_attention / (embed_dim ** 0.5), dim=-1)` (no "
         "scale argument), `torch.nan_to_num(attention, 0)`, `values.reshape(*origin_shape)` (q's shape). The window "
         "(hw3/answers.py `window_size = 32`: 16 positions each side) never cuts the contract's short sequences."),
+    # the FRESH_11 ports (helper M): Cornell University CS 4782 Introduction to Deep Learning, assignment 2 (the
+    # students' MultiHeadAttention of a transformer encoder for sentiment classification), a course the corpus had not
+    # used
+    Port("cs4782_chadyu9", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_ignored"),
+    }, notes="A2/submission.py (commit 5a125e6) MultiHeadAttention: the course's __init__ `assert d_model % num_heads "
+       "== 0` and `self.d_k = d_model // num_heads` (d_model = X.shape[-1]); the course's split_heads `batch_size, "
+       "seq_length, d_model = x.size()` (3-D only) and `x.view(batch_size, seq_length, self.num_heads, self.d_k)` for "
+       "the queries, keys and values (raises unless each projection is H * (D // H) wide); the student's "
+       "compute_attention `F.softmax(Q @ torch.transpose(K, -2, -1) / math.sqrt(self.d_k), dim=-1) @ V`; the "
+       "student's forward(self, x) takes no mask (the contract's mask is never applied), then the course's "
+       "combine_heads `view(batch_size, seq_length, self.d_model)` and `self.W_o(attention)`."),
 ]
 
 SEED = 21
@@ -1700,6 +1713,8 @@ FRESH_9: tuple[str, ...] = ('cse234_wongsingfo', 'cse234_athe_kunal', 'cse234_je
 FRESH_10: tuple[str, ...] = ('ucm5710_akhil0702', 'ucm5710_menaka_435', 'ucm5710_ramya9440', 'ucm5710_vasudeva4040',
                              'cs440_mp9_steven_chg', 'cs440_mp9_hw46', 'cs440_mp9_yoyoyo_momo', 'cs440_mp9_hauntersgd',
                              'technion236781_danagershon', 'technion236781_almogbs', 'technion236781_itamar3113')
+# the FRESH_11 ports of helper M (Cornell CS 4782 assignment 2); the lead merges the helpers' tuples into FRESH_11
+FRESH_11_M: tuple[str, ...] = ('cs4782_chadyu9',)
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
