@@ -160,6 +160,11 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "masks both the padded keys (columns) and the padded queries (rows) of sequence b: a contract (N_q, N_k) mask's "
     "rows meet the scores' batch axis (row b masks sequence b's keys AND its query rows wherever it is 0), and it "
     "raises unless it can be reshaped or repeated into the scores' batch and token axes",
+    # FRESH_11 helper N
+    "mha_self_attention_queries_as_kv": "multi_head_attention's self-attention path (key and value None) passes the "
+    "PROJECTED queries as the keys and the values too (attention(query=query, key=query, value=query)): W_K and W_V "
+    "are never used, each head computes softmax(q q^T * scale) q, and the heads' outputs are d_k wide (a W_O with "
+    "H*d_v rows raises unless d_v = d_k)",
 }
 
 
@@ -1647,6 +1652,62 @@ PORTS = [
        "compute_attention `F.softmax(Q @ torch.transpose(K, -2, -1) / math.sqrt(self.d_k), dim=-1) @ V`; the "
        "student's forward(self, x) takes no mask (the contract's mask is never applied), then the course's "
        "combine_heads `view(batch_size, seq_length, self.d_model)` and `self.W_o(attention)`."),
+    # the FRESH_11 ports (helper N): University of Toronto CSC401H/2511H Natural Language Computing, assignment 2 of
+    # winter 2024 (neural machine translation with a Transformer: the students' MultiHeadAttention.attention and
+    # forward under the course's __init__, whose mask is True where masked), a course the corpus had not used
+    Port("csc401_a2_baaadmtfka", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_needs_divisible_width",
+                                 "mha_self_attention_queries_as_kv", "mask_inverted", "softmax_nan_fully_masked",
+                                 "mha_mask_unsqueezed_shared"),
+    }, notes="a2_transformer_model.py (commit 905bd56): the course's __init__ `assert d_model % num_heads == 0`, "
+       "`self.d_head = d_model // num_heads` (every head D // H wide, D = X.shape[-1]); forward `batch_size, "
+       "query_seq_len, d_model = query.shape` (3-D input only), `self.q_linear(query).view(batch_size, "
+       "query_seq_len, self.num_heads, self.d_head).transpose(1, 2)` (raises unless the projection is H * (D // H) "
+       "wide), `if (key == None and value == None): attention_output = self.attention(query=query, key=query, "
+       "value=query, mask=mask)` (the projected queries as keys and values: k_linear and v_linear unused); attention "
+       "`(query @ key.transpose(2, 3)) / math.sqrt(self.d_head)`, `mask = mask.unsqueeze(1)` (a shared (N, N) mask "
+       "becomes (N, 1, N)), `scores.masked_fill(mask, float('-inf'))` (the course's mask: True = masked, so the "
+       "contract's True = may attend is inverted; an all -inf row is NaN after `nn.Softmax(dim=3)`); "
+       "`output.reshape(batch_size, query_seq_len, d_model)`, `self.out_linear(output)`."),
+    Port("csc401_a2_hridanshkhaitan", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_inverted", "mask_finite_fill",
+                                 "mha_mask_unsqueezed_shared"),
+    }, notes="a2_transformer_model.py (commit 19f2e1b): the course's __init__ `assert d_model % num_heads == 0`, "
+       "`self.d_head = d_model // num_heads` (every head D // H wide, D = X.shape[-1]); forward `batch_size = "
+       "query.size(0)`, `query.reshape(batch_size, -1, self.num_heads, self.d_head).transpose(1,2)` for q, k and v "
+       "(the first axis read as the batch; raises or scrambles unless the projections are H * (D // H) wide); "
+       "attention `torch.matmul(query, key.transpose(-2, -1))/ torch.sqrt(d_head)` (d_head = the constructor's, in "
+       "float32), `mask = mask.unsqueeze(1)` (a shared (N, N) mask becomes (N, 1, N)), "
+       "`attention_score.masked_fill(mask, -1e9)` (the course's mask: True = masked, so the contract's True = may "
+       "attend is inverted; finite), `torch.softmax(attention_score, dim= -1)`; `transpose(1,2).reshape(batch_size, "
+       "-1, self.num_heads * self.d_head)`, `self.out_linear(scaled_attention)`."),
+    Port("csc401_a2_aldew5", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_inverted", "softmax_nan_fully_masked",
+                                 "mha_mask_expand_heads"),
+    }, notes="a2_transformer_model.py (commit 5866ab3): the course's __init__ `assert d_model % num_heads == 0`, "
+       "`self.d_head = d_model // num_heads` (every head D // H wide, D = X.shape[-1]); forward `batch_size = "
+       "query.size(0)`, `query.view(batch_size, -1, self.num_heads, self.d_head).transpose(1, 2)` for q, k and v "
+       "(the first axis read as the batch; raises or scrambles unless the projections are H * (D // H) wide); "
+       "attention `/ math.sqrt(self.d_head)`, `mask = mask.unsqueeze(1)` then `mask = mask.expand(-1, "
+       "self.num_heads, -1, -1)` (only a 3-D (B, N, N) mask works: a shared 2-D mask needs a new leading -1 axis "
+       "and raises, and so does any 4-D mask, 5-D after unsqueeze), `attention_scores.masked_fill(mask, "
+       "float('-inf'))` (the course's mask: True = masked, so the contract's True = may attend is inverted; an all "
+       "-inf row is NaN after torch.softmax); `x.transpose(1, 2).contiguous().view(batch_size, -1, self.num_heads * "
+       "self.d_head)`, `self.out_linear(x)`."),
+    Port("csc401_a2_andresc44", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_finite_fill", "mha_mask_unsqueezed_shared"),
+    }, notes="a2_transformer_model.py (commit c19a329): the course's __init__ `assert d_model % num_heads == 0`, "
+       "`self.d_head = d_model // num_heads` (every head D // H wide, D = X.shape[-1]); forward `batch_size = "
+       "query.shape[0]`, `Q.view(batch_size, -1, self.num_heads, self.d_head).permute(0, 2, 1, 3)` for Q, K and V "
+       "(the first axis read as the batch; raises or scrambles unless the projections are H * (D // H) wide); "
+       "attention `scores / math.sqrt(d_k)` with `d_k = torch.tensor(self.d_head, ...)`, `mask = mask.unsqueeze(1)` "
+       "(a shared (N, N) mask becomes (N, 1, N)), `attention_scores.masked_fill(mask == 0, -1e9)` (fills where the "
+       "mask is False: the contract's polarity, although the course's mask is True = masked; finite, so a fully "
+       "masked row is uniform), `nn.functional.softmax(attention_scores, dim=-1)`; `context.permute(0, 2, 1, 3)`, "
+       "`context.contiguous().view(batch_size, -1, self.num_heads * self.d_head)`, `self.out_linear(context)`."),
 ]
 
 SEED = 21
@@ -1715,6 +1776,9 @@ FRESH_10: tuple[str, ...] = ('ucm5710_akhil0702', 'ucm5710_menaka_435', 'ucm5710
                              'technion236781_danagershon', 'technion236781_almogbs', 'technion236781_itamar3113')
 # the FRESH_11 ports of helper M (Cornell CS 4782 assignment 2); the lead merges the helpers' tuples into FRESH_11
 FRESH_11_M: tuple[str, ...] = ('cs4782_chadyu9',)
+# FRESH_11 helper N: University of Toronto CSC401H/2511H (Natural Language Computing) assignment 2, four students
+FRESH_11_N: tuple[str, ...] = ('csc401_a2_baaadmtfka', 'csc401_a2_hridanshkhaitan', 'csc401_a2_aldew5',
+                               'csc401_a2_andresc44')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
