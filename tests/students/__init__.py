@@ -165,6 +165,13 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "PROJECTED queries as the keys and the values too (attention(query=query, key=query, value=query)): W_K and W_V "
     "are never used, each head computes softmax(q q^T * scale) q, and the heads' outputs are d_k wide (a W_O with "
     "H*d_v rows raises unless d_v = d_k)",
+    # FRESH_11 helper O
+    "rope_pairs_not_flattened": "RoPE returns its rotated pairs unflattened, shape (..., N, d/2, 2) in float32: the "
+    "student reassigns x to its (..., d/2, 2) pair view (x = x.float().reshape(*x.shape[:-1], -1, 2)) before the final "
+    "x_out.reshape(*x.shape), which therefore keeps the pairs",
+    "mha_applies_interleaved_rope": "multi_head_attention rotates each head's queries and keys with an interleaved "
+    "(RoFormer/Meta, complex-pair) RoPE of its own, base 10000, at positions 0..N-1 before the scores, where the "
+    "contract's multi-head attention has no positional encoding",
 }
 
 
@@ -1708,6 +1715,56 @@ PORTS = [
        "mask is False: the contract's polarity, although the course's mask is True = masked; finite, so a fully "
        "masked row is uniform), `nn.functional.softmax(attention_scores, dim=-1)`; `context.permute(0, 2, 1, 3)`, "
        "`context.contiguous().view(batch_size, -1, self.num_heads * self.d_head)`, `self.out_linear(context)`."),
+    # the FRESH_11 ports (helper O): Umar Jamil's "Coding LLaMA 2 from scratch in PyTorch" (video course with code,
+    # hkproj/pytorch-llama): the students' RoPE (precompute_theta_pos_frequencies, apply_rotary_embeddings) and
+    # SelfAttention with a KV cache, a course the corpus had not used
+    Port("ujllama_poptropicasahil", {
+        "multi_head_attention": ("rope_pairs_not_flattened", "batch_first_only", "mha_head_width_model",
+                                 "mha_value_width", "mask_ignored", "mha_applies_interleaved_rope",
+                                 "softmax_axis_fixed"),
+        "rope": ("rope_pairs_not_flattened", "rope_integer_offset", "rope_ignores_positions"),
+        **{f: ("rope_pairs_not_flattened",) for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="main/model.py (commit 910eb47) apply_rotary_embeddings: `x = x.float().reshape(*x.shape[:-1], -1, 2)` "
+        "(x reassigned), then `x_out = x_out.reshape(*x.shape)` (the pairs stay (..., head_dim/2, 2)); "
+        "precompute_theta_pos_frequencies `m = torch.arange(seq_len)` and Transformer.forward `self.freqs_complex["
+        "start_idx : start_idx + seq_len]` (integer start, consecutive positions); SelfAttention.forward `batch_size, "
+        "seq_len, _ = x.shape`, `self.head_dim = args.dim // args.n_heads`, `xq.view(batch_size, seq_len, "
+        "self.n_heads_q, self.head_dim)` (q, k, v), apply_rotary_embeddings on xq and xk (always), "
+        "`self.cache_k[:batch_size, start_pos : start_pos + seq_len] = xk` (raises: the unflattened keys), no mask "
+        "argument, `F.softmax(scores.float(), dim=1)` (the heads axis). The multi-head causes past the rope one are "
+        "in the code but shadowed by the raise. The reference's decoding calls the student's rope."),
+    Port("ujllama_hemachandrakolisetty", {
+        "multi_head_attention": ("needs_single_token", "batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mask_ignored", "mha_applies_interleaved_rope"),
+        "rope": ("rope_integer_offset", "rope_ignores_positions"),
+    }, notes="model.py (commit 144946f): precompute_theta_pos_frequencies `m = torch.arange(seq_len, device=device)` "
+       "and Transformer.forward `self.freqs_complex[start_pos:start_pos + seq_len]` (integer start, consecutive "
+       "positions); SelfAttention.forward `batch_size, seq_len, _ = x.shape`, `self.head_dim = args.dim // "
+       "self.n_heads_q`, `xq.view(batch_size, seq_len, self.n_heads_q, self.head_dim)` (q, k, v), "
+       "apply_rotary_embedding on xq and xk (always), `self.cache_k[:batch_size, start_pos:start_pos+1] = xk` and "
+       "`keys = self.cache_k[:batch_size, :start_pos + 1]` (one slot: more than one token raises), no mask argument."),
+    Port("ujllama_abdallah197", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_ignored",
+                                 "mha_applies_interleaved_rope"),
+        "rope": ("rope_integer_offset", "rope_ignores_positions"),
+    }, notes="model.py (commit 698bbc4): precompute_theta_pos_frequencies `m = torch.arange(seq_length)` and "
+       "Transformer.forward `self.freqs_complex[start_pos: start_pos + seq_len]` (integer start, consecutive "
+       "positions; config.py max_seq_length = 32, so 64 rows); SelfAttention.forward `batch_size, seq_length, _ = "
+       "x.shape`, `self.head_dim = args.dim // args.n_heads`, `xq.view(batch_size, seq_length, self.n_heads_q, "
+       "self.head_dim)` (q, k, v), apply_rotary_embeddings on xq and xk (always), mode 'train' `keys, values = xk, "
+       "xv`, no mask argument."),
+    Port("ujllama_sonhm3029", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added",
+                                 "mha_mask_head_axis", "mha_applies_interleaved_rope"),
+        "rope": ("rope_integer_offset", "rope_ignores_positions"),
+    }, notes="model.py (commit ca1a3cf): precompute_theta_pos_frequencies `m = torch.arange(seq_len, device=device)` "
+       "and Transformer.forward `self.freqs_cis[start_pos : start_pos + seqlen]` (integer start, consecutive "
+       "positions); SelfAttention.forward `batch_size, seq_len, _ = x.shape`, `self.head_dim = args.dim // "
+       "args.n_heads`, `xq.view(batch_size, seq_len, self.n_heads_q, self.head_dim)` (q, k, v), "
+       "apply_rotary_embeddings on xq and xk (always), `if mask is not None: scores = scores + mask` (additive: the "
+       "Transformer's mask is torch.triu of -inf; a boolean mask adds 0/1, and a (B, N, N) mask meets the (B, H, N, "
+       "N) scores without a head axis)."),
 ]
 
 SEED = 21
@@ -1779,6 +1836,8 @@ FRESH_11_M: tuple[str, ...] = ('cs4782_chadyu9',)
 # FRESH_11 helper N: University of Toronto CSC401H/2511H (Natural Language Computing) assignment 2, four students
 FRESH_11_N: tuple[str, ...] = ('csc401_a2_baaadmtfka', 'csc401_a2_hridanshkhaitan', 'csc401_a2_aldew5',
                                'csc401_a2_andresc44')
+FRESH_11_O: tuple[str, ...] = ('ujllama_poptropicasahil', 'ujllama_hemachandrakolisetty', 'ujllama_abdallah197',
+                               'ujllama_sonhm3029')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
