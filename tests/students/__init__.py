@@ -40,7 +40,8 @@ Tsinghua's Artificial Neural Network), ported after the sixth was measured, in t
 batch of 11 (Johns Hopkins EN.705.743, USC EE 641, Mila IFT6135), ported after the seventh was measured; ``FRESH_9``
 a ninth batch of 11 (UC San Diego CSE 234, Michigan EECS 595, Edinburgh NLU+), ported after the eighth was measured;
 ``FRESH_10`` a tenth batch of 11 (University of Central Missouri CS5710, UIUC CS 440 / ECE 448, Technion CS 236781),
-ported after the ninth was measured.
+ported after the ninth was measured; ``FRESH_11`` an eleventh batch of 9 (Cornell CS 4782, Toronto CSC401, Umar
+Jamil's LLaMA 2 from scratch), ported after the tenth was measured.
 """
 
 from __future__ import annotations
@@ -1831,17 +1832,17 @@ FRESH_9: tuple[str, ...] = ('cse234_wongsingfo', 'cse234_athe_kunal', 'cse234_je
 FRESH_10: tuple[str, ...] = ('ucm5710_akhil0702', 'ucm5710_menaka_435', 'ucm5710_ramya9440', 'ucm5710_vasudeva4040',
                              'cs440_mp9_steven_chg', 'cs440_mp9_hw46', 'cs440_mp9_yoyoyo_momo', 'cs440_mp9_hauntersgd',
                              'technion236781_danagershon', 'technion236781_almogbs', 'technion236781_itamar3113')
-# the FRESH_11 ports of helper M (Cornell CS 4782 assignment 2); the lead merges the helpers' tuples into FRESH_11
-FRESH_11_M: tuple[str, ...] = ('cs4782_chadyu9',)
-# FRESH_11 helper N: University of Toronto CSC401H/2511H (Natural Language Computing) assignment 2, four students
-FRESH_11_N: tuple[str, ...] = ('csc401_a2_baaadmtfka', 'csc401_a2_hridanshkhaitan', 'csc401_a2_aldew5',
-                               'csc401_a2_andresc44')
-FRESH_11_O: tuple[str, ...] = ('ujllama_poptropicasahil', 'ujllama_hemachandrakolisetty', 'ujllama_abdallah197',
-                               'ujllama_sonhm3029')
+# an eleventh batch of 9, from three sources the corpus had not used (Cornell CS 4782 assignment 2; Toronto CSC401
+# assignment 2; Umar Jamil's "Coding LLaMA 2 from scratch"), ported after the tenth was measured, by sessions that never
+# ran the grader on them; graded once for the report. Like the others, they join the validation half only.
+FRESH_11: tuple[str, ...] = ('cs4782_chadyu9', 'csc401_a2_baaadmtfka', 'csc401_a2_hridanshkhaitan', 'csc401_a2_aldew5',
+                             'csc401_a2_andresc44', 'ujllama_poptropicasahil', 'ujllama_hemachandrakolisetty',
+                             'ujllama_abdallah197', 'ujllama_sonhm3029')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
-                                       "fresh_8": FRESH_8, "fresh_9": FRESH_9, "fresh_10": FRESH_10}
+                                       "fresh_8": FRESH_8, "fresh_9": FRESH_9, "fresh_10": FRESH_10,
+                                       "fresh_11": FRESH_11}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
