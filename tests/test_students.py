@@ -23,6 +23,7 @@ from tests.students import (
     FRESH_8,
     FRESH_9,
     FRESH_10,
+    FRESH_11,
     HERE,
     NEW_IDS,
     PORTS,
@@ -191,14 +192,24 @@ FRESH_9_NAMED_FLOOR = 73  # graded once: a floor, below 90%
 FRESH_10_HALF = "fresh_10"
 KNOWN_WRONG_FRESH_10: set[str] = set()
 FRESH_10_NAMED_FLOOR = 225  # 204 of 238 when graded once, 225 since (outputs returned in the other order read): a floor
+
+# The FRESH_11 batch (nine students of three more sources: Cornell CS 4782, Toronto CSC401, Umar Jamil's "Coding LLaMA 2
+# from scratch"), ported by sessions that never ran the grader on them, was graded once on main e23ea82 (FRESH_10's
+# mechanisms in): 61 of 78 failing tests named (78%), 0 wrong sentences, 0 unfair losses, 0 grader errors. Its misses:
+# multi-head attention with five to eight causes at once (RoPE applied inside, heads of D // H, the queries used as
+# keys and values), and a RoPE that returns its (d/2, 2) pairs unflattened. Judged apart.
+FRESH_11_HALF = "fresh_11"
+KNOWN_WRONG_FRESH_11: set[str] = set()
+FRESH_11_NAMED_FLOOR = 61  # graded once: a floor, below 90%
 APART = {FRESH_4_HALF: FRESH_4, FRESH_5_HALF: FRESH_5, FRESH_6_HALF: FRESH_6, FRESH_7_HALF: FRESH_7,
-         FRESH_8_HALF: FRESH_8, FRESH_9_HALF: FRESH_9, FRESH_10_HALF: FRESH_10}  # batches judged apart
+         FRESH_8_HALF: FRESH_8, FRESH_9_HALF: FRESH_9, FRESH_10_HALF: FRESH_10,
+         FRESH_11_HALF: FRESH_11}  # batches judged apart
 KNOWN_WRONG = {FRESH_4_HALF: set(), FRESH_5_HALF: KNOWN_WRONG_FRESH_5, FRESH_6_HALF: KNOWN_WRONG_FRESH_6,
                FRESH_7_HALF: KNOWN_WRONG_FRESH_7, FRESH_8_HALF: KNOWN_WRONG_FRESH_8, FRESH_9_HALF: KNOWN_WRONG_FRESH_9,
-               FRESH_10_HALF: KNOWN_WRONG_FRESH_10}
+               FRESH_10_HALF: KNOWN_WRONG_FRESH_10, FRESH_11_HALF: KNOWN_WRONG_FRESH_11}
 NAMED_FLOORS = {FRESH_4_HALF: FRESH_4_NAMED_FLOOR, FRESH_5_HALF: FRESH_5_NAMED_FLOOR, FRESH_6_HALF: FRESH_6_NAMED_FLOOR,
                 FRESH_7_HALF: FRESH_7_NAMED_FLOOR, FRESH_8_HALF: FRESH_8_NAMED_FLOOR, FRESH_9_HALF: FRESH_9_NAMED_FLOOR,
-                FRESH_10_HALF: FRESH_10_NAMED_FLOOR}
+                FRESH_10_HALF: FRESH_10_NAMED_FLOOR, FRESH_11_HALF: FRESH_11_NAMED_FLOOR}
 
 
 def _half(port: Port) -> str:
@@ -208,7 +219,7 @@ def _half(port: Port) -> str:
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict]:
     """Every port graded once: (half -> evaluate.Verdicts, port -> test number -> named mistakes); the FRESH_4 to
-    FRESH_10 ports are judged apart, under their own halves (APART)."""
+    FRESH_11 ports are judged apart, under their own halves (APART)."""
     halves = {half: evaluate.Verdicts() for half in (*evaluate.HALVES, *APART)}
     named = {}
     for port in PORTS:
