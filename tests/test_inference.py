@@ -721,3 +721,35 @@ def test_an_output_that_cannot_be_read_without_extra_axes_is_none_not_a_value(ac
 def test_a_probe_output_on_inputs_the_contract_has_no_answer_for_is_read_as_nothing() -> None:
     inputs = {"Q": np.zeros((2, 3)), "K": np.zeros((4, 5)), "V": np.zeros((4, 2)), "mask": None, "scale": None}
     assert inference._answer_without_extra_axes("scaled_dot_product_attention", inputs, np.zeros((1, 2, 2))) is None
+
+
+def test_an_output_whose_last_axis_is_split_into_pairs_is_read_joined() -> None:
+    """RoPE that returns its (d/2, 2) pairs without flattening them back, at the default base instead of the given
+    one: read with the last axes joined, the values show the base; with right values, nothing is named."""
+    explain = homework_module("diagnosis.explain")
+
+    def unflattened(x, positions, base=10000.0, *, given=False):
+        out = ref.rope(x, positions, base if given else 10000.0)
+        return out.reshape(*out.shape[:-1], -1, 2)
+
+    stored = support.case("rope-d8")  # d = 8, positions 0..5, base 100
+    names, args = zip(*support.call_arguments(stored.inputs))
+    for given, expected in ((False, "rope_base_ignored"), (True, None)):
+        actual = unflattened(*args, given=given)
+        assert actual.shape[-2:] == (4, 2)
+        mistakes, how, _ = explain.explain(LocalStudent(rope=lambda *a, g=given: unflattened(*a, given=g)), stored,
+                                           list(args), list(names), False, actual)
+        assert (expected in mistakes_ids(mistakes)) if expected else "joined" not in how, (mistakes, how)
+        assert not expected or "its last axes joined into one" in how
+
+
+def mistakes_ids(mistakes) -> tuple:
+    return (mistakes,) if isinstance(mistakes, str) else tuple(mistakes or ())
+
+
+def test_a_tuple_answer_is_never_read_as_one_split_array(capsys) -> None:
+    """(out, weights) of different shapes is no array to join an output's axes into: None, and nothing raised."""
+    masks = homework_module("diagnosis.masks")
+    expected = (np.zeros((2, 3)), np.zeros((2, 5)))
+    assert masks.with_last_axis_joined(expected, np.zeros((2, 3, 1))) is None
+    assert "failed" not in capsys.readouterr().err

@@ -2,9 +2,9 @@
 
 Output evidence first (its type; a stored mistake's output, on the rows the mask determines; a mask's
 pattern as numbers; what a softmax sums to; an exact fit; the contract's answer for another mask or scale;
-several mistakes of attention at once (``decompose.py``);
-extra leading axes), then probes (``evidence.probe``, the 2-D slices), then the probe search, then low
-precision. Each step returns ``(mistakes, how, exact)``; ``how`` goes to results.json's evidence.
+several mistakes of attention at once (``decompose.py``); extra leading axes; a last axis split into several, read
+joined), then probes (``evidence.probe``, the 2-D slices), then the probe search, then low precision. Each step
+returns ``(mistakes, how, exact)``; ``how`` goes to results.json's evidence.
 """
 
 from __future__ import annotations
@@ -53,6 +53,10 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
         if found := _read(stored, squeezed):  # the values read as if the axes were not there, named with them
             mistakes, how, exact = found
             return (*mistake_ids(one_head(stored, mistakes)), "extra_leading_axes"), f"{how}, {removed}", exact
+    if (joined := masks.with_last_axis_joined(stored.expected, actual)) is not None and not matches(
+            joined, stored.expected) and (found := _read(stored, joined)):  # the values, read with the axes joined
+        mistakes, how, exact = found
+        return one_head(stored, mistakes), f"{how}, its last axes joined into one", exact
     if mistake := probed(student, stored, args, names, batched, actual):
         return refined(student, stored, mistake), PROBED, False
     if found := inference.search(student, stored, actual):

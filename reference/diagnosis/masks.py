@@ -153,6 +153,20 @@ def without_extra_axes(expected: Any, actual: Any) -> Any:
     return _cut(expected, actual)
 
 
+@quiet(None)
+def with_last_axis_joined(expected: Any, actual: Any) -> np.ndarray | None:
+    """An output array whose last axis is split into several ((..., N, d/2, 2) for (..., N, d): pairs never
+    flattened back) read with them joined in order, or None when it is not one."""
+    if not isinstance(actual, np.ndarray) or not isinstance(expected, np.ndarray):  # one array, not (out, weights)
+        return None
+    e = expected
+    if e.ndim < 1 or actual.ndim <= e.ndim:
+        return None
+    if actual.shape[: e.ndim - 1] != e.shape[:-1] or actual.size != e.size:
+        return None
+    return actual.reshape(e.shape)
+
+
 def _cut(expected: Any, actual: Any) -> np.ndarray | None:
     e = np.asarray(expected)
     if not isinstance(actual, np.ndarray) or actual.ndim <= e.ndim or actual.size != e.size:
