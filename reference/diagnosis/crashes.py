@@ -215,8 +215,9 @@ def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
     # (batch, n_k) padding gets past the line too, and the sentence would misread it
     first = inference.TOKENS[function][0]
     batch = np.shape(named[first])[0] if np.ndim(named[first]) > 2 else 1
-    if batch > 1 and mask.ndim >= 2 and mask.shape != (batch, n_k):  # a (B, n_k) padding mask, given its head and
-        # query axes by the code: the rewriting gives sequence b the mask's row b (its rows in turn)
+    if 1 < batch != n_q and mask.ndim >= 2 and mask.shape != (batch, n_k):  # a (B, n_k) padding mask, given its head
+        # and query axes by the code: the rewriting gives sequence b the mask's row b (its rows in turn); with B != n_q
+        # the contract cannot read that mask its own way, so an answer read is the key-padding one
         yield ("mask_key_padding", f"a (batch, n_k) key-padding mask, one row per sequence; this case's mask has "
                f"shape {shape}", f"with a mask of one row per sequence, ({batch}, n_k)",
                lambda n: dict(n, mask=np.asarray(n["mask"]).reshape(-1, n_k)[np.arange(batch) % (
