@@ -169,7 +169,7 @@ def _hits(function: str, named: dict[str, Any], candidates: list, extra: tuple[s
                 continue
             if matches(actual, expected):
                 hits.append(((*mistakes, *extra), how))
-            elif not np.isfinite(_flat(actual)).all():  # NaN: only where this candidate's rows are fully masked
+            elif not np.isfinite(scales.flat_output(actual)).all():  # NaN: only on this candidate's fully masked rows
                 if matches(actual, masks.nan_where_fully_masked(function, inputs, expected)):
                     hits.append(((*mistakes, "softmax_nan_fully_masked", *extra),
                                  f"{how}, NaN on its fully masked rows".lstrip(", ")))
@@ -192,10 +192,6 @@ def _readable(a: np.ndarray) -> bool:
         return True
     return a.ndim >= 1 and not np.isinf(a).any() and bool(finite.any()) and bool(
         (finite.all(axis=-1) | ~finite.any(axis=-1)).all())
-
-
-def _flat(actual: Any) -> np.ndarray:
-    return np.concatenate([np.ravel(a) for a in actual]) if isinstance(actual, tuple) else np.ravel(actual)
 
 
 def _named(hits: list) -> Found:

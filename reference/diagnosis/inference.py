@@ -167,32 +167,37 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                     continue  # a causal mask of the code's own, right only on square cases, fits as well
                 # a case without leading axes that passes with one (two) passes with two (one) too: the code needs
                 # some leading axis, not a fixed number of them
-                for lead, other in (("batch_first_only", 2), ("needs_leading_axes", 1)):
-                    if lead not in mistakes:
-                        continue
-                    if (lead == "batch_first_only" and leading_axes_optional(student, stored)) or (
-                            (len(combo) > 1 or lead != "batch_first_only") and _passes_with(
-                                student, stored.function, named, combo, other)):
-                        mistakes = tuple(dict.fromkeys("needs_leading_axis" if m == lead else m for m in mistakes))
+                if "batch_first_only" in mistakes and (leading_axes_optional(student, stored) or (
+                        len(combo) > 1 and _with_lead(student, stored.function, named, combo, 2, charged=True))):
+                    mistakes = _some_lead(mistakes, "batch_first_only")
+                if "needs_leading_axes" in mistakes and _with_lead(student, stored.function, named, combo, 1,
+                                                                   charged=True):
+                    mistakes = _some_lead(mistakes, "needs_leading_axes")
                 hows = " and ".join(how for _, how, _ in combo)
                 return (mistakes[0] if len(mistakes) == 1 else mistakes), (
                     f"a probe: the same case {hows} gives the contract's answer {found[1]}".rstrip())
     return None
 
 
-def _passes_with(student: Any, function: str, named: dict[str, Any], combo: tuple, k: int) -> bool:
-    """Whether the rewritings of ``combo`` with ``k`` leading axes in place of theirs give a known answer, on a case
-    without leading axes (one probe call; False when the budget refuses it)."""
+def _some_lead(mistakes: tuple[str, ...], lead: str) -> tuple[str, ...]:
+    return tuple(dict.fromkeys("needs_leading_axis" if m == lead else m for m in mistakes))
+
+
+def _with_lead(student: Any, function: str, named: dict[str, Any], combo: tuple, k: int, *, partial: bool = False,
+               charged: bool = False) -> bool:
+    """Whether a case without leading axes, given ``k`` of them (in place of ``combo``'s rewriting of the leading
+    axes, its other rewritings kept), gives a known answer (``_answer_to``; ``partial``: or one right where it is
+    finite). One probe call; ``charged``: counted against the case's probe budget (False when it refuses it)."""
     tokens = [n for n in TOKENS.get(function, ()) if isinstance(named.get(n), np.ndarray)]
-    if not tokens or np.ndim(named[tokens[0]]) != 2 or not scales.probe_allowed():
+    if not tokens or np.ndim(named[tokens[0]]) != 2 or (charged and not scales.probe_allowed()):
         return False
-    inputs = dict(named)
     try:
+        inputs = dict(named) if any(m in LEAD_MISTAKES for m, _, _ in combo) else _lead_to(named, tokens, k)
         for mistake, _, rewrite in combo:
             inputs = _lead_to(inputs, tokens, k) if mistake in LEAD_MISTAKES else rewrite(inputs)
     except (ValueError, IndexError):
         return False
-    return _answer_to(student, function, inputs) is not None
+    return _answer_to(student, function, inputs, partial=partial) is not None
 
 
 def _answer_without_extra_axes(function: str, inputs: dict[str, Any], actual: Any) -> tuple | None:
@@ -250,15 +255,7 @@ def right_without_mask(student: Any, function: str, named: dict[str, Any]) -> bo
 def leading_axes_optional(student: Any, stored: Case) -> bool:
     """For a case without leading axes that passes with one: whether it also passes with two (the code needs some
     leading axis, not exactly one)."""
-    named = dict(call_arguments(stored.inputs))
-    tokens = [n for n in TOKENS.get(stored.function, ()) if isinstance(named.get(n), np.ndarray)]
-    if not tokens or np.ndim(named[tokens[0]]) != 2:
-        return False
-    try:
-        inputs = _lead_to(named, tokens, 2)
-    except (ValueError, IndexError):
-        return False
-    return _answer_to(student, stored.function, inputs, partial=True) is not None
+    return _with_lead(student, stored.function, dict(call_arguments(stored.inputs)), (), 2, partial=True)
 
 
 def _answer_to(student: Any, function: str, inputs: dict[str, Any], *, partial: bool = False) -> tuple | None:

@@ -159,12 +159,11 @@ def with_last_axis_joined(expected: Any, actual: Any) -> np.ndarray | None:
     flattened back) read with them joined in order, or None when it is not one."""
     if not isinstance(actual, np.ndarray) or not isinstance(expected, np.ndarray):  # one array, not (out, weights)
         return None
-    e = expected
-    if e.ndim < 1 or actual.ndim <= e.ndim:
+    if expected.ndim < 1 or actual.ndim <= expected.ndim:
         return None
-    if actual.shape[: e.ndim - 1] != e.shape[:-1] or actual.size != e.size:
+    if actual.shape[: expected.ndim - 1] != expected.shape[:-1] or actual.size != expected.size:
         return None
-    return actual.reshape(e.shape)
+    return actual.reshape(expected.shape)
 
 
 def _cut(expected: Any, actual: Any) -> np.ndarray | None:

@@ -103,7 +103,7 @@ def probe_allowed() -> bool:
 def fit(function: str, inputs: dict[str, Any], actual: Any) -> float | None:
     """The scale at which the contract's answer on ``inputs`` equals ``actual``, or None when none does (or when
     the case's ``budget`` is spent)."""
-    flat = _flat(actual)
+    flat = flat_output(actual)
     if flat is None or not np.isfinite(flat).all():
         return None
     left = _left.get()
@@ -150,7 +150,7 @@ def _stacked(outputs: Any, n: int) -> np.ndarray | None:
     return np.concatenate([np.asarray(p, dtype=float).reshape(n, -1) for p in parts], axis=1)
 
 
-def _flat(output: Any) -> np.ndarray | None:
+def flat_output(output: Any) -> np.ndarray | None:
     parts = output if isinstance(output, (tuple, list)) else (output,)
     try:
         arrays = [np.asarray(p, dtype=float).ravel() for p in parts]
