@@ -138,8 +138,13 @@ def _width_properties(named: dict[str, Any]) -> Iterator[Property]:
         yield ("mha_value_width", f"the values' heads are as wide as the queries' (d_v = d_k); this case has d_k = "
                f"{d_k}, d_v = {d_v} (W_V has {H * d_v} columns)", "with d_v = d_k", _values_as_wide)
     if D != H * d_k:
-        yield ("mha_head_width_model", f"the heads split the model width D = X.shape[-1] (D = num_heads * d_k); "
-               f"this case has D = {D}, num_heads * d_k = {H * d_k}", "with D = num_heads * d_k", _model_as_wide)
+        assumed = (f"the heads split the model width D = X.shape[-1] (D = num_heads * d_k); this case has D = {D}, "
+                   f"num_heads * d_k = {H * d_k}")
+        yield ("mha_head_width_model", assumed, "with D = num_heads * d_k", _model_as_wide)
+        if D % H == 0 and D < H * d_k:  # the same property the other way: heads of width D / num_heads (a code
+            # whose head width must be even, as a rotary embedding's, may stop before the line on the widened one)
+            yield ("mha_head_width_model", assumed, f"with heads of width d_k = D / num_heads = {D // H}",
+                   _keys_as_narrow)
 
 
 HEADS_TRIED = (2, 1, 4)  # other numbers of heads a line may have hard-coded (a course template's two heads first)
@@ -168,6 +173,16 @@ def _values_as_wide(named: dict[str, Any]) -> dict[str, Any]:
         heads = np.concatenate([heads, np.zeros((W_V.shape[0], H, d_k - d_v))], axis=-1)
         rows = np.concatenate([rows, np.zeros((H, d_k - d_v, W_O.shape[-1]))], axis=1)
     return dict(named, W_V=heads.reshape(W_V.shape[0], H * d_k), W_O=rows.reshape(H * d_k, W_O.shape[-1]))
+
+
+def _keys_as_narrow(named: dict[str, Any]) -> dict[str, Any]:
+    """W_Q and W_K with heads of width D / num_heads (each head's first columns)."""
+    H, D = int(named["num_heads"]), np.shape(named["X"])[-1]
+    out = dict(named)
+    for name in ("W_Q", "W_K"):
+        W = np.asarray(named[name])
+        out[name] = W.reshape(W.shape[0], H, -1)[..., :D // H].reshape(W.shape[0], D)
+    return out
 
 
 def _model_as_wide(named: dict[str, Any]) -> dict[str, Any]:

@@ -214,11 +214,14 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
                                                                  == PAST else "could not be told: no mistake is named")
         if mistake is None:  # the line says nothing of its own; the call where the property holds still may
             return Crash(text, None, how, right or ())
+        aside: list[str] = []
         other = _another_gets_past(student, stored, named, [*skipped, *candidates[index + 1:]], {prop.mistake, mistake},
-                                   original, calls)
+                                   original, calls, _says(error, frame), aside)
         if other is None:  # every other property still raises there: this one is what the line assumed
-            return Crash(text, mistake, how + "; every other property of the case tried still raises there",
-                         right or ())
+            how += "; every other property of the case tried still raises there"
+            how += f" (the same case {' or '.join(aside)} stops at an earlier line, and the exception does not speak "\
+                   "of it)" if aside else ""
+            return Crash(text, mistake, how, right or ())
         if other:  # two readings fit the line: it says nothing of its own (the traceback still shows it)
             return None
         if right is not None:  # the call is right where the property holds: what could not be told is moot
@@ -228,13 +231,16 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
 
 
 def _another_gets_past(student: Any, stored: Any, named: Mapping[str, Any], others: Sequence[Property],
-                       found: set[str | None], original: Sequence[Frame], calls: int) -> str | None:
+                       found: set[str | None], original: Sequence[Frame], calls: int, says: str = "",
+                       aside: list[str] | None = None) -> str | None:
     """Whether a property of another mistake than ``found`` (those of the one whose rewriting got past the line)
     gets past it too (one whose sentence says one of them, or that one of them says, is the same reading; so is one
     whose call then returns the contract's answer but for one of them), tried whatever the exception says (a
     coincidence of sizes is then no evidence either way): how, for the first that does; None when every other one
     still raises there (or does not apply); "" when one could not be told (the probe calls ran out, or its call
-    stopped before the line)."""
+    stopped before the line), unless the exception (``says``) shows no sign of it (its ``when``): a rank the
+    message does not speak of, whose rewriting stops the call at an earlier line, is no second reading (its how is
+    added to ``aside``)."""
     unknown = False
     covers = hooks.covers()
     same = found | {c for m in found for c in covers.get(m or "", ())}
@@ -250,6 +256,10 @@ def _another_gets_past(student: Any, stored: Any, named: Mapping[str, Any], othe
             continue  # past it too, but its call's answer shows the same mistake: the readings agree on it
         if outcome == PAST:
             return prop.how
+        if outcome == UNKNOWN and prop.when and not re.search(prop.when, says):
+            if aside is not None:
+                aside.append(prop.how)
+            continue
         unknown = unknown or outcome == UNKNOWN
     return "" if unknown else None
 
