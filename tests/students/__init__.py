@@ -173,6 +173,12 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "mha_applies_interleaved_rope": "multi_head_attention rotates each head's queries and keys with an interleaved "
     "(RoFormer/Meta, complex-pair) RoPE of its own, base 10000, at positions 0..N-1 before the scores, where the "
     "contract's multi-head attention has no positional encoding",
+    # FRESH_12 helper P
+    "mha_merge_mixes_batch": "multi_head_attention merges its (B*H, N, d) head outputs with transpose(1, 0) and a "
+    "reshape to (B, N, H*d) (attention.transpose(1, 0).reshape(B, N, H*d)): right for one sequence, but with B > 1 "
+    "row (b, n) holds the heads of token (b*N + n) // B of sequence (b*N + n) % B",
+    "causal_mask_nonzero_scores": "attention builds its own causal mask from the scores' values, torch.triu(scores, "
+    "diagonal=1) != 0: a future key whose score is exactly 0 is not masked",
 }
 
 
@@ -1766,6 +1772,43 @@ PORTS = [
        "apply_rotary_embeddings on xq and xk (always), `if mask is not None: scores = scores + mask` (additive: the "
        "Transformer's mask is torch.triu of -inf; a boolean mask adds 0/1, and a (B, N, N) mask meets the (B, H, N, "
        "N) scores without a head axis)."),
+    # the FRESH_12 ports (helper P): UMass Lowell COMP 4420/5420 Natural Language Processing, homework 4 (transformer
+    # language model: the students' MultiHeadSelfAttention.forward under the course's constructor, causal flag and no
+    # mask argument), a course the corpus had not used
+    Port("umlnlp_matrixcel", {
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "always_causal", "mha_merge_mixes_batch",
+                                 "causal_mask_nonzero_scores"),
+    }, notes="transformer_lm/modeling_attention.py (commit 319118e, the student's own version before aee0f37 replaced "
+       "it) MultiHeadSelfAttention.forward: `bs, seq, _ = x.shape` (3-D input only); `k.transpose(1, 2).reshape((bs, "
+       "self.num_heads, self.head_size, seq))...` for k, q and v (head_size = hidden // num_heads of the constructor, "
+       "so values wider or narrower than the queries raise); `casual_mask = (torch.triu(scores, diagonal=1) != 0)`, "
+       "`scores.masked_fill(casual_mask, -torch.inf)` (no mask argument: the constructor's causal flag, whatever mask; "
+       "a future score of exactly 0 is not masked); `attention.transpose(1, 0).reshape(attention.shape[0]//"
+       "self.num_heads, attention.shape[1], self.num_heads * self.head_size)` (mixes the sequences when bs > 1)."),
+    Port("umlnlp_theakshitapachauri", {
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "always_causal"),
+    }, notes="transformer_lm/modeling_attention.py (commit 78c0e8c) MultiHeadSelfAttention.forward: `bs, seq, _ = "
+       "x.shape` (3-D input only); `torch.cat(self.v(x).split(self.head_size, dim=-1), dim=0)` for q, k and v "
+       "(head_size = hidden // num_heads of the constructor: values of another width raise); `scores += "
+       "torch.triu(torch.ones(...) * float('-inf'), diagonal=1)` under the constructor's causal flag (no mask "
+       "argument: causal whatever mask); `self.mix(torch.cat((probs @ v).split(bs, dim=0), dim=-1))`."),
+    Port("umlnlp_wolferkgit", {
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "always_causal", "mask_inverted",
+                                 "softmax_nan_fully_masked", "no_output_projection"),
+    }, notes="modeling_attention.py (commit 5a78d0a, the 2023 edition) MultiHeadSelfAttention.forward: `bs, seq, _ = "
+       "x.shape` (3-D input only); `value.view(bs, -1, self.num_heads, self.head_size).transpose(1, 2)` for k, q and "
+       "v (head_size = hidden // num_heads of the constructor: values of another width raise); `upper_triangular = "
+       "torch.triu(torch.ones(seq, seq), diagonal=1)`, `mask = upper_triangular.bool()`, `scores.masked_fill_(mask == "
+       "0, -float(\"inf\"))` under the constructor's causal flag (no mask argument: causal whatever mask, and "
+       "inverted: each query sees only later keys, the last none, so nn.Softmax gives NaN); `att = att.transpose(1, "
+       "2).contiguous().view(bs, -1, self.num_heads * self.head_size)` returned without self.mix."),
+    Port("umlnlp_qhddn2643", {
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "always_causal"),
+    }, notes="hw4_transformer_lm/transformer_lm/modeling_attention.py (commit 04f55eb) MultiHeadSelfAttention.forward: "
+       "`bs, seq, _ = x.shape` (3-D input only); `self.v(x).view(bs, seq, self.num_heads, self.head_size)` for k, q "
+       "and v (head_size = hidden // num_heads of the constructor: values of another width raise); `casual_mask = "
+       "torch.triu(torch.ones(1, seq, seq, device=scores.device), diagonal=1)`, `scores.masked_fill(casual_mask==1, "
+       "float(\"-inf\"))` under the constructor's causal flag (no mask argument: causal whatever mask)."),
 ]
 
 SEED = 21
@@ -1838,6 +1881,8 @@ FRESH_10: tuple[str, ...] = ('ucm5710_akhil0702', 'ucm5710_menaka_435', 'ucm5710
 FRESH_11: tuple[str, ...] = ('cs4782_chadyu9', 'csc401_a2_baaadmtfka', 'csc401_a2_hridanshkhaitan', 'csc401_a2_aldew5',
                              'csc401_a2_andresc44', 'ujllama_poptropicasahil', 'ujllama_hemachandrakolisetty',
                              'ujllama_abdallah197', 'ujllama_sonhm3029')
+# the FRESH_12 ports of helper P (UMass Lowell COMP 4420/5420, homework 4), to be merged into FRESH_12 by the lead
+FRESH_12_P: tuple[str, ...] = ('umlnlp_matrixcel', 'umlnlp_theakshitapachauri', 'umlnlp_wolferkgit', 'umlnlp_qhddn2643')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
