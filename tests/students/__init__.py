@@ -179,6 +179,14 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "row (b, n) holds the heads of token (b*N + n) // B of sequence (b*N + n) % B",
     "causal_mask_nonzero_scores": "attention builds its own causal mask from the scores' values, torch.triu(scores, "
     "diagonal=1) != 0: a future key whose score is exactly 0 is not masked",
+    # FRESH_12 helper Q
+    "mha_qk_rms_norm": "multi_head_attention RMS-normalises the full-width projected queries and keys before it splits "
+    "them into heads (OLMo 2's QK-norm: x / sqrt(mean(x**2) + eps) over the last axis, with a weight of ones as wide "
+    "as the input, D = X.shape[-1], so it raises unless H*d_k = D): the scores are those of unit-RMS queries and keys",
+    "mha_applies_neox_rope": "multi_head_attention rotates each head's queries and keys with the course's GPT-NeoX "
+    "RoPE (HuggingFace's rotate_half: cos/sin tables cat(freqs, freqs), coordinate i paired with i + d/2) at positions "
+    "0..N-1, base the rope_theta of the student's config, before the scores, where the contract's multi-head attention "
+    "has no positional encoding",
 }
 
 
@@ -1809,6 +1817,58 @@ PORTS = [
        "and v (head_size = hidden // num_heads of the constructor: values of another width raise); `casual_mask = "
        "torch.triu(torch.ones(1, seq, seq, device=scores.device), diagonal=1)`, `scores.masked_fill(casual_mask==1, "
        "float(\"-inf\"))` under the constructor's causal flag (no mask argument: causal whatever mask)."),
+    # the FRESH_12 ports (helper Q): Chalmers University of Technology / University of Gothenburg DAT450/DIT247 Machine
+    # Learning for Natural Language Processing, autumn 2025, assignment 2 (the students' A2Attention of an OLMo-2-style
+    # Transformer: QK-norm, the course's RoPE, causal attention), a course the corpus had not used
+    Port("dat450_benjamintwp", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mha_qk_rms_norm", "mha_applies_neox_rope"),
+    }, notes="a2/A2_skeleton.py (commit e51b5e6) A2Attention: `if self.total_dims % self.nr_heads != 0: raise "
+       "Exception(...)`, `self.dims_per_head = self.total_dims // self.nr_heads` (q, k and v), `self.query_norm = "
+       "nn.RMSNorm(config.hidden_size, eps=config.rms_norm_eps, ...)` (key_norm alike); forward(hidden_states, "
+       "rope_rotations) (no mask argument): `Q = self.query_norm(self.W_Q(hidden_states))`, `batch_size, text_length, "
+       "dims = Q.shape` (3-D only), `Q.view(batch_size, text_length, self.nr_heads, self.dims_per_head)`, `Q_emb, "
+       "K_emb = apply_rotary_pos_emb(Q, K, rope_rotations)` (the course's HuggingFace RoPE: `emb = torch.cat((freqs, "
+       "freqs), dim=-1)`, `rotate_half`, positions `torch.arange(0, x.shape[1])`; a2/args.yaml rope_theta 2, "
+       "rms_norm_eps 0.001), `nn.functional.scaled_dot_product_attention(Q_emb, K_emb, V, is_causal=True)` (always "
+       "causal)."),
+    Port("dat450_asdparmeitz", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input", "mha_qk_rms_norm", "mha_applies_neox_rope"),
+    }, notes="A2/A2_skeleton.py (commit 42bbd0e) A2RMSNorm: `self.weight * hidden_states / rms` with `rms = "
+       "torch.sqrt(variance + self.eps)` and weight ones(hidden_size); A2Attention: `self.head_dim = "
+       "config.hidden_size // config.num_attention_heads` (q, k and v), forward(hidden_states, rope_rotations) (no "
+       "mask argument): `b, m, d = hidden_states.shape` (3-D only), `q = self.q_norm(q)`, `k = self.k_norm(k)` on the "
+       "full-width projections, `q.view(b, m, n_h, d_h)`, `q, k = apply_rotary_pos_emb(q, k, rope_rotations)` (the "
+       "course's HuggingFace RoPE: `emb = torch.cat((freqs, freqs), dim=-1)`, `rotate_half`, positions "
+       "`torch.arange(0, x.shape[1])`; A2/A2_train.py rope_theta=10000.0, rms_norm_eps=1e-6), "
+       "`nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)` (always causal), `attn_out.transpose(1, "
+       "2).reshape(b, m, d)` (the input's width)."),
+    Port("dat450_johntr1", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mha_qk_rms_norm", "mha_applies_neox_rope"),
+    }, notes="a2-john/transformerlib.py (commit 0ed3099) A2Attention: `assert self.hidden_size % self.num_heads == 0`, "
+       "`self.head_dim = self.hidden_size // self.num_heads` (q, k and v), `self.q_norm = nn.RMSNorm(self.hidden_size, "
+       "eps=config.rms_norm_eps)` (k_norm alike); forward(hidden_states, rope_rotations) (no mask argument): `q = "
+       "self.q_norm(q)`, `k = self.k_norm(k)` on the full-width projections, _reshape_to_heads `batch_size, "
+       "seq_length, dim = x.shape` (3-D only) and `x.view(batch_size, seq_length, heads, head_dim)`, `q, k = "
+       "apply_rotary_pos_emb(q, k, rope_rotations, unsqueeze_dim=1)` (the course's HuggingFace RoPE: `emb = "
+       "torch.cat((freqs, freqs), dim=-1)`, `rotate_half`, positions `torch.arange(0, x.shape[1])`; a2-john/train.py "
+       "rope_theta=100000.0, rms_norm_eps=1e-6), `F.scaled_dot_product_attention(q, k, v, attn_mask=None, "
+       "dropout_p=0.0, is_causal=True)` (always causal)."),
+    Port("dat450_peogradin", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "out_width_is_input", "mha_qk_rms_norm",
+                                 "mha_applies_neox_rope"),
+    }, notes="a2/A2.py (commit a1e2e47) A2Attention: `assert(self.hidden_size % self.n_h == 0)`, `self.d_h = "
+       "self.hidden_size // self.n_h` (q, k and v), one `self.norm = nn.RMSNorm(self.hidden_size, "
+       "eps=self.config.rms_norm_eps)` for q and k; forward(hidden_states, rope_rotations) (no mask argument): `b, m, "
+       "d = hidden_states.shape` (3-D only), `q = self.norm(self.W_Q(hidden_states))`, `k = "
+       "self.norm(self.W_K(hidden_states))`, `q.reshape([b, m, self.n_h, self.d_h])`, `q, k = apply_rotary_pos_emb(q, "
+       "k, rope_rotations)` (the course's HuggingFace RoPE: `emb = torch.cat((freqs, freqs), dim=-1)`, `rotate_half`, "
+       "positions `torch.arange(0, x.shape[1])`; a2/a2_model_10ep/config.json rope_theta 10000.0, rms_norm_eps 1e-05), "
+       "`nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)` (always causal), `attn_out.transpose(1, "
+       "2).reshape(b, m, d)` (the input's width)."),
 ]
 
 SEED = 21
@@ -1883,6 +1943,10 @@ FRESH_11: tuple[str, ...] = ('cs4782_chadyu9', 'csc401_a2_baaadmtfka', 'csc401_a
                              'ujllama_abdallah197', 'ujllama_sonhm3029')
 # the FRESH_12 ports of helper P (UMass Lowell COMP 4420/5420, homework 4), to be merged into FRESH_12 by the lead
 FRESH_12_P: tuple[str, ...] = ('umlnlp_matrixcel', 'umlnlp_theakshitapachauri', 'umlnlp_wolferkgit', 'umlnlp_qhddn2643')
+# the FRESH_12 ports of helper Q (Chalmers DAT450/DIT247 assignment 2); the lead merges the helpers' tuples into
+# FRESH_12
+FRESH_12_Q: tuple[str, ...] = ('dat450_benjamintwp', 'dat450_asdparmeitz', 'dat450_johntr1',
+                                 'dat450_peogradin')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,

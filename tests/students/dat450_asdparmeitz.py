@@ -1,0 +1,100 @@
+"""Port of asdparmeitz/DAT450-Assignments-, A2/A2_skeleton.py (commit 42bbd0e): A2RMSNorm and A2Attention (__init__
+and forward), a student's solution of Chalmers University of Technology / University of Gothenburg DAT450/DIT247
+Machine Learning for Natural Language Processing, autumn 2025, assignment 2 (an OLMo-2-style Transformer language
+model; the course gives the RoPE code, apply_rotary_pos_emb, rotate_half and A2RotaryEmbedding, "copied and simplified
+from HuggingFace", and the students write the attention layer).
+
+Ports multi_head_attention (A2Attention.forward with the student's A2RMSNorm, and the course's RoPE that the student's
+forward calls).
+
+Conventions kept: A2RMSNorm(config) keeps `self.eps = config.rms_norm_eps` and `self.weight =
+nn.Parameter(torch.ones(config.hidden_size))` and returns `self.weight * hidden_states / rms` with `rms =
+torch.sqrt(hidden_states.pow(2).mean(-1, keepdim=True) + self.eps)` (the weight broadcast against the last axis).
+A2Attention.__init__ sets `self.head_dim = config.hidden_size // config.num_attention_heads` (queries', keys' AND
+values' heads all hidden_size // heads wide), square `nn.Linear(config.hidden_size, config.hidden_size, bias=False)`
+projections and `self.q_norm = A2RMSNorm(config)`, `self.k_norm = A2RMSNorm(config)`. forward(hidden_states,
+rope_rotations) has no mask argument: `b, m, d = hidden_states.shape` (3-D only), `q = self.q_norm(q)`, `k =
+self.k_norm(k)` on the full-width projections (before the heads are split), `q.view(b, m, n_h, d_h).transpose(1, 2)`
+(and k, v), `q, k = apply_rotary_pos_emb(q, k, rope_rotations)` (the course's RoPE: `inv_freq = 1.0 / (rope_theta **
+(torch.arange(0, dim, 2) / dim))` in float32 with dim = hidden_size // num_attention_heads, positions
+`torch.arange(0, x.shape[1])`, `emb = torch.cat((freqs, freqs), dim=-1)` and `rotate_half` (coordinate i paired with
+i + dim/2); it asserts `q.shape[3] == cos.shape[2]`, which fails for an odd head width),
+`nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)` (scale 1/sqrt(head width), always causal),
+`attn_out.transpose(1, 2).reshape(b, m, d)` (the input's width d), `self.W_o(attn_out)`.
+
+Left out: nothing else runs (no dropout, no biases). Added for the contract only: multi_head_attention is
+A2Attention(config) with config.hidden_size = X.shape[-1] and config.num_attention_heads = num_heads, rope_theta =
+10000.0 and rms_norm_eps = 1e-6 (the student's A2/A2_train.py A2ModelConfig), run on X with the rotations
+A2RotaryEmbedding(config)(X) (the transformer passes its input_ids, whose axis 1 is the tokens too); W_q, W_k, W_v and
+W_o are W_Q, W_K, W_V and W_O (x @ W, not loaded with a shape check); the contract's mask is never read.
+"""
+
+import numpy as np
+
+ROPE_THETA = 10000.0  # A2/A2_train.py: A2ModelConfig(..., rope_theta=10000.0, ..., rms_norm_eps=1e-6)
+RMS_NORM_EPS = 1e-6
+
+
+def _a2_rms_norm(hidden_states, hidden_size, eps):  # the student's A2RMSNorm(config), weight ones(hidden_size)
+    weight = np.ones(hidden_size)
+    variance = np.mean(hidden_states ** 2, axis=-1, keepdims=True)
+    rms = np.sqrt(variance + eps)
+    return weight * hidden_states / rms
+
+
+def _rotary_emb(hidden_size, num_attention_heads, rope_theta, x):  # the course's A2RotaryEmbedding(config)(x)
+    head_dim = hidden_size // num_attention_heads
+    dim = int(head_dim * 1.0)
+    inv_freq = (1.0 / (rope_theta ** (np.arange(0, dim, 2).astype(np.float32) / dim))).astype(np.float32)
+    position_ids = np.arange(0, x.shape[1]).astype(np.float32)
+    freqs = (position_ids[:, None] * inv_freq[None, :])[None]  # (1, N, dim/2), float32
+    emb = np.concatenate((freqs, freqs), axis=-1)
+    return np.cos(emb), np.sin(emb)
+
+
+def _rotate_half(x):
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2:]
+    return np.concatenate((-x2, x1), axis=-1)
+
+
+def _apply_rotary_pos_emb(q, k, rope_rotations, unsqueeze_dim=1):  # the course's, asserts included
+    assert q.shape == k.shape
+    assert len(q.shape) == 4
+    cos, sin = rope_rotations
+    assert q.shape[2] == cos.shape[1]
+    assert q.shape[3] == cos.shape[2]
+    cos = np.expand_dims(cos, unsqueeze_dim)
+    sin = np.expand_dims(sin, unsqueeze_dim)
+    return (q * cos) + (_rotate_half(q) * sin), (k * cos) + (_rotate_half(k) * sin)
+
+
+def _sdpa_causal(q, k, v):  # F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    L, S = q.shape[-2], k.shape[-2]
+    scores = q @ np.swapaxes(k, -2, -1) * (1.0 / np.sqrt(q.shape[-1]))
+    scores = np.where(np.tril(np.ones((L, S), dtype=bool)), scores, -np.inf)
+    e = np.exp(scores - np.max(scores, axis=-1, keepdims=True))
+    return (e / np.sum(e, axis=-1, keepdims=True)) @ v
+
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    hidden_size = X.shape[-1]  # A2Attention(config).__init__
+    head_dim = hidden_size // num_heads
+    rope_rotations = _rotary_emb(hidden_size, num_heads, ROPE_THETA, X)
+
+    hidden_states = X
+    b, m, d = hidden_states.shape
+    n_h = num_heads
+    d_h = head_dim
+    q = hidden_states @ W_Q
+    k = hidden_states @ W_K
+    v = hidden_states @ W_V
+    q = _a2_rms_norm(q, hidden_size, RMS_NORM_EPS)
+    k = _a2_rms_norm(k, hidden_size, RMS_NORM_EPS)
+    q = np.swapaxes(q.reshape(b, m, n_h, d_h), 1, 2)
+    k = np.swapaxes(k.reshape(b, m, n_h, d_h), 1, 2)
+    v = np.swapaxes(v.reshape(b, m, n_h, d_h), 1, 2)
+    q, k = _apply_rotary_pos_emb(q, k, rope_rotations)
+    attn_out = _sdpa_causal(q, k, v)
+    attn_out = np.swapaxes(attn_out, 1, 2).reshape(b, m, d)
+    return attn_out @ W_O

@@ -1,0 +1,99 @@
+"""Port of BenjaminTWP/dat450, a2/A2_skeleton.py (commit e51b5e6): A2Attention (__init__ and forward), a student's
+solution of Chalmers University of Technology / University of Gothenburg DAT450/DIT247 Machine Learning for Natural
+Language Processing, autumn 2025, assignment 2 (an OLMo-2-style Transformer language model; the course gives the RoPE
+code, apply_rotary_pos_emb, rotate_half and A2RotaryEmbedding, "copied and simplified from HuggingFace", and the
+students write the attention layer).
+
+Ports multi_head_attention (A2Attention.forward, with the course's RoPE that the student's forward calls).
+
+Conventions kept: __init__ builds square `nn.Linear(in_features=config.hidden_size, out_features=config.hidden_size,
+bias=False)` layers W_Q, W_K, W_V, W_O, `self.key_norm = nn.RMSNorm(config.hidden_size, eps=config.rms_norm_eps,
+elementwise_affine=True)` and query_norm alike (weight ones; torch checks that the last axis is hidden_size), `if
+self.total_dims % self.nr_heads != 0: raise Exception("The number of dims must be equally divided acrosss the
+heads")` and `self.dims_per_head = self.total_dims // self.nr_heads` (queries', keys' AND values' heads all
+hidden_size // heads wide). forward(hidden_states, rope_rotations) has no mask argument: `Q =
+self.query_norm(self.W_Q(hidden_states))`, `K = self.key_norm(self.W_K(hidden_states))` (the full-width projections
+normalised before the heads are split), `batch_size, text_length, dims = Q.shape` (3-D only), `Q.view(batch_size,
+text_length, self.nr_heads, self.dims_per_head).transpose(1, 2)` (and K, V), `Q_emb, K_emb = apply_rotary_pos_emb(Q, K,
+rope_rotations)` (the course's RoPE: `inv_freq = 1.0 / (rope_theta ** (torch.arange(0, dim, 2) / dim))` in float32
+with dim = hidden_size // num_attention_heads, positions `torch.arange(0, x.shape[1])`, `emb = torch.cat((freqs, freqs),
+dim=-1)` and `rotate_half` (coordinate i paired with i + dim/2); it asserts `q.shape[3] == cos.shape[2]`, which fails
+for an odd head width), `nn.functional.scaled_dot_product_attention(Q_emb, K_emb, V, is_causal=True)` (scale
+1/sqrt(head width), always causal), `attn_out.transpose(1, 2).reshape(batch_size, text_length, -1)`,
+`self.W_O(attn_out)`.
+
+Left out: nothing else runs (no dropout, no biases). Added for the contract only: multi_head_attention is
+A2Attention(config) with config.hidden_size = X.shape[-1] and config.num_attention_heads = num_heads, rope_theta = 2 and
+rms_norm_eps = 0.001 (the student's a2/args.yaml defaults, which utils/run_train.py passes to A2ModelConfig), run on X
+with the rotations A2RotaryEmbedding(config)(X) (the transformer passes its input_ids, whose axis 1 is the tokens too);
+W_Q, W_K, W_V and W_O are the contract's (x @ W, not loaded with a shape check); the contract's mask is never read.
+"""
+
+import numpy as np
+
+ROPE_THETA = 2  # a2/args.yaml: rope_theta default 2 (type int), rms_norm_eps default 0.001
+RMS_NORM_EPS = 0.001
+
+
+def _rotary_emb(hidden_size, num_attention_heads, rope_theta, x):  # the course's A2RotaryEmbedding(config)(x)
+    head_dim = hidden_size // num_attention_heads
+    dim = int(head_dim * 1.0)
+    inv_freq = (1.0 / (rope_theta ** (np.arange(0, dim, 2).astype(np.float32) / dim))).astype(np.float32)
+    position_ids = np.arange(0, x.shape[1]).astype(np.float32)
+    freqs = (position_ids[:, None] * inv_freq[None, :])[None]  # (1, N, dim/2), float32
+    emb = np.concatenate((freqs, freqs), axis=-1)
+    return np.cos(emb), np.sin(emb)
+
+
+def _rotate_half(x):
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2:]
+    return np.concatenate((-x2, x1), axis=-1)
+
+
+def _apply_rotary_pos_emb(q, k, rope_rotations, unsqueeze_dim=1):  # the course's, asserts included
+    assert q.shape == k.shape
+    assert len(q.shape) == 4
+    cos, sin = rope_rotations
+    assert q.shape[2] == cos.shape[1]
+    assert q.shape[3] == cos.shape[2]
+    cos = np.expand_dims(cos, unsqueeze_dim)
+    sin = np.expand_dims(sin, unsqueeze_dim)
+    return (q * cos) + (_rotate_half(q) * sin), (k * cos) + (_rotate_half(k) * sin)
+
+
+def _rms_norm(x, normalized_shape, eps):  # nn.RMSNorm(normalized_shape, eps=eps), weight ones
+    if x.shape[-1:] != (normalized_shape,):
+        raise RuntimeError(f"Given normalized_shape=[{normalized_shape}], expected input with shape [*, "
+                           f"{normalized_shape}], but got input of size{list(x.shape)}")
+    return x / np.sqrt(np.mean(x ** 2, axis=-1, keepdims=True) + eps)
+
+
+def _sdpa_causal(q, k, v):  # F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    L, S = q.shape[-2], k.shape[-2]
+    scores = q @ np.swapaxes(k, -2, -1) * (1.0 / np.sqrt(q.shape[-1]))
+    scores = np.where(np.tril(np.ones((L, S), dtype=bool)), scores, -np.inf)
+    e = np.exp(scores - np.max(scores, axis=-1, keepdims=True))
+    return (e / np.sum(e, axis=-1, keepdims=True)) @ v
+
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    total_dims = X.shape[-1]  # A2Attention(config).__init__
+    nr_heads = num_heads
+    if total_dims % nr_heads != 0:
+        raise Exception("The number of dims must be equally divided acrosss the heads")
+    dims_per_head = total_dims // nr_heads
+    rope_rotations = _rotary_emb(total_dims, nr_heads, ROPE_THETA, X)
+
+    hidden_states = X
+    Q = _rms_norm(hidden_states @ W_Q, total_dims, RMS_NORM_EPS)
+    K = _rms_norm(hidden_states @ W_K, total_dims, RMS_NORM_EPS)
+    V = hidden_states @ W_V
+    batch_size, text_length, dims = Q.shape  # noqa: RUF059
+    Q = np.swapaxes(Q.reshape(batch_size, text_length, nr_heads, dims_per_head), 1, 2)
+    K = np.swapaxes(K.reshape(batch_size, text_length, nr_heads, dims_per_head), 1, 2)
+    V = np.swapaxes(V.reshape(batch_size, text_length, nr_heads, dims_per_head), 1, 2)
+    Q_emb, K_emb = _apply_rotary_pos_emb(Q, K, rope_rotations)
+    attn_out = _sdpa_causal(Q_emb, K_emb, V)
+    attn_out = np.swapaxes(attn_out, 1, 2).reshape(batch_size, text_length, -1)
+    return attn_out @ W_O
