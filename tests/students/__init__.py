@@ -41,7 +41,9 @@ batch of 11 (Johns Hopkins EN.705.743, USC EE 641, Mila IFT6135), ported after t
 a ninth batch of 11 (UC San Diego CSE 234, Michigan EECS 595, Edinburgh NLU+), ported after the eighth was measured;
 ``FRESH_10`` a tenth batch of 11 (University of Central Missouri CS5710, UIUC CS 440 / ECE 448, Technion CS 236781),
 ported after the ninth was measured; ``FRESH_11`` an eleventh batch of 9 (Cornell CS 4782, Toronto CSC401, Umar
-Jamil's LLaMA 2 from scratch), ported after the tenth was measured.
+Jamil's LLaMA 2 from scratch), ported after the tenth was measured; ``FRESH_12`` a twelfth batch of 12 (UMass Lowell
+COMP 4420/5420, Chalmers DAT450, Raschka's "Build a Large Language Model (From Scratch)"), ported after the eleventh
+was measured.
 """
 
 from __future__ import annotations
@@ -183,10 +185,11 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "mha_qk_rms_norm": "multi_head_attention RMS-normalises the full-width projected queries and keys before it splits "
     "them into heads (OLMo 2's QK-norm: x / sqrt(mean(x**2) + eps) over the last axis, with a weight of ones as wide "
     "as the input, D = X.shape[-1], so it raises unless H*d_k = D): the scores are those of unit-RMS queries and keys",
-    "mha_applies_neox_rope": "multi_head_attention rotates each head's queries and keys with the course's GPT-NeoX "
-    "RoPE (HuggingFace's rotate_half: cos/sin tables cat(freqs, freqs), coordinate i paired with i + d/2) at positions "
-    "0..N-1, base the rope_theta of the student's config, before the scores, where the contract's multi-head attention "
-    "has no positional encoding",
+    "mha_applies_neox_rope": "multi_head_attention rotates each head's queries and keys with a GPT-NeoX RoPE "
+    "(HuggingFace's rotate_half: cos/sin tables cat(freqs, freqs), coordinate i paired with i + d/2) at positions "
+    "0..N-1, base the student's own (their config's rope_theta), before the scores, where the contract's multi-head "
+    "attention has no positional encoding (it raises when the head width is odd)",
+    # FRESH_12 helper R: mha_applies_neox_rope too (merged with helper Q's)
 }
 
 
@@ -1869,8 +1872,44 @@ PORTS = [
        "positions `torch.arange(0, x.shape[1])`; a2/a2_model_10ep/config.json rope_theta 10000.0, rms_norm_eps 1e-05), "
        "`nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)` (always causal), `attn_out.transpose(1, "
        "2).reshape(b, m, d)` (the input's width)."),
+    # the FRESH_12 ports (helper R): Sebastian Raschka's "Build a Large Language Model (From Scratch)" (Manning),
+    # chapter 3 (coding attention mechanisms) and a student's own Llama 3 follow-up, a book the corpus had not used
+    Port("llmfs_chaosadmstudent", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_value_width"),
+    }, notes="attention/multihead_attention.py (commit 2bc7dc0) MultiHeadAttention_V2: `assert len(inputs.shape) == "
+       "3`, `B, num_tokens, _ = inputs.shape`; W_query, W_key and W_value all `nn.Linear(inp_emb_dim, context_dim)` "
+       "and `V.view(B, num_tokens, self.num_heads, self.head_dim)` with `self.head_dim = context_dim // num_heads` (a "
+       "value width other than the query width raises); `attention_scores.masked_fill_(self.mask.bool()[:num_tokens, "
+       ":num_tokens], -torch.inf)` with the triu buffer (forward has no mask argument: always causal)."),
+    Port("llmfs_parry_97", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_value_width", "mha_needs_divisible_width"),
+    }, notes="tokenizer/multi_head_attention.py (commit 967b5ab) MultiHeadAttention: `assert d_in % num_heads == 0, "
+       "\"d_in must be divisible by num_heads\"` (the input width); `b, num_tokens, d_in = x.shape`; `values.view(b, "
+       "num_tokens, self.num_heads, self.head_dim)` with `self.head_dim = d_out // num_heads` (W_value is d_out wide "
+       "like W_query); `attn_scores.masked_fill_(mask_bool, -torch.inf)` with `self.mask.bool()[:num_tokens, "
+       ":num_tokens]` (no mask argument: always causal)."),
+    Port("llmfs_ondanaoto", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_value_width"),
+    }, notes="gpt/attention/models.py (commit dda5a9e) MultiHeadAttention: `b, num_token, _ = x.shape`; "
+       "`self.W_value(x).view(b, num_token, self.num_heads, self.head_dim)` with `self.head_dim = d_out // num_heads` "
+       "(W_value is d_out wide like W_query); `attn_scores.masked_fill_(mask_bool, -torch.inf)` with "
+       "`self.mask.bool()[:num_token, :num_token]` (no mask argument: always causal)."),
+    Port("llmfs_aenrichus", {
+        "rope": ("needs_leading_axes", "rope_half_split", "rope_ignores_positions"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "always_causal", "mha_applies_neox_rope"),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="llama3/rope.py (commit e0421c5) apply_rope: `batch, num_heads, seq_len, head_dim = x.shape` (4-D only), "
+        "`cos[:seq_len, :]` (the table of positions 0..seq_len-1: the positions are never read), `rotated = "
+        "torch.cat((-x2, x1), dim=-1)` of the halves with precompute_rope_params' `torch.cat([angles, angles], "
+        "dim=-1)` (pairs i and i + d/2); llama3/trainable_attention.py GroupedQueryAttention: `b, num_tokens, _ = "
+        "x.shape`, `self.head_dim = self.emb_dim // self.n_heads` for queries, keys and values, `query = "
+        "apply_rope(query, cos, sin)` and `key = apply_rope(key, cos, sin)` (LLAMA32_CONFIG rope_base 500_000), "
+        "`mask = torch.triu(torch.ones(num_tokens, num_tokens), diagonal=1).bool()` (no mask argument), "
+        "`context.transpose(1, 2).contiguous().view(b, num_tokens, self.emb_dim)`. The reference's decoding calls the "
+        "student's rope on a (1, d) row, which apply_rope cannot unpack."),
 ]
-
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
 VALIDATION: tuple[str, ...] = ('cs231n_bert8799', 'cs336_jasonzou0', 'cs336_vyvy3n', 'eecs498_a5_xecades',
@@ -1941,17 +1980,18 @@ FRESH_10: tuple[str, ...] = ('ucm5710_akhil0702', 'ucm5710_menaka_435', 'ucm5710
 FRESH_11: tuple[str, ...] = ('cs4782_chadyu9', 'csc401_a2_baaadmtfka', 'csc401_a2_hridanshkhaitan', 'csc401_a2_aldew5',
                              'csc401_a2_andresc44', 'ujllama_poptropicasahil', 'ujllama_hemachandrakolisetty',
                              'ujllama_abdallah197', 'ujllama_sonhm3029')
-# the FRESH_12 ports of helper P (UMass Lowell COMP 4420/5420, homework 4), to be merged into FRESH_12 by the lead
-FRESH_12_P: tuple[str, ...] = ('umlnlp_matrixcel', 'umlnlp_theakshitapachauri', 'umlnlp_wolferkgit', 'umlnlp_qhddn2643')
-# the FRESH_12 ports of helper Q (Chalmers DAT450/DIT247 assignment 2); the lead merges the helpers' tuples into
-# FRESH_12
-FRESH_12_Q: tuple[str, ...] = ('dat450_benjamintwp', 'dat450_asdparmeitz', 'dat450_johntr1',
-                                 'dat450_peogradin')
+# a twelfth batch of 12, from three sources the corpus had not used (UMass Lowell COMP 4420/5420 homework 4; Chalmers
+# DAT450/DIT247 assignment 2; Raschka's "Build a Large Language Model (From Scratch)"), ported after the eleventh was
+# measured, by sessions that never ran the grader on them; graded once for the report. Like the others, they join the
+# validation half only.
+FRESH_12: tuple[str, ...] = ('umlnlp_matrixcel', 'umlnlp_theakshitapachauri', 'umlnlp_wolferkgit', 'umlnlp_qhddn2643',
+                             'dat450_benjamintwp', 'dat450_asdparmeitz', 'dat450_johntr1', 'dat450_peogradin',
+                             'llmfs_chaosadmstudent', 'llmfs_parry_97', 'llmfs_ondanaoto', 'llmfs_aenrichus')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
                                        "fresh_8": FRESH_8, "fresh_9": FRESH_9, "fresh_10": FRESH_10,
-                                       "fresh_11": FRESH_11}
+                                       "fresh_11": FRESH_11, "fresh_12": FRESH_12}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
