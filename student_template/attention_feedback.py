@@ -525,6 +525,9 @@ MISTAKES.update(
      'default_required': 'Your function requires an argument that the contract gives a default (e.g. `def '
                          "softmax(Z, axis)`): give it the contract's default (see the docstring, e.g. `axis=-1`) "
                          'so that calls without it work.',
+     'mha_applies_rope': "Your multi_head_attention rotates each head's queries and keys with a RoPE of its own: "
+                         "the contract's multi-head attention has no positional encoding, so leave positions to "
+                         'the caller (rope is its own function).',
      'mask_key_padding': 'You read the mask as a (batch, n_k) key-padding mask (`mask[:, None, None, :]`): the '
                          'mask is (..., n_q, n_k), row i saying which keys query i may attend to, so apply it to '
                          'the scores as it is.',

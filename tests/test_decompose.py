@@ -255,3 +255,62 @@ def test_outputs_returned_in_the_other_order_are_read_with_the_other_mistakes() 
     out, weights = ref.scaled_dot_product_attention(**dict(stored.inputs, mask=None))
     found = decompose.combined(stored, (weights, out))
     assert found is not None and found[0] == ("mask_ignored", "outputs_swapped"), found
+
+
+def rotated_heads(layout: str, base: float = 10000.0, causal: bool = False):
+    """Multi-head attention that rotates each head's queries and keys with a RoPE of its own at positions 0..N-1
+    (the LLaMA-style attention students bring from their model code): interleaved pairs or halves (rotate_half)."""
+
+    def rotate(M):
+        d, n = M.shape[-1], M.shape[-2]
+        theta = base ** (-np.arange(0, d, 2) / d)
+        angles = np.arange(n)[:, None] * theta
+        cos, sin = np.cos(angles), np.sin(angles)
+        if layout == "pairs":
+            even, odd = M[..., 0::2], M[..., 1::2]
+            return np.stack([even * cos - odd * sin, even * sin + odd * cos], axis=-1).reshape(M.shape)
+        first, second = M[..., : d // 2], M[..., d // 2:]
+        return np.concatenate([first * cos - second * sin, second * cos + first * sin], axis=-1)
+
+    def mha(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+        def split(M):
+            return np.swapaxes(M.reshape(*M.shape[:-1], num_heads, -1), -2, -3)
+
+        Q, K, V = (split(M) for M in ref.qkv_project(X, W_Q, W_K, W_V))
+        n = X.shape[-2]
+        mask = np.tril(np.ones((n, n), bool)) if causal else mask
+        if mask is not None:
+            mask = np.broadcast_to(mask, (*np.shape(mask)[:-2], n, n))[..., None, :, :]
+        heads, _ = ref.scaled_dot_product_attention(rotate(Q), rotate(K), V, mask=mask)
+        heads = np.swapaxes(heads, -2, -3)
+        return heads.reshape(*heads.shape[:-2], -1) @ W_O
+
+    return mha
+
+
+def rope_case(d_k: int, mask: np.ndarray | None = None) -> Case:
+    rng = np.random.default_rng(3)
+    X, W_Q, W_K, W_V, W_O = (rng.normal(size=s) for s in ((2, 5, 8), (8, 2 * d_k), (8, 2 * d_k), (8, 6), (6, 4)))
+    inputs = {"X": X, "W_Q": W_Q, "W_K": W_K, "W_V": W_V, "W_O": W_O, "num_heads": 2, "mask": mask}
+    return Case("made-here", "multi_head_attention", inputs, ref.multi_head_attention(**inputs))
+
+
+@pytest.mark.parametrize("layout, causal, expected", [
+    ("pairs", False, ("mha_applies_rope",)),
+    ("halves", False, ("mha_applies_rope",)),
+    ("halves", True, ("mha_applies_rope", "always_causal")),  # its own causal mask in place of the case's
+])
+def test_a_rope_of_its_own_inside_the_heads_is_named_in_either_layout(layout, causal, expected) -> None:
+    mask = np.ones((5, 5), bool) if causal else None
+    mask = None if mask is None else mask & ~np.eye(5, k=1, dtype=bool)  # not causal: the code's own mask differs
+    stored = rope_case(4, mask)
+    found = decompose.multi_head(stored, rotated_heads(layout, causal=causal)(*stored.inputs.values()))
+    assert found is not None and set(np.atleast_1d(found[0])) == set(expected), found
+    assert ("halves" in found[1]) == (layout == "halves"), found[1]
+
+
+def test_a_rope_at_another_base_is_not_named() -> None:
+    """Only base 10000 is a candidate: a RoPE of another base reproduces no candidate, so nothing is said of it."""
+    stored = rope_case(4)
+    found = decompose.multi_head(stored, rotated_heads("pairs", base=500000.0)(*stored.inputs.values()))
+    assert found is None or "mha_applies_rope" not in np.atleast_1d(found[0]), found

@@ -588,17 +588,54 @@ def test_a_line_that_needs_a_fixed_number_of_heads_is_named_when_nothing_else_ge
         assert "with num_heads = 2 (the same projections) no longer raises there" in _where(t)
 
 
-def test_another_reading_that_raises_before_the_line_leaves_the_line_unnamed(tmp_path_factory) -> None:
-    """Without its batch axis the call raises at the earlier `B, N, D = X.shape`: whether the assert needs that
-    axis too cannot be told, so the line is quoted with what gets past it, and no mistake is named for it (the
-    output with two heads is not the contract's either)."""
-    tests = _graded_heads(tmp_path_factory, "    B, N, D = X.shape  # 3-D only", times=" * 2")
+def test_another_reading_that_raises_before_the_line_leaves_the_line_unnamed_where_the_exception_speaks_of_it(
+        tmp_path_factory) -> None:
+    """Without its batch axis the call raises at the earlier `B, N, D = X.shape`. The assert speaks of the input's
+    rank (`X.ndim`): whether the line needs that axis too cannot be told, so the line is quoted with what gets past
+    it, and no mistake is named for it (the output with two heads is not the contract's either)."""
+    tests = _graded_heads(tmp_path_factory, "    B, N, D = X.shape  # 3-D only", TWO_HEADS.replace(
+        "assert num_heads == 2", "assert num_heads == 2 and X.ndim == 3"), times=" * 2")
     quoted = [t for t in tests if FIXED in _where(t)]
     assert quoted, [t["output"][:300] for t in tests]
     for t in quoted:
         assert "mha_fixed_heads" not in t["extra_data"]["mistakes"], t["output"]
         said = [e for e in t["extra_data"]["evidence"] if e["sentence"] == support.OWN_LINE]
         assert any("not every other property could be told apart" in e["by"] for e in said), t["extra_data"]
+
+
+def test_a_reading_the_exception_does_not_speak_of_that_raises_before_the_line_does_not_block_it(
+        tmp_path_factory) -> None:
+    """The same code whose assert says nothing of a rank (`assert num_heads == 2`): the reading without a batch axis
+    stops at an earlier line, but nothing in the exception speaks of the rank, so the line is named by the property
+    that gets past it, and the evidence says which reading stopped earlier."""
+    tests = _graded_heads(tmp_path_factory, "    B, N, D = X.shape  # 3-D only", times=" * 2")
+    quoted = [t for t in tests if FIXED in _where(t)]
+    assert quoted, [t["output"][:300] for t in tests]
+    for t in quoted:
+        assert t["extra_data"]["mistakes"][:1] == ["mha_fixed_heads"], t["output"]
+        said = [e for e in t["extra_data"]["evidence"] if e["sentence"] == "mha_fixed_heads"]
+        assert any("stops at an earlier line, and the exception does not speak of it" in e["by"] for e in said), \
+            t["extra_data"]
+
+
+EVEN_HEADS = '''
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    width = X.shape[-1] // num_heads{first}
+    assert width % 2 == 0, "a rotary embedding pairs the coordinates"
+    (X @ W_Q).reshape(*X.shape[:-1], num_heads, width)
+    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask)
+'''
+
+
+def test_heads_of_the_model_width_are_named_by_narrower_heads_where_wider_ones_stop_earlier(tmp_path_factory) -> None:
+    """Heads of width D // H whose width must be even: a case with D < H * d_k gets past the reshape with X widened
+    to H * d_k only at an odd width, which the assert before it refuses; with heads of width D / H it gets past."""
+    tests = _graded_heads(tmp_path_factory, "", EVEN_HEADS)
+    quoted = [t for t in tests if "heads of width d_k = D / num_heads" in _where(t)]
+    assert quoted, [t["output"][:400] for t in tests]
+    for t in quoted:
+        assert t["extra_data"]["mistakes"][:1] == ["mha_head_width_model"], t["output"]
 
 
 def test_a_line_whose_property_makes_the_call_right_is_named_though_another_reading_cannot_be_told(

@@ -4,9 +4,11 @@ The contract's attention with its knobs turned, each combination at the contract
 to the output (``scales.fit``, named by ``scales.named_for``):
 
 * multi-head attention (``multi_head``): the queries' and keys' heads of width d_k, or D // H (mha_head_width_model);
-  their roles as given, or swapped (swapped_qk); the mask given, ignored, or a causal one of the code's own; num_heads
-  heads, or one head over the full width (heads_not_split); W_O applied or not (no_output_projection); with any
-  leading axis of length 1 the code added and kept (extra_leading_axes);
+  their roles as given, or swapped (swapped_qk); each head's queries and keys rotated by a RoPE of the code's own at
+  positions 0..N-1, base 10000, in interleaved pairs or in halves (mha_applies_rope), or not; the mask given,
+  ignored, or a causal one of the code's own; num_heads heads, or one head over the full width (heads_not_split); W_O
+  applied or not (no_output_projection); with any leading axis of length 1 the code added and kept
+  (extra_leading_axes);
 * scaled dot-product attention (``attention``): the mask given, ignored, read as a (batch, n_k) key-padding mask
   (mask_key_padding, in multi-head attention too), or a causal one of the code's own,
   bottom-right or top-left aligned (causal_top_left); the scale given, or the default one in its place
@@ -78,12 +80,46 @@ def _multi_head(named: dict[str, Any], ndim: int, actual: Any) -> Found:
     width = np.shape(named["W_V"])[-1]
     projections = [((), "", named["W_O"]), (("no_output_projection",), "without W_O", np.eye(width))]
     candidates = []
-    for (m0, h0, qk), (m1, h1, one), (m2, h2, heads_), (m3, h3, W_O) in product(
-            _queries_and_keys(named), masks_, heads, projections):
-        if m0 or m1 or m2 or m3:
-            how = ", ".join(h for h in (h0, h2, h1, h3) if h)
-            candidates.append(((*m0, *m2, *m3, *m1), how, dict(named, **qk, mask=one, num_heads=heads_, W_O=W_O)))
+    for (m0, h0, qk), (m4, h4, rotary), (m1, h1, one), (m2, h2, heads_), (m3, h3, W_O) in product(
+            _queries_and_keys(named), ROTARY, masks_, heads, projections):
+        if m0 or m1 or m2 or m3 or m4:
+            how = ", ".join(h for h in (h0, h4, h2, h1, h3) if h)
+            inputs = dict(named, **qk, mask=one, num_heads=heads_, W_O=W_O)
+            candidates.append(((*m0, *m4, *m2, *m3, *m1), how, {**inputs, ROTATED: rotary} if rotary else inputs))
     return _named(_hits("multi_head_attention", named, [(*c, actual) for c in candidates], extra))
+
+
+ROTATED = "rotary"  # a multi-head candidate's key: the RoPE layout its heads' queries and keys are rotated in
+ROTARY: list[tuple[tuple[str, ...], str, str | None]] = [
+    ((), "", None),
+    (("mha_applies_rope",), "with RoPE on each head's queries and keys (interleaved pairs)", "pairs"),
+    (("mha_applies_rope",), "with RoPE on each head's queries and keys (halves, rotate_half)", "halves")]
+
+
+def _rotated_heads(X: Any, W_Q: Any, W_K: Any, W_V: Any, W_O: Any, num_heads: int, mask: Any = None,
+                   rotary: str = "pairs") -> np.ndarray:
+    """The contract's multi-head attention with each head's queries and keys rotated by RoPE (the oracle's, base
+    10000) at positions 0..N-1 before the scores: coordinate pairs (2i, 2i + 1), or (i, i + d/2) for "halves"."""
+    def split(M: np.ndarray) -> np.ndarray:  # (..., N, H*d) -> (..., H, N, d)
+        return np.swapaxes(M.reshape(*M.shape[:-1], num_heads, -1), -2, -3)
+
+    def rotate(M: np.ndarray) -> np.ndarray:
+        d = M.shape[-1]
+        if d % 2:
+            raise ValueError("RoPE needs an even head width")
+        order = np.arange(d).reshape(2, d // 2).T.ravel() if rotary == "halves" else np.arange(d)
+        out = np.empty(M.shape)
+        out[..., order] = oracle.rope(M[..., order], np.arange(M.shape[-2], dtype=float))
+        return out
+
+    Q, K, V = (split(np.asarray(X) @ W) for W in (W_Q, W_K, W_V))
+    if mask is not None:  # shared by every head, as the contract's
+        n = np.shape(X)[-2]
+        mask = np.asarray(mask)
+        mask = np.broadcast_to(mask, (*mask.shape[:-2], n, n))[..., None, :, :]
+    heads, _ = oracle.scaled_dot_product_attention(rotate(Q), rotate(K), V, mask=mask)
+    concat = np.swapaxes(heads, -2, -3)
+    return concat.reshape(*concat.shape[:-2], -1) @ W_O
 
 
 def _queries_and_keys(named: dict[str, Any]) -> list[tuple[tuple[str, ...], str, dict[str, Any]]]:
@@ -161,7 +197,7 @@ def _hits(function: str, named: dict[str, Any], candidates: list, extra: tuple[s
         for mistakes, how, inputs, actual in candidates:
             try:
                 with np.errstate(all="ignore"):
-                    expected = getattr(oracle, function)(**inputs)
+                    expected = (_rotated_heads if ROTATED in inputs else getattr(oracle, function))(**inputs)
             except (ValueError, IndexError):
                 continue
             if np.shape(expected[0] if isinstance(expected, tuple) else expected) != np.shape(
@@ -173,8 +209,8 @@ def _hits(function: str, named: dict[str, Any], candidates: list, extra: tuple[s
                 if matches(actual, masks.nan_where_fully_masked(function, inputs, expected)):
                     hits.append(((*mistakes, "softmax_nan_fully_masked", *extra),
                                  f"{how}, NaN on its fully masked rows".lstrip(", ")))
-            elif "scale_argument_ignored" in mistakes:  # a scale of its own: the given scale's fit says which
-                continue
+            elif "scale_argument_ignored" in mistakes or ROTATED in inputs:  # a scale of its own: the given
+                continue  # scale's fit says which; a rotary candidate is read at the contract's scale only
             elif (c := scales.fit(function, inputs, actual)) is not None:
                 # named against the case's own heads and widths (one head over the full width may scale by
                 # 1/sqrt(d_k) of the case all the same); "another constant" beside other mistakes says little, and

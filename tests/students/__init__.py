@@ -148,11 +148,8 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "number of tokens N standing for its row count (linear(batch_size, seq_length, seq_length, model_dim, X, W), "
     "torch's expand): it raises unless the input width D equals N, and it expands W_O to (batch, H*d_k, H*d_k), which "
     "raises unless W_O is square and as wide as W_Q",
-    # FRESH_9 helper H
-    "mha_applies_rope": "multi_head_attention rotates each head's queries and keys with a rotary embedding of its own "
-    "(the course's Rotary: positions 0..N-1, base 10000, cos/sin tables with each angle repeated for a pair of "
-    "adjacent coordinates but rotate_half partners i and i + d/2) before the scores, where the contract's "
-    "multi-head attention has no positional encoding",
+    # FRESH_9 helper H: mha_applies_rope, now known (as are FRESH_11's mha_applies_interleaved_rope and FRESH_12's
+    # mha_applies_neox_rope, declared as mha_applies_rope since: each port's notes keep its layout)
     # FRESH_9 helper I
     "mha_tokens_first": "multi_head_attention reads its input as (N, B, D), tokens FIRST and the batch second "
     "(fairseq's time-major layout: `tgt_time_steps, batch_size, embed_dim = query.size()`) and returns (N, B, D_out): "
@@ -172,9 +169,6 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "rope_pairs_not_flattened": "RoPE returns its rotated pairs unflattened, shape (..., N, d/2, 2) in float32: the "
     "student reassigns x to its (..., d/2, 2) pair view (x = x.float().reshape(*x.shape[:-1], -1, 2)) before the final "
     "x_out.reshape(*x.shape), which therefore keeps the pairs",
-    "mha_applies_interleaved_rope": "multi_head_attention rotates each head's queries and keys with an interleaved "
-    "(RoFormer/Meta, complex-pair) RoPE of its own, base 10000, at positions 0..N-1 before the scores, where the "
-    "contract's multi-head attention has no positional encoding",
     # FRESH_12 helper P
     "mha_merge_mixes_batch": "multi_head_attention merges its (B*H, N, d) head outputs with transpose(1, 0) and a "
     "reshape to (B, N, H*d) (attention.transpose(1, 0).reshape(B, N, H*d)): right for one sequence, but with B > 1 "
@@ -185,11 +179,6 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "mha_qk_rms_norm": "multi_head_attention RMS-normalises the full-width projected queries and keys before it splits "
     "them into heads (OLMo 2's QK-norm: x / sqrt(mean(x**2) + eps) over the last axis, with a weight of ones as wide "
     "as the input, D = X.shape[-1], so it raises unless H*d_k = D): the scores are those of unit-RMS queries and keys",
-    "mha_applies_neox_rope": "multi_head_attention rotates each head's queries and keys with a GPT-NeoX RoPE "
-    "(HuggingFace's rotate_half: cos/sin tables cat(freqs, freqs), coordinate i paired with i + d/2) at positions "
-    "0..N-1, base the student's own (their config's rope_theta), before the scores, where the contract's multi-head "
-    "attention has no positional encoding (it raises when the head width is odd)",
-    # FRESH_12 helper R: mha_applies_neox_rope too (merged with helper Q's)
 }
 
 
@@ -1738,7 +1727,7 @@ PORTS = [
     # SelfAttention with a KV cache, a course the corpus had not used
     Port("ujllama_poptropicasahil", {
         "multi_head_attention": ("rope_pairs_not_flattened", "batch_first_only", "mha_head_width_model",
-                                 "mha_value_width", "mask_ignored", "mha_applies_interleaved_rope",
+                                 "mha_value_width", "mask_ignored", "mha_applies_rope",
                                  "softmax_axis_fixed"),
         "rope": ("rope_pairs_not_flattened", "rope_integer_offset", "rope_ignores_positions"),
         **{f: ("rope_pairs_not_flattened",) for f in DECODE},
@@ -1754,7 +1743,7 @@ PORTS = [
         "in the code but shadowed by the raise. The reference's decoding calls the student's rope."),
     Port("ujllama_hemachandrakolisetty", {
         "multi_head_attention": ("needs_single_token", "batch_first_only", "mha_head_width_model", "mha_value_width",
-                                 "mask_ignored", "mha_applies_interleaved_rope"),
+                                 "mask_ignored", "mha_applies_rope"),
         "rope": ("rope_integer_offset", "rope_ignores_positions"),
     }, notes="model.py (commit 144946f): precompute_theta_pos_frequencies `m = torch.arange(seq_len, device=device)` "
        "and Transformer.forward `self.freqs_complex[start_pos:start_pos + seq_len]` (integer start, consecutive "
@@ -1764,7 +1753,7 @@ PORTS = [
        "`keys = self.cache_k[:batch_size, :start_pos + 1]` (one slot: more than one token raises), no mask argument."),
     Port("ujllama_abdallah197", {
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_ignored",
-                                 "mha_applies_interleaved_rope"),
+                                 "mha_applies_rope"),
         "rope": ("rope_integer_offset", "rope_ignores_positions"),
     }, notes="model.py (commit 698bbc4): precompute_theta_pos_frequencies `m = torch.arange(seq_length)` and "
        "Transformer.forward `self.freqs_complex[start_pos: start_pos + seq_len]` (integer start, consecutive "
@@ -1774,7 +1763,7 @@ PORTS = [
        "xv`, no mask argument."),
     Port("ujllama_sonhm3029", {
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added",
-                                 "mha_mask_head_axis", "mha_applies_interleaved_rope"),
+                                 "mha_mask_head_axis", "mha_applies_rope"),
         "rope": ("rope_integer_offset", "rope_ignores_positions"),
     }, notes="model.py (commit ca1a3cf): precompute_theta_pos_frequencies `m = torch.arange(seq_len, device=device)` "
        "and Transformer.forward `self.freqs_cis[start_pos : start_pos + seqlen]` (integer start, consecutive "
@@ -1825,7 +1814,7 @@ PORTS = [
     # Transformer: QK-norm, the course's RoPE, causal attention), a course the corpus had not used
     Port("dat450_benjamintwp", {
         "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width",
-                                 "mha_needs_divisible_width", "mha_qk_rms_norm", "mha_applies_neox_rope"),
+                                 "mha_needs_divisible_width", "mha_qk_rms_norm", "mha_applies_rope"),
     }, notes="a2/A2_skeleton.py (commit e51b5e6) A2Attention: `if self.total_dims % self.nr_heads != 0: raise "
        "Exception(...)`, `self.dims_per_head = self.total_dims // self.nr_heads` (q, k and v), `self.query_norm = "
        "nn.RMSNorm(config.hidden_size, eps=config.rms_norm_eps, ...)` (key_norm alike); forward(hidden_states, "
@@ -1837,7 +1826,7 @@ PORTS = [
        "causal)."),
     Port("dat450_asdparmeitz", {
         "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width",
-                                 "out_width_is_input", "mha_qk_rms_norm", "mha_applies_neox_rope"),
+                                 "out_width_is_input", "mha_qk_rms_norm", "mha_applies_rope"),
     }, notes="A2/A2_skeleton.py (commit 42bbd0e) A2RMSNorm: `self.weight * hidden_states / rms` with `rms = "
        "torch.sqrt(variance + self.eps)` and weight ones(hidden_size); A2Attention: `self.head_dim = "
        "config.hidden_size // config.num_attention_heads` (q, k and v), forward(hidden_states, rope_rotations) (no "
@@ -1849,7 +1838,7 @@ PORTS = [
        "2).reshape(b, m, d)` (the input's width)."),
     Port("dat450_johntr1", {
         "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width",
-                                 "mha_needs_divisible_width", "mha_qk_rms_norm", "mha_applies_neox_rope"),
+                                 "mha_needs_divisible_width", "mha_qk_rms_norm", "mha_applies_rope"),
     }, notes="a2-john/transformerlib.py (commit 0ed3099) A2Attention: `assert self.hidden_size % self.num_heads == 0`, "
        "`self.head_dim = self.hidden_size // self.num_heads` (q, k and v), `self.q_norm = nn.RMSNorm(self.hidden_size, "
        "eps=config.rms_norm_eps)` (k_norm alike); forward(hidden_states, rope_rotations) (no mask argument): `q = "
@@ -1862,7 +1851,7 @@ PORTS = [
     Port("dat450_peogradin", {
         "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width",
                                  "mha_needs_divisible_width", "out_width_is_input", "mha_qk_rms_norm",
-                                 "mha_applies_neox_rope"),
+                                 "mha_applies_rope"),
     }, notes="a2/A2.py (commit a1e2e47) A2Attention: `assert(self.hidden_size % self.n_h == 0)`, `self.d_h = "
        "self.hidden_size // self.n_h` (q, k and v), one `self.norm = nn.RMSNorm(self.hidden_size, "
        "eps=self.config.rms_norm_eps)` for q and k; forward(hidden_states, rope_rotations) (no mask argument): `b, m, "
@@ -1897,7 +1886,7 @@ PORTS = [
     Port("llmfs_aenrichus", {
         "rope": ("needs_leading_axes", "rope_half_split", "rope_ignores_positions"),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
-                                 "always_causal", "mha_applies_neox_rope"),
+                                 "always_causal", "mha_applies_rope"),
         **{f: ("needs_leading_axes",) for f in DECODE},
     }, callee=decoding("rope"),
         notes="llama3/rope.py (commit e0421c5) apply_rope: `batch, num_heads, seq_len, head_dim = x.shape` (4-D only), "
