@@ -39,6 +39,8 @@ NOT_BY_VALUE: dict[str, str] = {
     "batch_first_only": "probe: right once the input has exactly one leading axis (added, or the leading ones merged)",
     "low_precision": "every entry within a few float16/bfloat16 ulps of the expected value",
     "extra_leading_axes": "the expected values with extra leading axes of length 1",
+    "last_axis_split": "the expected values with the last axis split into several, e.g. (..., N, d/2, 2) for (..., N, "
+    "d)",
     "returned_list": "the type of the result: a Python list where the contract asks for a numpy array",
 }
 

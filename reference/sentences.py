@@ -123,6 +123,8 @@ SENTENCES: dict[str, str] = {
     "extra_leading_axes": "Your output has extra leading axes of length 1 (e.g. from mask[None, None], X[None] or "
     "cos/sin tables made 4-D): keep the inputs' leading axes as given; a mask or a table broadcasts without added "
     "axes.",
+    "last_axis_split": "Your output's last axis is split into several (e.g. RoPE's rotated pairs kept as (..., N, "
+    "d/2, 2) for (..., N, d)): join them back into one last axis (`out.reshape(*out.shape[:-2], -1)`).",
     "low_precision": "Your values are right to only about 3 significant digits (errors near 1e-3): part of the "
     "computation runs in low precision (float16/bfloat16, e.g. RoPE cos/sin tables or a cache): compute in float64 "
     "(float32 is enough).",

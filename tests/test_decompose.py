@@ -314,3 +314,34 @@ def test_a_rope_at_another_base_is_not_named() -> None:
     stored = rope_case(4)
     found = decompose.multi_head(stored, rotated_heads("pairs", base=500000.0)(*stored.inputs.values()))
     assert found is None or "mha_applies_rope" not in np.atleast_1d(found[0]), found
+
+
+KEY_PADDING_CHECKED = '''
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
+    scores = Q @ np.swapaxes(K, -1, -2) * (Q.shape[-1] ** -0.5 if scale is None else scale)
+    if mask is not None:
+        mask = np.asarray(mask)
+        mask = mask[:, None, None, :] if mask.ndim == 2 else mask  # a (B, n_k) padding mask, or one in full
+        np.broadcast_shapes(mask.shape, scores.shape)  # masked_fill_'s rule
+        scores = np.where(mask, scores, -1e30)
+    weights = softmax(scores)
+    return weights @ V, weights
+'''
+
+
+def test_a_crash_whose_rewritten_call_answers_with_the_mistake_itself_names_it_though_another_gets_past(
+        tmp_path) -> None:
+    """The broadcast check raises on the (4, 6) mask of the (2, 3, 4, 6) case. A mask written out in full gets past
+    it too (and is right), but the call with a mask of one row per sequence returns the contract's answer for key
+    padding: that answer is the mistake's own output, whichever reading the line has, so it is named."""
+    from autograder import runner
+    from tests.homework import UPLOAD
+
+    (tmp_path / f"{UPLOAD}.py").write_text(open(ref.__file__).read() + KEY_PADDING_CHECKED)
+    tests = runner.grade_folder(tmp_path)["tests"]
+    found = [t for t in tests if "batch and head axes (2, 3), 4 queries, 6 keys" in t["output"]]
+    assert found and found[0]["score"] == 0
+    assert found[0]["extra_data"]["mistakes"][:1] == ["mask_key_padding"], found[0]["output"]
+    said = [e["by"] for e in found[0]["extra_data"]["evidence"] if e.get("sentence", "").startswith("mask_key_padding")]
+    assert any("gets past it too, but this call's answer is the mistake's own" in by for by in said), said

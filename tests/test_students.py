@@ -171,7 +171,7 @@ FRESH_7_NAMED_FLOOR = 317
 # key-padding mask, RoPE on axis 1) had no sentence; the key-padding reading came after it (148 named). Judged apart.
 FRESH_8_HALF = "fresh_8"
 KNOWN_WRONG_FRESH_8: set[str] = set()
-FRESH_8_NAMED_FLOOR = 148  # 137 of 169 when graded once (as declared then), 148 since: a floor, below 90%
+FRESH_8_NAMED_FLOOR = 156  # 137 of 169 when graded once (as declared then), 156 since: a floor
 
 # The FRESH_9 batch (eleven students of three more courses: UC San Diego CSE 234, Michigan EECS 595, Edinburgh NLU+),
 # ported by sessions that never ran the grader on them, was graded once on main 3c0c132 (FRESH_8's mechanisms in): 73 of
@@ -202,7 +202,7 @@ FRESH_10_NAMED_FLOOR = 225  # 204 of 238 when graded once, 225 since (outputs re
 # joined: explain, masks.with_last_axis_joined). Judged apart.
 FRESH_11_HALF = "fresh_11"
 KNOWN_WRONG_FRESH_11: set[str] = set()
-FRESH_11_NAMED_FLOOR = 73  # 61 of 78 when graded once, 73 since (last axes read joined; heads of D / H tried): a floor
+FRESH_11_NAMED_FLOOR = 77  # 61 of 78 when graded once, 77 since (last axes joined; heads of D / H tried): a floor
 
 # The FRESH_12 batch (twelve students of three more sources: UMass Lowell COMP 4420/5420, Chalmers DAT450, Raschka's
 # "Build a Large Language Model (From Scratch)"), ported by sessions that never ran the grader on them, was graded once

@@ -77,6 +77,7 @@ def _properties(stored: Case, named: dict[str, Any], type_error: bool) -> Iterat
 # tried only for these)
 RANK_ERRORS = (r"values to unpack|einstein sum subscripts|axes don't match|tuple index out of range|out of bounds for "
                r"(axis|array of dimension)|-dimensional|dimensions? (is|are|were) (indexed|given)|core dimension|"
+               r"Dimension out of range|"  # PyTorch's, for code that keeps its framework's checks
                r"\nassert\b.*(\bndim\b|\.dim\(\)|\blen\([^()]*\.(shape|size\(\))\))")
 
 

@@ -53,10 +53,13 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
         if found := _read(stored, squeezed):  # the values read as if the axes were not there, named with them
             mistakes, how, exact = found
             return (*mistake_ids(one_head(stored, mistakes)), "extra_leading_axes"), f"{how}, {removed}", exact
-    if (joined := masks.with_last_axis_joined(stored.expected, actual)) is not None and not matches(
-            joined, stored.expected) and (found := _read(stored, joined)):  # the values, read with the axes joined
-        mistakes, how, exact = found
-        return one_head(stored, mistakes), f"{how}, its last axes joined into one", exact
+    if (joined := masks.with_last_axis_joined(stored.expected, actual)) is not None:
+        joined_how = "its last axes joined into one"
+        if matches(joined, stored.expected):
+            return "last_axis_split", f"the output, {joined_how}, equals the expected one", True
+        if found := _read(stored, joined):  # the values, read with the axes joined, named with them
+            mistakes, how, exact = found
+            return (*mistake_ids(one_head(stored, mistakes)), "last_axis_split"), f"{how}, {joined_how}", exact
     if mistake := probed(student, stored, args, names, batched, actual):
         return refined(student, stored, mistake), PROBED, False
     if found := inference.search(student, stored, actual):

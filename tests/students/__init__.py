@@ -165,10 +165,7 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "PROJECTED queries as the keys and the values too (attention(query=query, key=query, value=query)): W_K and W_V "
     "are never used, each head computes softmax(q q^T * scale) q, and the heads' outputs are d_k wide (a W_O with "
     "H*d_v rows raises unless d_v = d_k)",
-    # FRESH_11 helper O
-    "rope_pairs_not_flattened": "RoPE returns its rotated pairs unflattened, shape (..., N, d/2, 2) in float32: the "
-    "student reassigns x to its (..., d/2, 2) pair view (x = x.float().reshape(*x.shape[:-1], -1, 2)) before the final "
-    "x_out.reshape(*x.shape), which therefore keeps the pairs",
+    # FRESH_11 helper O: rope_pairs_not_flattened, now known as last_axis_split (its port's notes keep the code)
     # FRESH_12 helper P
     "mha_merge_mixes_batch": "multi_head_attention merges its (B*H, N, d) head outputs with transpose(1, 0) and a "
     "reshape to (B, N, H*d) (attention.transpose(1, 0).reshape(B, N, H*d)): right for one sequence, but with B > 1 "
@@ -1254,12 +1251,14 @@ PORTS = [
         "`view(batch, seq_len, num_heads * d_k)`, W_O."),
     Port("ee641_hw3_arshdeep_usc", {
         "scaled_dot_product_attention": ("mask_read_as_padding", "needs_leading_axes", "scale_argument_ignored",
-                                         "softmax_nan_fully_masked", "mask_full_shape"),
+                                         "softmax_nan_fully_masked", "mask_full_shape", "mask_key_padding"),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
                                  "mha_needs_divisible_width", "mask_read_as_padding", "softmax_nan_fully_masked"),
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
         notes="(mask_full_shape added by the lead after FRESH_8 was graded once, on review of the code: a 4-D mask "
-        "written out in full is used as it is, and only a smaller one is read as padding.) "
+        "written out in full is used as it is, and only a smaller one is read as padding. mask_key_padding added by "
+        "the lead once that id was known: its 2-D reading, `m[:, None, None, :]`, is the one mask_read_as_padding "
+        "describes.) "
         "problem1/attention.py (commit 5cb9f08) scaled_dot_product_attention(Q, K, V, mask=None): no scale "
         "argument, `(Q @ K.transpose(-2, -1)) / math.sqrt(d_k)`, then with a mask `if m.dim() == 2:  # padding mask "
         "[batch, seq]` `m = m[:, None, None, :]`, `elif m.dim() == 3:` `m = m[:, None, :, :]`, `batch_size, seq_q, "
@@ -1726,11 +1725,11 @@ PORTS = [
     # hkproj/pytorch-llama): the students' RoPE (precompute_theta_pos_frequencies, apply_rotary_embeddings) and
     # SelfAttention with a KV cache, a course the corpus had not used
     Port("ujllama_poptropicasahil", {
-        "multi_head_attention": ("rope_pairs_not_flattened", "batch_first_only", "mha_head_width_model",
+        "multi_head_attention": ("last_axis_split", "batch_first_only", "mha_head_width_model",
                                  "mha_value_width", "mask_ignored", "mha_applies_rope",
                                  "softmax_axis_fixed"),
-        "rope": ("rope_pairs_not_flattened", "rope_integer_offset", "rope_ignores_positions"),
-        **{f: ("rope_pairs_not_flattened",) for f in DECODE},
+        "rope": ("last_axis_split", "rope_integer_offset", "rope_ignores_positions"),
+        **{f: ("last_axis_split",) for f in DECODE},
     }, callee=decoding("rope"),
         notes="main/model.py (commit 910eb47) apply_rotary_embeddings: `x = x.float().reshape(*x.shape[:-1], -1, 2)` "
         "(x reassigned), then `x_out = x_out.reshape(*x.shape)` (the pairs stay (..., head_dim/2, 2)); "

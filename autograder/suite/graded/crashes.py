@@ -222,6 +222,9 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
             how += f" (the same case {' or '.join(aside)} stops at an earlier line, and the exception does not speak "\
                    "of it)" if aside else ""
             return Crash(text, mistake, how, right or ())
+        if other and right is not None and mistake in right:  # the call's answer shows the mistake itself:
+            return Crash(text, mistake, f"{how}; the same case {other} gets past it too, but this call's answer is "
+                         "the mistake's own", right)  # output evidence, whichever reading the line has
         if other:  # two readings fit the line: it says nothing of its own (the traceback still shows it)
             return None
         if right is not None:  # the call is right where the property holds: what could not be told is moot
