@@ -176,6 +176,18 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "mha_qk_rms_norm": "multi_head_attention RMS-normalises the full-width projected queries and keys before it splits "
     "them into heads (OLMo 2's QK-norm: x / sqrt(mean(x**2) + eps) over the last axis, with a weight of ones as wide "
     "as the input, D = X.shape[-1], so it raises unless H*d_k = D): the scores are those of unit-RMS queries and keys",
+    # FRESH_13 helper S
+    "scale_after_softmax": "attention applies its 1/sqrt(d) scale AFTER the softmax (DLStudio's `Z = coeff * Z` on "
+    "softmax(Q K^T) @ V, or the weights times coeff before @ V): the softmax runs on the unscaled scores and the "
+    "output is shrunk by 1/sqrt(d)",
+    "mha_heads_read_input_slices": "multi_head_attention gives head h only its own slice of the INPUT features, "
+    "X[..., h*D/H:(h+1)*D/H] (D = X.shape[-1], DLStudio's SelfAttention), which it projects to its q, k and v: only "
+    "rows [h*D/H, (h+1)*D/H) of the head's columns of W_Q, W_K and W_V are used, the rest of the input never reaches "
+    "it",
+    "qkv_fused_interleaved": "multi_head_attention views each token's fused projection x @ [W_Q | W_K | W_V] as (d, H, "
+    "3) (qkv.view(-1, N, qkv_size, num_heads, 3)) with q/k/v on the LAST axis: query coordinate d of head h is fused "
+    "column 3*(d*H + h), the key and value the next two, so queries, keys and values are interleaved columns of all "
+    "three projections",
 }
 
 
@@ -1897,6 +1909,56 @@ PORTS = [
         "`mask = torch.triu(torch.ones(num_tokens, num_tokens), diagonal=1).bool()` (no mask argument), "
         "`context.transpose(1, 2).contiguous().view(b, num_tokens, self.emb_dim)`. The reference's decoding calls the "
         "student's rope on a (1, d) row, which apply_rope cannot unpack."),
+    # the FRESH_13 ports (helper S): Purdue University ECE 60146 Deep Learning (Avi Kak), spring 2023, homework 9 (a
+    # vision transformer built on the course's DLStudio ViTHelper; the extra credit asks for the students' own
+    # multi-head attention with torch.einsum), a course the corpus had not used
+    Port("ece60146_akamsali", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "head_split_wrong",
+                                 "scale_after_softmax", "no_output_projection", "mask_ignored"),
+    }, notes="HW9/ViTHelper_einops.py (commit 0669782) SelfAttention: `self.qkv_size = embedding_size // "
+       "num_atten_heads`, `self.to_qvk = nn.Linear(self.max_seq_length * self.embedding_size, 3 * "
+       "self.max_seq_length * self.embedding_size)` (every projection D wide), forward "
+       "`self.to_qvk(sentence_tensor.reshape(sentence_tensor.shape[0], -1))` (3-D input only), `rearrange(QKV, \"b (k "
+       "l d h) -> k b h l d\", ...)` (head h takes every H-th column), `self.softmax(QK_dot_prod)` with "
+       "nn.Softmax(dim=-1) on unscaled scores, `torch.einsum(...attn, V) / torch.sqrt(torch.tensor([self.qkv_size]))` "
+       "(scaled after the softmax), `rearrange(Z, \"b h l d -> b l (h d)\")` returned (no output projection, no mask "
+       "argument)."),
+    Port("ece60146_dfarache3", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_heads_read_input_slices", "softmax_wrong_axis", "scale_after_softmax",
+                                 "no_output_projection", "mask_ignored"),
+    }, notes="HW9/ViTHelper.py (commit 1d9e333) SelfAttention (method=2): `self.qkv_size = self.embedding_size // "
+       "num_atten_heads`, `sentence_tensor_portion = sentence_tensor[:, :, i * self.qkv_size: (i+1) * "
+       "self.qkv_size]` into head i (its input slice only), written to the same columns of `torch.zeros(..., "
+       "self.num_atten_heads * self.qkv_size)`; AttentionHead_ExtraCredit: `nn.Linear(max_seq_length * "
+       "self.qkv_size, max_seq_length * self.qkv_size)` for WQ, WK, WV, `Q.view(sentence_portion.shape[0], "
+       "self.max_seq_length, self.qkv_size)` (3-D input only; q, k, v all qkv_size wide), `self.softmax = "
+       "nn.Softmax(dim=1)` (the queries' axis of the (B, N, N) scores), `return ScaleCoeff * torch.einsum(\"ban, bne "
+       "-> bae\", self.softmax(QK_DotProduct), V)` (scaled after the softmax); no output projection, no mask "
+       "argument."),
+    Port("ece60146_mrsun_97", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_heads_read_input_slices", "scale_after_softmax", "no_output_projection",
+                                 "mask_ignored"),
+    }, notes="hw9_YuxinSun/code.py (commit e8b5eba) SelfAttention2: `self.qkv_size = self.embedding_size // "
+       "num_atten_heads`, `self.wqkv_tensor = nn.Parameter(torch.randn(num_atten_heads, 3, max_seq_length, "
+       "self.qkv_size, max_seq_length, self.qkv_size))` (q, k, v all qkv_size wide); forward `b, s, d = "
+       "sentence_tensor.shape` (3-D only), `x = sentence_tensor.view(b, s, self.num_atten_heads, self.qkv_size)` (head "
+       "h reads its input slice only), `torch.einsum('bshq,hksqSQ->kbhSQ', x, self.wqkv_tensor)`, "
+       "`torch.softmax(QK_dot_prod, dim=-1)` on unscaled scores, `z = self.coeff * z.reshape(b,s,d)` (scaled after "
+       "the softmax); no output projection, no mask argument."),
+    Port("ece60146_souradipp76", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "qkv_fused_interleaved", "scale_after_softmax", "no_output_projection",
+                                 "mask_ignored"),
+    }, notes="hw9/hw9_SouradipPal.py (commit 6944bc7) SelfAttention_EinSum: `self.qkv_size = self.embedding_size // "
+       "num_atten_heads`, `self.Wqkv = nn.Linear(max_seq_length * self.embedding_size, max_seq_length * "
+       "self.qkv_size * self.num_atten_heads * 3)` (the fused projection 3 * H * (D // H) wide); forward "
+       "`self.Wqkv(sentence_tensor.reshape(sentence_tensor.shape[0], -1))` (3-D input only), `qkv.view(-1, "
+       "self.max_seq_length, self.qkv_size, self.num_atten_heads, 3)` and `torch.permute(qkv, (4, 0, 3, 1, 2))` (q, "
+       "k, v interleaved on the last axis), `QK_dot_prod_norm = self.softmax(QK_dot_prod) * self.coeff` "
+       "(nn.Softmax(dim=3) on unscaled scores, the weights scaled after it), `Z.reshape(sentence_tensor.shape[0], "
+       "self.max_seq_length, -1)` returned (no output projection, no mask argument)."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -1975,6 +2037,8 @@ FRESH_11: tuple[str, ...] = ('cs4782_chadyu9', 'csc401_a2_baaadmtfka', 'csc401_a
 FRESH_12: tuple[str, ...] = ('umlnlp_matrixcel', 'umlnlp_theakshitapachauri', 'umlnlp_wolferkgit', 'umlnlp_qhddn2643',
                              'dat450_benjamintwp', 'dat450_asdparmeitz', 'dat450_johntr1', 'dat450_peogradin',
                              'llmfs_chaosadmstudent', 'llmfs_parry_97', 'llmfs_ondanaoto', 'llmfs_aenrichus')
+# the FRESH_13 ports of helper S (Purdue ECE 60146 homework 9); the lead merges the helpers' tuples into FRESH_13
+FRESH_13_S: tuple[str, ...] = ('ece60146_akamsali', 'ece60146_dfarache3', 'ece60146_mrsun_97', 'ece60146_souradipp76')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
