@@ -179,6 +179,11 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "mha_qk_rms_norm": "multi_head_attention RMS-normalises the full-width projected queries and keys before it splits "
     "them into heads (OLMo 2's QK-norm: x / sqrt(mean(x**2) + eps) over the last axis, with a weight of ones as wide "
     "as the input, D = X.shape[-1], so it raises unless H*d_k = D): the scores are those of unit-RMS queries and keys",
+    # FRESH_13 helper T
+    "mask_on_weights_resoftmaxed": "scaled_dot_product_attention applies the mask to the softmax WEIGHTS, not the "
+    "scores (the probabilities of the disallowed keys set to -inf), then takes a second softmax of them: each allowed "
+    "key gets exp(p_j) / sum_k exp(p_k) of the first softmax's probabilities p, far flatter than the contract's "
+    "renormalised weights (and a fully masked row is NaN)",
 }
 
 
@@ -1898,6 +1903,58 @@ PORTS = [
         "`mask = torch.triu(torch.ones(num_tokens, num_tokens), diagonal=1).bool()` (no mask argument), "
         "`context.transpose(1, 2).contiguous().view(b, num_tokens, self.emb_dim)`. The reference's decoding calls the "
         "student's rope on a (1, d) row, which apply_rope cannot unpack."),
+    # the FRESH_13 ports (helper T): SUSTech (Southern University of Science and Technology, Shenzhen) CS310 Natural
+    # Language Processing, lab 8 of spring 2024 / lab 9 of spring 2025 (Transformer: the students' single-head
+    # attention and future-mask cells T1 and T2, and their MultiHeadAttention class of T3), a course the corpus had not
+    # used
+    Port("sustech310_qwertyuiop41", {
+        "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "mask_on_weights_resoftmaxed",
+                                         "softmax_nan_fully_masked"),
+        "multi_head_attention": ("needs_leading_axes", "mha_head_width_model", "mha_value_width", "always_causal",
+                                 "no_output_projection"),
+    }, notes="lab8/lab8_transformer.ipynb (commit 42d3d0c) T1: `alpha = F.softmax(torch.matmul(Q, K.transpose(0, 1)) / "
+       "torch.sqrt(torch.tensor(d_k)), dim=1)` (2-D keys only, no scale argument); T2: `masked_alpha = "
+       "alpha.masked_fill(mask == 0, -np.inf)`, `new_alpha = F.softmax(masked_alpha, dim=1)` (the mask on T1's "
+       "softmax weights, then a second softmax; an all -inf row is NaN); T3 MultiHeadAttention.forward(X) (no mask "
+       "argument, no output projection): `N = X.size(0)` (2-D input only), `Q.view(N, self.n_heads, "
+       "self.d_k).transpose(0, 1)` for Q, K and V with `self.d_k = d_model // n_heads` and (d_model, d_model) weights, "
+       "`mask = torch.tril(torch.ones((N, N), device=X.device)).repeat(self.n_heads, 1, 1)` (always causal), "
+       "`output.transpose(0, 1).contiguous().view(N, -1)` returned."),
+    Port("sustech310_zhang_astrid", {
+        "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "always_causal",
+                                         "needs_square"),
+        "multi_head_attention": ("needs_leading_axes", "mha_head_width_model", "mha_value_width", "always_causal",
+                                 "no_output_projection"),
+    }, notes="Lab9/lab9_transformer.ipynb (commit 4137f72) T1: `scores = torch.matmul(Q, K.T)` (`.T` reverses every "
+       "axis: 2-D keys only), `scores / math.sqrt(d_k)` (no scale argument), `F.softmax(scaled_scores, dim=1)`; T2: "
+       "`mask = torch.tril(torch.ones(Q.size(0), Q.size(0))).bool()` built in the cell itself (the mask given is never "
+       "read: causal, and square n_q x n_q, which the (n_q, n_k) scores cannot broadcast with unless n_k = n_q), "
+       "`scores.masked_fill(~mask, float('-inf'))`; T3 MultiHeadAttention.forward(X) (no mask argument, no output "
+       "projection): `N = X.size(0)` (2-D input only), `Q.view(N, self.n_heads, self.d_k).transpose(0, 1)` for Q, "
+       "K and V with `self.d_k = d_model // n_heads`, `mask = torch.tril(torch.ones(N, N)).expand(self.n_heads, N, N)` "
+       "(always causal), `torch.matmul(alpha, V_).transpose(0, 1).contiguous().view(N, -1)` returned."),
+    Port("sustech310_earendelh", {
+        "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("needs_leading_axes", "mha_head_width_model", "mha_value_width", "always_causal",
+                                 "no_output_projection", "head_merge_wrong"),
+    }, notes="lab9/lab9_transformer.ipynb (commit b9ae188) T1: `scores = torch.matmul(Q, K.T) / np.sqrt(d_k)` (`.T` "
+       "reverses every axis: 2-D keys only; no scale argument), `F.softmax(scores, dim=-1)`; T2: `new_alpha = "
+       "F.softmax(scores.masked_fill(mask == 0, -np.inf), dim=-1)` (an all -inf row is NaN); T3 "
+       "MultiHeadAttention.forward(X) (no mask argument, no output projection): `N = X.size(0)` (2-D input only), "
+       "`Q.view(N, self.n_heads, self.d_k).permute(1, 0, 2)` for Q, K and V with `self.d_k = d_model // n_heads`, "
+       "`mask = torch.tril(torch.ones(N, N))` (always causal), `output = torch.matmul(alpha, V_)` then `output = "
+       "output.view(N, -1)` (the (H, N, d) heads viewed as (N, H*d) without moving the heads back)."),
+    Port("sustech310_haoyanghy", {
+        "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("needs_leading_axes", "mha_head_width_model", "mha_value_width", "always_causal",
+                                 "no_output_projection", "head_merge_wrong"),
+    }, notes="lab9/lab9_transformer.ipynb (commit 8a8f3b0) T1: `QKT = torch.matmul(Q, K.t()) / np.sqrt(d_k)` (t() "
+       "raises beyond 2-D; no scale argument), `F.softmax(QKT, dim=1)`; T2: `mask = mask == 0`, "
+       "`F.softmax(torch.Tensor.masked_fill(QKT, mask, -np.inf), dim=1)` (an all -inf row is NaN); T3 "
+       "MultiHeadAttention.forward(X) (no mask argument, no output projection): `N = X.size(0)` (2-D input only), "
+       "`Q.view(N, h, self.d_k)` for Q, K and V with `self.d_k = d_model // n_heads`, `mask = torch.tril(torch.ones(h, "
+       "N, N))` (always causal), `torch.matmul(alpha, V_.permute(1, 0, 2)).view(N, -1)` (the (H, N, d) heads viewed as "
+       "(N, H*d) without moving the heads back)."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -1976,6 +2033,10 @@ FRESH_11: tuple[str, ...] = ('cs4782_chadyu9', 'csc401_a2_baaadmtfka', 'csc401_a
 FRESH_12: tuple[str, ...] = ('umlnlp_matrixcel', 'umlnlp_theakshitapachauri', 'umlnlp_wolferkgit', 'umlnlp_qhddn2643',
                              'dat450_benjamintwp', 'dat450_asdparmeitz', 'dat450_johntr1', 'dat450_peogradin',
                              'llmfs_chaosadmstudent', 'llmfs_parry_97', 'llmfs_ondanaoto', 'llmfs_aenrichus')
+# FRESH_13, helper T: four students of SUSTech CS310 Natural Language Processing (lab 8 of 2024, lab 9 of 2025), ported
+# by a session that never ran the grader on them
+FRESH_13_T: tuple[str, ...] = ('sustech310_qwertyuiop41', 'sustech310_zhang_astrid', 'sustech310_earendelh',
+                               'sustech310_haoyanghy')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
