@@ -188,6 +188,11 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "3) (qkv.view(-1, N, qkv_size, num_heads, 3)) with q/k/v on the LAST axis: query coordinate d of head h is fused "
     "column 3*(d*H + h), the key and value the next two, so queries, keys and values are interleaved columns of all "
     "three projections",
+    # FRESH_13 helper T
+    "mask_on_weights_resoftmaxed": "scaled_dot_product_attention applies the mask to the softmax WEIGHTS, not the "
+    "scores (the probabilities of the disallowed keys set to -inf), then takes a second softmax of them: each allowed "
+    "key gets exp(p_j) / sum_k exp(p_k) of the first softmax's probabilities p, far flatter than the contract's "
+    "renormalised weights (and a fully masked row is NaN)",
 }
 
 
@@ -1959,6 +1964,58 @@ PORTS = [
        "k, v interleaved on the last axis), `QK_dot_prod_norm = self.softmax(QK_dot_prod) * self.coeff` "
        "(nn.Softmax(dim=3) on unscaled scores, the weights scaled after it), `Z.reshape(sentence_tensor.shape[0], "
        "self.max_seq_length, -1)` returned (no output projection, no mask argument)."),
+    # the FRESH_13 ports (helper T): SUSTech (Southern University of Science and Technology, Shenzhen) CS310 Natural
+    # Language Processing, lab 8 of spring 2024 / lab 9 of spring 2025 (Transformer: the students' single-head
+    # attention and future-mask cells T1 and T2, and their MultiHeadAttention class of T3), a course the corpus had not
+    # used
+    Port("sustech310_qwertyuiop41", {
+        "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "mask_on_weights_resoftmaxed",
+                                         "softmax_nan_fully_masked"),
+        "multi_head_attention": ("needs_leading_axes", "mha_head_width_model", "mha_value_width", "always_causal",
+                                 "no_output_projection"),
+    }, notes="lab8/lab8_transformer.ipynb (commit 42d3d0c) T1: `alpha = F.softmax(torch.matmul(Q, K.transpose(0, 1)) / "
+       "torch.sqrt(torch.tensor(d_k)), dim=1)` (2-D keys only, no scale argument); T2: `masked_alpha = "
+       "alpha.masked_fill(mask == 0, -np.inf)`, `new_alpha = F.softmax(masked_alpha, dim=1)` (the mask on T1's "
+       "softmax weights, then a second softmax; an all -inf row is NaN); T3 MultiHeadAttention.forward(X) (no mask "
+       "argument, no output projection): `N = X.size(0)` (2-D input only), `Q.view(N, self.n_heads, "
+       "self.d_k).transpose(0, 1)` for Q, K and V with `self.d_k = d_model // n_heads` and (d_model, d_model) weights, "
+       "`mask = torch.tril(torch.ones((N, N), device=X.device)).repeat(self.n_heads, 1, 1)` (always causal), "
+       "`output.transpose(0, 1).contiguous().view(N, -1)` returned."),
+    Port("sustech310_zhang_astrid", {
+        "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "always_causal",
+                                         "needs_square"),
+        "multi_head_attention": ("needs_leading_axes", "mha_head_width_model", "mha_value_width", "always_causal",
+                                 "no_output_projection"),
+    }, notes="Lab9/lab9_transformer.ipynb (commit 4137f72) T1: `scores = torch.matmul(Q, K.T)` (`.T` reverses every "
+       "axis: 2-D keys only), `scores / math.sqrt(d_k)` (no scale argument), `F.softmax(scaled_scores, dim=1)`; T2: "
+       "`mask = torch.tril(torch.ones(Q.size(0), Q.size(0))).bool()` built in the cell itself (the mask given is never "
+       "read: causal, and square n_q x n_q, which the (n_q, n_k) scores cannot broadcast with unless n_k = n_q), "
+       "`scores.masked_fill(~mask, float('-inf'))`; T3 MultiHeadAttention.forward(X) (no mask argument, no output "
+       "projection): `N = X.size(0)` (2-D input only), `Q.view(N, self.n_heads, self.d_k).transpose(0, 1)` for Q, "
+       "K and V with `self.d_k = d_model // n_heads`, `mask = torch.tril(torch.ones(N, N)).expand(self.n_heads, N, N)` "
+       "(always causal), `torch.matmul(alpha, V_).transpose(0, 1).contiguous().view(N, -1)` returned."),
+    Port("sustech310_earendelh", {
+        "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("needs_leading_axes", "mha_head_width_model", "mha_value_width", "always_causal",
+                                 "no_output_projection", "head_merge_wrong"),
+    }, notes="lab9/lab9_transformer.ipynb (commit b9ae188) T1: `scores = torch.matmul(Q, K.T) / np.sqrt(d_k)` (`.T` "
+       "reverses every axis: 2-D keys only; no scale argument), `F.softmax(scores, dim=-1)`; T2: `new_alpha = "
+       "F.softmax(scores.masked_fill(mask == 0, -np.inf), dim=-1)` (an all -inf row is NaN); T3 "
+       "MultiHeadAttention.forward(X) (no mask argument, no output projection): `N = X.size(0)` (2-D input only), "
+       "`Q.view(N, self.n_heads, self.d_k).permute(1, 0, 2)` for Q, K and V with `self.d_k = d_model // n_heads`, "
+       "`mask = torch.tril(torch.ones(N, N))` (always causal), `output = torch.matmul(alpha, V_)` then `output = "
+       "output.view(N, -1)` (the (H, N, d) heads viewed as (N, H*d) without moving the heads back)."),
+    Port("sustech310_haoyanghy", {
+        "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("needs_leading_axes", "mha_head_width_model", "mha_value_width", "always_causal",
+                                 "no_output_projection", "head_merge_wrong"),
+    }, notes="lab9/lab9_transformer.ipynb (commit 8a8f3b0) T1: `QKT = torch.matmul(Q, K.t()) / np.sqrt(d_k)` (t() "
+       "raises beyond 2-D; no scale argument), `F.softmax(QKT, dim=1)`; T2: `mask = mask == 0`, "
+       "`F.softmax(torch.Tensor.masked_fill(QKT, mask, -np.inf), dim=1)` (an all -inf row is NaN); T3 "
+       "MultiHeadAttention.forward(X) (no mask argument, no output projection): `N = X.size(0)` (2-D input only), "
+       "`Q.view(N, h, self.d_k)` for Q, K and V with `self.d_k = d_model // n_heads`, `mask = torch.tril(torch.ones(h, "
+       "N, N))` (always causal), `torch.matmul(alpha, V_.permute(1, 0, 2)).view(N, -1)` (the (H, N, d) heads viewed as "
+       "(N, H*d) without moving the heads back)."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2039,6 +2096,10 @@ FRESH_12: tuple[str, ...] = ('umlnlp_matrixcel', 'umlnlp_theakshitapachauri', 'u
                              'llmfs_chaosadmstudent', 'llmfs_parry_97', 'llmfs_ondanaoto', 'llmfs_aenrichus')
 # the FRESH_13 ports of helper S (Purdue ECE 60146 homework 9); the lead merges the helpers' tuples into FRESH_13
 FRESH_13_S: tuple[str, ...] = ('ece60146_akamsali', 'ece60146_dfarache3', 'ece60146_mrsun_97', 'ece60146_souradipp76')
+# FRESH_13, helper T: four students of SUSTech CS310 Natural Language Processing (lab 8 of 2024, lab 9 of 2025), ported
+# by a session that never ran the grader on them
+FRESH_13_T: tuple[str, ...] = ('sustech310_qwertyuiop41', 'sustech310_zhang_astrid', 'sustech310_earendelh',
+                               'sustech310_haoyanghy')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
