@@ -179,6 +179,13 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "mha_qk_rms_norm": "multi_head_attention RMS-normalises the full-width projected queries and keys before it splits "
     "them into heads (OLMo 2's QK-norm: x / sqrt(mean(x**2) + eps) over the last axis, with a weight of ones as wide "
     "as the input, D = X.shape[-1], so it raises unless H*d_k = D): the scores are those of unit-RMS queries and keys",
+    # FRESH_13 helper U
+    "mha_scores_call_transpose_property": "multi_head_attention computes each head's scores as Q @ K.T(-2, -1), "
+    "calling the keys' transposed view (the tensor's .T property) as if it were K.transpose(-2, -1): it raises "
+    "TypeError on every input",
+    "decode_causal_slice_block_size": "decode_step cuts its causal mask from a fixed (32, 32) tril buffer as "
+    "tril[past : past + 1, :len] (past = the tokens cached before the new one): once the cache holds more than 32 "
+    "tokens the slice has no row and the broadcast against the scores raises",
 }
 
 
@@ -1898,6 +1905,36 @@ PORTS = [
         "`mask = torch.triu(torch.ones(num_tokens, num_tokens), diagonal=1).bool()` (no mask argument), "
         "`context.transpose(1, 2).contiguous().view(b, num_tokens, self.emb_dim)`. The reference's decoding calls the "
         "student's rope on a (1, d) row, which apply_rope cannot unpack."),
+    # the FRESH_13 ports (helper U): Andrej Karpathy's "Neural Networks: Zero to Hero" (online video course), lecture 7
+    # "Let's build GPT: from scratch, in code, spelled out": students' own attention, multi-head attention and KV cache
+    # written in their forks of the course's repository (karpathy/ng-video-lecture), a course the corpus had not used
+    Port("zth_atiannnnnn", {
+        "multi_head_attention": ("always_causal", "causal_mask_block_size", "mha_value_width"),
+    }, notes="Practice/model.py (commit 3f870cf) Head: `self.register_buffer(\"mask\", "
+       "torch.tril(torch.ones(block_size, block_size)))` and `wei.masked_fill(self.mask[:self.block_size, "
+       ":self.block_size] == 0, float('-inf'))` (the "
+       "whole buffer, never cut to the sequence's length; block_size 8 in model_paras_small of "
+       "Practice/test1_non_distributed_training.py: it raises unless N = 8, and no mask argument: always causal); "
+       "`self.value = nn.Linear(embed_size, head_size, bias=False)` like the key and query (values of another width "
+       "than the queries raise at `self.proj = nn.Linear(num_heads * head_size, embed_size)`); `wei = "
+       "torch.matmul(q, k.transpose(-2, -1)) / (self.head_size ** 0.5)` (the per-head width: right)."),
+    Port("zth_enricobottazzi", {
+        "decode_step": ("decode_rope_ignored", "decode_causal_slice_block_size"),
+        "generate_cached": ("decode_rope_ignored", "decode_causal_slice_block_size"),
+    }, callee={"generate_cached": ("decode_step",)},
+        notes="gpt.py (commit cdeeabf) Head.forward(x, cache=None): `k, v = cache.update(k, v)`, `past = Tk - Tq`, "
+        "`wei.masked_fill(self.tril[past:past+Tq, :Tk] == 0, float('-inf'))` with `torch.tril(torch.ones(block_size, "
+        "block_size))` and `block_size = 32` (bottom-right aligned, but a cache of more than 32 tokens leaves no row "
+        "and raises); the model has no RoPE (`pos_emb = self.position_embedding_table(torch.arange(past_len, past_len "
+        "+ T))` before the blocks), so rope_base is never used; KVCache.update `torch.cat((self.k, k), dim=1)` "
+        "(right). The reference's generate_cached calls the student's decode_step."),
+    Port("zth_montehoover", {
+        "multi_head_attention": ("mha_scores_call_transpose_property", "mha_head_width_model", "scale_d_model",
+                                 "mask_ignored"),
+    }, notes="model.py (commit d0c4cc1) AttentionHead.forward: `A = Q @ K.T(-2, -1)` (Tensor.T is a property: calling "
+       "it raises TypeError on every input), then `A = A / torch.sqrt(self.d_model)` (the model width); "
+       "MultiHeadAttention `d_head = d_model // num_heads` for the queries, keys and values (d_model = X.shape[-1]); "
+       "forward(self, X) takes no mask and builds none. The causes past the raise are in the code but shadowed by it."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -1976,6 +2013,7 @@ FRESH_11: tuple[str, ...] = ('cs4782_chadyu9', 'csc401_a2_baaadmtfka', 'csc401_a
 FRESH_12: tuple[str, ...] = ('umlnlp_matrixcel', 'umlnlp_theakshitapachauri', 'umlnlp_wolferkgit', 'umlnlp_qhddn2643',
                              'dat450_benjamintwp', 'dat450_asdparmeitz', 'dat450_johntr1', 'dat450_peogradin',
                              'llmfs_chaosadmstudent', 'llmfs_parry_97', 'llmfs_ondanaoto', 'llmfs_aenrichus')
+FRESH_13_U: tuple[str, ...] = ('zth_atiannnnnn', 'zth_enricobottazzi', 'zth_montehoover')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
