@@ -43,7 +43,8 @@ a ninth batch of 11 (UC San Diego CSE 234, Michigan EECS 595, Edinburgh NLU+), p
 ported after the ninth was measured; ``FRESH_11`` an eleventh batch of 9 (Cornell CS 4782, Toronto CSC401, Umar
 Jamil's LLaMA 2 from scratch), ported after the tenth was measured; ``FRESH_12`` a twelfth batch of 12 (UMass Lowell
 COMP 4420/5420, Chalmers DAT450, Raschka's "Build a Large Language Model (From Scratch)"), ported after the eleventh
-was measured.
+was measured; ``FRESH_13`` a thirteenth batch of 11 (Purdue ECE 60146, SUSTech CS310, Karpathy's "Neural Networks:
+Zero to Hero"), ported after the twelfth was measured.
 """
 
 from __future__ import annotations
@@ -193,6 +194,13 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "scores (the probabilities of the disallowed keys set to -inf), then takes a second softmax of them: each allowed "
     "key gets exp(p_j) / sum_k exp(p_k) of the first softmax's probabilities p, far flatter than the contract's "
     "renormalised weights (and a fully masked row is NaN)",
+    # FRESH_13 helper U
+    "mha_scores_call_transpose_property": "multi_head_attention computes each head's scores as Q @ K.T(-2, -1), "
+    "calling the keys' transposed view (the tensor's .T property) as if it were K.transpose(-2, -1): it raises "
+    "TypeError on every input",
+    "decode_causal_slice_block_size": "decode_step cuts its causal mask from a fixed (32, 32) tril buffer as "
+    "tril[past : past + 1, :len] (past = the tokens cached before the new one): once the cache holds more than 32 "
+    "tokens the slice has no row and the broadcast against the scores raises",
 }
 
 
@@ -2016,6 +2024,36 @@ PORTS = [
        "`Q.view(N, h, self.d_k)` for Q, K and V with `self.d_k = d_model // n_heads`, `mask = torch.tril(torch.ones(h, "
        "N, N))` (always causal), `torch.matmul(alpha, V_.permute(1, 0, 2)).view(N, -1)` (the (H, N, d) heads viewed as "
        "(N, H*d) without moving the heads back)."),
+    # the FRESH_13 ports (helper U): Andrej Karpathy's "Neural Networks: Zero to Hero" (online video course), lecture 7
+    # "Let's build GPT: from scratch, in code, spelled out": students' own attention, multi-head attention and KV cache
+    # written in their forks of the course's repository (karpathy/ng-video-lecture), a course the corpus had not used
+    Port("zth_atiannnnnn", {
+        "multi_head_attention": ("always_causal", "causal_mask_block_size", "mha_value_width"),
+    }, notes="Practice/model.py (commit 3f870cf) Head: `self.register_buffer(\"mask\", "
+       "torch.tril(torch.ones(block_size, block_size)))` and `wei.masked_fill(self.mask[:self.block_size, "
+       ":self.block_size] == 0, float('-inf'))` (the "
+       "whole buffer, never cut to the sequence's length; block_size 8 in model_paras_small of "
+       "Practice/test1_non_distributed_training.py: it raises unless N = 8, and no mask argument: always causal); "
+       "`self.value = nn.Linear(embed_size, head_size, bias=False)` like the key and query (values of another width "
+       "than the queries raise at `self.proj = nn.Linear(num_heads * head_size, embed_size)`); `wei = "
+       "torch.matmul(q, k.transpose(-2, -1)) / (self.head_size ** 0.5)` (the per-head width: right)."),
+    Port("zth_enricobottazzi", {
+        "decode_step": ("decode_rope_ignored", "decode_causal_slice_block_size"),
+        "generate_cached": ("decode_rope_ignored", "decode_causal_slice_block_size"),
+    }, callee={"generate_cached": ("decode_step",)},
+        notes="gpt.py (commit cdeeabf) Head.forward(x, cache=None): `k, v = cache.update(k, v)`, `past = Tk - Tq`, "
+        "`wei.masked_fill(self.tril[past:past+Tq, :Tk] == 0, float('-inf'))` with `torch.tril(torch.ones(block_size, "
+        "block_size))` and `block_size = 32` (bottom-right aligned, but a cache of more than 32 tokens leaves no row "
+        "and raises); the model has no RoPE (`pos_emb = self.position_embedding_table(torch.arange(past_len, past_len "
+        "+ T))` before the blocks), so rope_base is never used; KVCache.update `torch.cat((self.k, k), dim=1)` "
+        "(right). The reference's generate_cached calls the student's decode_step."),
+    Port("zth_montehoover", {
+        "multi_head_attention": ("mha_scores_call_transpose_property", "mha_head_width_model", "scale_d_model",
+                                 "mask_ignored"),
+    }, notes="model.py (commit d0c4cc1) AttentionHead.forward: `A = Q @ K.T(-2, -1)` (Tensor.T is a property: calling "
+       "it raises TypeError on every input), then `A = A / torch.sqrt(self.d_model)` (the model width); "
+       "MultiHeadAttention `d_head = d_model // num_heads` for the queries, keys and values (d_model = X.shape[-1]); "
+       "forward(self, X) takes no mask and builds none. The causes past the raise are in the code but shadowed by it."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2094,17 +2132,17 @@ FRESH_11: tuple[str, ...] = ('cs4782_chadyu9', 'csc401_a2_baaadmtfka', 'csc401_a
 FRESH_12: tuple[str, ...] = ('umlnlp_matrixcel', 'umlnlp_theakshitapachauri', 'umlnlp_wolferkgit', 'umlnlp_qhddn2643',
                              'dat450_benjamintwp', 'dat450_asdparmeitz', 'dat450_johntr1', 'dat450_peogradin',
                              'llmfs_chaosadmstudent', 'llmfs_parry_97', 'llmfs_ondanaoto', 'llmfs_aenrichus')
-# the FRESH_13 ports of helper S (Purdue ECE 60146 homework 9); the lead merges the helpers' tuples into FRESH_13
-FRESH_13_S: tuple[str, ...] = ('ece60146_akamsali', 'ece60146_dfarache3', 'ece60146_mrsun_97', 'ece60146_souradipp76')
-# FRESH_13, helper T: four students of SUSTech CS310 Natural Language Processing (lab 8 of 2024, lab 9 of 2025), ported
-# by a session that never ran the grader on them
-FRESH_13_T: tuple[str, ...] = ('sustech310_qwertyuiop41', 'sustech310_zhang_astrid', 'sustech310_earendelh',
-                               'sustech310_haoyanghy')
+# a thirteenth batch of 11, from three sources the corpus had not used (Purdue ECE 60146 homework 9; SUSTech CS310
+# lab 8/9; Karpathy's "Neural Networks: Zero to Hero", lecture 7), ported after the twelfth was measured, by sessions
+# that never ran the grader on them; graded once for the report. Like the others, they join the validation half only.
+FRESH_13: tuple[str, ...] = ('ece60146_akamsali', 'ece60146_dfarache3', 'ece60146_mrsun_97', 'ece60146_souradipp76',
+                             'sustech310_qwertyuiop41', 'sustech310_zhang_astrid', 'sustech310_earendelh',
+                             'sustech310_haoyanghy', 'zth_atiannnnnn', 'zth_enricobottazzi', 'zth_montehoover')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
                                        "fresh_8": FRESH_8, "fresh_9": FRESH_9, "fresh_10": FRESH_10,
-                                       "fresh_11": FRESH_11, "fresh_12": FRESH_12}
+                                       "fresh_11": FRESH_11, "fresh_12": FRESH_12, "fresh_13": FRESH_13}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
