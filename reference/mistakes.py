@@ -74,6 +74,8 @@ BY_INFERENCE: dict[str, str] = {
     "default_required": "the case called again with the contract's default arguments given explicitly passes",
     "mask_key_padding": "the output equals the contract's answer with the mask's first axis read as a batch of "
     "key-padding rows, mask[:, None, None, :] (diagnosis/decompose.py)",
+    "causal_mask_block_size": "the student's line that raised on a broadcast with an (m, m) array of its own gets "
+    "past with m tokens (the crash search: diagnosis/crashes.py)",
     "mha_applies_rope": "the output equals the contract's answer with each head's queries and keys rotated by RoPE "
     "at positions 0..N-1, in interleaved pairs or in halves (diagnosis/decompose.py)",
 }

@@ -222,6 +222,9 @@ SENTENCES: dict[str, str] = {
     "default_required": "Your function requires an argument that the contract gives a default (e.g. `def "
     "softmax(Z, axis)`): give it the contract's default (see the docstring, e.g. `axis=-1`) so that calls without it "
     "work.",
+    "causal_mask_block_size": "Your causal mask is a fixed (block_size, block_size) buffer used whole, so your code "
+    "works only with exactly that many tokens: cut it to the scores (`tril[:N, :N]`; bottom-right aligned when n_q < "
+    "n_k) or build it for each call.",
     "mha_applies_rope": "Your multi_head_attention rotates each head's queries and keys with a RoPE of its own: "
     "the contract's multi-head attention has no positional encoding, so leave positions to the caller (rope is its "
     "own function).",

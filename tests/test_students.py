@@ -25,6 +25,7 @@ from tests.students import (
     FRESH_10,
     FRESH_11,
     FRESH_12,
+    FRESH_13,
     HERE,
     NEW_IDS,
     PORTS,
@@ -104,8 +105,9 @@ FRESH_4_HALF = "fresh_4"
 # decomposition names: two hard-coded heads, one head without W_O), takes a helper nested in the function for the
 # function's own code whatever its name, and names "fails without a leading axis" when one and two both get past (the
 # evaluation counts a mistake a declared cause's sentence says too as that cause: COVERS). These last mechanisms were
-# prompted by this batch's misses: it is tuned on now, and FRESH_5 (ported after) is the batch graded once.
-FRESH_4_NAMED_FLOOR = 147
+# prompted by this batch's misses: it is tuned on now, and FRESH_5 (ported after) is the batch graded once. 154 since
+# the probe search makes the heads' widths hold too.
+FRESH_4_NAMED_FLOOR = 154
 
 
 # The FRESH_5 batch (ten students of UC San Diego CSE 256, programming assignment 2, a course the corpus had not used)
@@ -127,7 +129,7 @@ FRESH_5_HALF = "fresh_5"
 KNOWN_WRONG_FRESH_5: set[str] = set()
 # The FRESH_5 failing tests whose real cause is named (52 of 63 when graded once, 55 since): a floor, not the 90%
 # bound yet.
-FRESH_5_NAMED_FLOOR = 55
+FRESH_5_NAMED_FLOOR = 56
 
 
 # The FRESH_6 batch (twelve students of three courses the corpus had not used: CMU 10-423/623 Generative AI, UC
@@ -212,17 +214,29 @@ FRESH_11_NAMED_FLOOR = 77  # 61 of 78 when graded once, 77 since (last axes join
 FRESH_12_HALF = "fresh_12"
 KNOWN_WRONG_FRESH_12: set[str] = set()
 FRESH_12_NAMED_FLOOR = 85  # graded once: a floor
+
+# The FRESH_13 batch (eleven students of three more sources: Purdue ECE 60146, SUSTech CS310, Karpathy's "Neural
+# Networks: Zero to Hero"), ported by sessions that never ran the grader on them, was graded once on main 1348d9c: 65 of
+# 100 failing tests named (65%), 0 unfair losses, 0 grader errors, 1 wrong sentence: "as many queries as keys" on
+# SUSTech code whose probe passed only because the square cut left every query one key (such a probe is skipped now:
+# inference._one_key_per_row). Its misses then: multi-head code that reads X as one (N, D) matrix with heads of D // H
+# (the probe search now makes the heads' widths hold too, and reads an answer of several mistakes), a causal buffer of
+# a fixed block size (read off the exception's shapes), and mistakes with no sentence (the scale applied after the
+# softmax, the mask applied to the weights then a second softmax, a non-contract cache method). Judged apart.
+FRESH_13_HALF = "fresh_13"
+KNOWN_WRONG_FRESH_13: set[str] = set()
+FRESH_13_NAMED_FLOOR = 74  # 65 of 100 when graded once, 74 since: a floor, below 90%
 APART = {FRESH_4_HALF: FRESH_4, FRESH_5_HALF: FRESH_5, FRESH_6_HALF: FRESH_6, FRESH_7_HALF: FRESH_7,
          FRESH_8_HALF: FRESH_8, FRESH_9_HALF: FRESH_9, FRESH_10_HALF: FRESH_10,
-         FRESH_11_HALF: FRESH_11, FRESH_12_HALF: FRESH_12}  # batches judged apart
+         FRESH_11_HALF: FRESH_11, FRESH_12_HALF: FRESH_12, FRESH_13_HALF: FRESH_13}  # batches judged apart
 KNOWN_WRONG = {FRESH_4_HALF: set(), FRESH_5_HALF: KNOWN_WRONG_FRESH_5, FRESH_6_HALF: KNOWN_WRONG_FRESH_6,
                FRESH_7_HALF: KNOWN_WRONG_FRESH_7, FRESH_8_HALF: KNOWN_WRONG_FRESH_8, FRESH_9_HALF: KNOWN_WRONG_FRESH_9,
                FRESH_10_HALF: KNOWN_WRONG_FRESH_10, FRESH_11_HALF: KNOWN_WRONG_FRESH_11,
-               FRESH_12_HALF: KNOWN_WRONG_FRESH_12}
+               FRESH_12_HALF: KNOWN_WRONG_FRESH_12, FRESH_13_HALF: KNOWN_WRONG_FRESH_13}
 NAMED_FLOORS = {FRESH_4_HALF: FRESH_4_NAMED_FLOOR, FRESH_5_HALF: FRESH_5_NAMED_FLOOR, FRESH_6_HALF: FRESH_6_NAMED_FLOOR,
                 FRESH_7_HALF: FRESH_7_NAMED_FLOOR, FRESH_8_HALF: FRESH_8_NAMED_FLOOR, FRESH_9_HALF: FRESH_9_NAMED_FLOOR,
                 FRESH_10_HALF: FRESH_10_NAMED_FLOOR, FRESH_11_HALF: FRESH_11_NAMED_FLOOR,
-                FRESH_12_HALF: FRESH_12_NAMED_FLOOR}
+                FRESH_12_HALF: FRESH_12_NAMED_FLOOR, FRESH_13_HALF: FRESH_13_NAMED_FLOOR}
 
 
 def _half(port: Port) -> str:
@@ -232,7 +246,7 @@ def _half(port: Port) -> str:
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict]:
     """Every port graded once: (half -> evaluate.Verdicts, port -> test number -> named mistakes); the FRESH_4 to
-    FRESH_12 ports are judged apart, under their own halves (APART)."""
+    FRESH_13 ports are judged apart, under their own halves (APART)."""
     halves = {half: evaluate.Verdicts() for half in (*evaluate.HALVES, *APART)}
     named = {}
     for port in PORTS:

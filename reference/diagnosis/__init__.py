@@ -65,7 +65,7 @@ def answer_of(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tuple
 
 def crash_properties(stored: Case, named: dict[str, Any], error: StudentError) -> list[tuple]:
     """What a line of the student's that raised on this case may have assumed (``crashes.py``)."""
-    return crashes.properties(stored, named, f"{stored.function} raised TypeError" in error.message)
+    return crashes.properties(stored, named, f"{stored.function} raised TypeError" in error.message, error.message)
 
 
 # A mistake whose sentence already says what another's says: the other is not said beside it (at most two sentences

@@ -11,6 +11,7 @@ of the case's probe budget (``scales.probe_allowed``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -23,10 +24,11 @@ from . import inference, probe_inputs, rewritings, scales
 Property = tuple  # (mistake | None, assumed, how, rewrite[, also]): autograder.suite.graded.crashes.Property
 
 
-def properties(stored: Case, named: dict[str, Any], type_error: bool) -> list[Property]:
-    """The properties this case breaks, each with a rewriting that makes it hold (charged to the probe budget)."""
+def properties(stored: Case, named: dict[str, Any], type_error: bool, message: str = "") -> list[Property]:
+    """The properties this case breaks, each with a rewriting that makes it hold (charged to the probe budget);
+    ``message``: the exception's, whose shapes may show a size of the code's own."""
     return [(mistake, assumed, how, _charged(rewrite), *rest) for mistake, assumed, how, rewrite, *rest in
-            _properties(stored, named, type_error)]
+            [*_properties(stored, named, type_error), *_token_count(stored.function, named, message)]]
 
 
 def _charged(rewrite: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[dict[str, Any]], dict[str, Any]]:
@@ -79,6 +81,44 @@ RANK_ERRORS = (r"values to unpack|einstein sum subscripts|axes don't match|tuple
                r"(axis|array of dimension)|-dimensional|dimensions? (is|are|were) (indexed|given)|core dimension|"
                r"Dimension out of range|"  # PyTorch's, for code that keeps its framework's checks
                r"\nassert\b.*(\bndim\b|\.dim\(\)|\blen\([^()]*\.(shape|size\(\))\))")
+
+
+def _token_count(function: str, named: dict[str, Any], message: str) -> Iterator[Property]:
+    """A square (m, m) array of the code's own, in the exception's shapes, meeting this case's scores: the line
+    assumed exactly m tokens (a (block_size, block_size) causal buffer never cut to the sequence)."""
+    if function not in inference.ATTENTION or "broadcast" not in message:
+        return
+    n_q, n_k = inference._lengths(function, named)
+    sizes = {int(a) for a, b in re.findall(r"\((?:\d+, ?)*(\d+), ?(\d+)\)", message) if a == b}
+    fixed = sorted(m for m in sizes - {n_q, n_k} if 2 <= m <= MAX_TOKENS)
+    if not fixed:
+        return
+    m = fixed[0]
+    yield ("causal_mask_block_size", f"exactly {m} tokens (an ({m}, {m}) array of its own meets this case's ({n_q}, "
+           f"{n_k}) scores)", f"with {m} tokens", lambda n: _tokens_to(function, n, m))
+
+
+MAX_TOKENS = 4096  # the largest fixed number of tokens read off an exception's shapes
+
+
+def _tokens_to(function: str, named: dict[str, Any], m: int) -> dict[str, Any]:
+    """The case with m queries and m keys: its tokens repeated in turn (or cut), its mask's rows and columns too."""
+    n_q, n_k = inference._lengths(function, named)
+    rows, cols = np.arange(m) % n_q, np.arange(m) % n_k
+    out = dict(named)
+    if function == "multi_head_attention":
+        out["X"] = np.asarray(named["X"])[..., rows, :]
+    else:
+        out["Q"] = np.asarray(named["Q"])[..., rows, :]
+        out["K"], out["V"] = (np.asarray(named[n])[..., cols, :] for n in ("K", "V"))
+    mask = named.get("mask")
+    if isinstance(mask, np.ndarray):
+        if mask.ndim == 1:
+            out["mask"] = mask[cols]
+        else:
+            full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k))
+            out["mask"] = full[..., rows, :][..., cols]
+    return out
 
 
 def _rank_properties(function: str, named: dict[str, Any]) -> Iterator[Property]:
@@ -137,15 +177,15 @@ def _width_properties(named: dict[str, Any]) -> Iterator[Property]:
     D, d_k, d_v = np.shape(named["X"])[-1], np.shape(named["W_Q"])[-1] // H, np.shape(named["W_V"])[-1] // H
     if d_v != d_k:
         yield ("mha_value_width", f"the values' heads are as wide as the queries' (d_v = d_k); this case has d_k = "
-               f"{d_k}, d_v = {d_v} (W_V has {H * d_v} columns)", "with d_v = d_k", _values_as_wide)
+               f"{d_k}, d_v = {d_v} (W_V has {H * d_v} columns)", "with d_v = d_k", rewritings.values_as_wide)
     if D != H * d_k:
         assumed = (f"the heads split the model width D = X.shape[-1] (D = num_heads * d_k); this case has D = {D}, "
                    f"num_heads * d_k = {H * d_k}")
-        yield ("mha_head_width_model", assumed, "with D = num_heads * d_k", _model_as_wide)
+        yield ("mha_head_width_model", assumed, "with D = num_heads * d_k", rewritings.model_as_wide)
         if D % H == 0 and D < H * d_k:  # the same property the other way: heads of width D / num_heads (a code
             # whose head width must be even, as a rotary embedding's, may stop before the line on the widened one)
             yield ("mha_head_width_model", assumed, f"with heads of width d_k = D / num_heads = {D // H}",
-                   _keys_as_narrow)
+                   rewritings.keys_as_narrow)
 
 
 HEADS_TRIED = (2, 1, 4)  # other numbers of heads a line may have hard-coded (a course template's two heads first)
@@ -159,51 +199,6 @@ def _heads_properties(named: dict[str, Any]) -> Iterator[Property]:
             yield ("mha_fixed_heads", f"a fixed number of heads; this case has num_heads = {H}",
                    f"with num_heads = {other} (the same projections)", lambda n, other=other: dict(n, num_heads=other),
                    None, None, other == 1)  # one head: axes of length 1 broadcast with anything
-
-
-def _values_as_wide(named: dict[str, Any]) -> dict[str, Any]:
-    """W_V with H * d_k columns (cut or zero-padded per head), W_O with the matching rows."""
-    H = int(named["num_heads"])
-    W_V, W_O = np.asarray(named["W_V"]), np.asarray(named["W_O"])
-    d_k, d_v = np.shape(named["W_Q"])[-1] // H, W_V.shape[-1] // H
-    heads = W_V.reshape(W_V.shape[0], H, d_v)
-    rows = W_O.reshape(H, d_v, W_O.shape[-1])
-    if d_v > d_k:
-        heads, rows = heads[..., :d_k], rows[:, :d_k]
-    else:
-        heads = np.concatenate([heads, np.zeros((W_V.shape[0], H, d_k - d_v))], axis=-1)
-        rows = np.concatenate([rows, np.zeros((H, d_k - d_v, W_O.shape[-1]))], axis=1)
-    return dict(named, W_V=heads.reshape(W_V.shape[0], H * d_k), W_O=rows.reshape(H * d_k, W_O.shape[-1]))
-
-
-def _keys_as_narrow(named: dict[str, Any]) -> dict[str, Any]:
-    """W_Q and W_K with heads of width D / num_heads (each head's first columns)."""
-    H, D = int(named["num_heads"]), np.shape(named["X"])[-1]
-    out = dict(named)
-    for name in ("W_Q", "W_K"):
-        W = np.asarray(named[name])
-        out[name] = W.reshape(W.shape[0], H, -1)[..., :D // H].reshape(W.shape[0], D)
-    return out
-
-
-def _model_as_wide(named: dict[str, Any]) -> dict[str, Any]:
-    """X with num_heads * d_k features (zero-padded or cut), the projections' rows to match."""
-    H = int(named["num_heads"])
-    X = np.asarray(named["X"])
-    width = np.shape(named["W_Q"])[-1]
-    D = X.shape[-1]
-    out = dict(named)
-    if width >= D:
-        out["X"] = np.concatenate([X, np.zeros((*X.shape[:-1], width - D))], axis=-1)
-        for name in ("W_Q", "W_K", "W_V"):
-            W = np.asarray(named[name])
-            out[name] = np.concatenate([W, np.zeros((width - D, W.shape[-1]))])
-    else:
-        out["X"] = X[..., :width]
-        for name in ("W_Q", "W_K", "W_V"):
-            out[name] = np.asarray(named[name])[:width]
-    assert H > 0
-    return out
 
 
 def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:

@@ -143,6 +143,8 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                     inputs = rewrite(inputs)
             except (ValueError, IndexError):
                 continue
+            if _one_key_per_row(stored.function, inputs):  # every softmax of one key gives 1: a pass says nothing
+                continue  # of the scores (their scale, the softmax, how the mask meets them)
             if calls >= MAX_SEARCH or not scales.probe_allowed():
                 return None
             calls += 1
@@ -154,8 +156,8 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                 continue
             if original is not None and matches(actual, original):
                 continue
-            found = answer_for(stored.function, inputs, actual) or _answer_without_extra_axes(stored.function, inputs,
-                                                                                               actual)
+            found = answer_for(stored.function, inputs, actual) or _answer_without_extra_axes(
+                stored.function, inputs, actual) or _answer_decomposed(stored.function, inputs, actual)
             if found is not None:
                 mistakes = tuple(dict.fromkeys((*(m for m, _, _ in combo), *found[0])))
                 if named.get("mask") is not None and set(mistakes) & set(LEAD_MISTAKES):
@@ -177,6 +179,32 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                 return (mistakes[0] if len(mistakes) == 1 else mistakes), (
                     f"a probe: the same case {hows} gives the contract's answer {found[1]}".rstrip())
     return None
+
+
+def _answer_decomposed(function: str, inputs: dict[str, Any], actual: Any) -> tuple | None:
+    """The contract's answer but for several mistakes at once (``decompose.on_inputs``), as ``answer_for`` says it;
+    at the contract's scale only (on a rewritten case a fitted scale may just sharpen a softmax into the rows the
+    code happened to pick)."""
+    from . import decompose  # decompose reads cases through this module
+
+    found = decompose.on_inputs(function, inputs, actual)
+    if found is None or "scaled by" in found[1]:
+        return None
+    mistakes, how = found
+    return ((mistakes,) if isinstance(mistakes, str) else tuple(mistakes)), how.replace(decompose.MATCHED, "")
+
+
+def _one_key_per_row(function: str, inputs: dict[str, Any]) -> bool:
+    """Whether the mask of these attention inputs leaves every query at most one key."""
+    mask = inputs.get("mask")
+    if function not in ATTENTION or mask is None:
+        return False
+    n_q, n_k = _lengths(function, inputs)
+    try:
+        allowed = np.broadcast_to(np.asarray(mask) != 0, (*np.shape(mask)[:-2], n_q, n_k))
+    except ValueError:
+        return False
+    return bool((allowed.sum(axis=-1) <= 1).all())
 
 
 def _some_lead(mistakes: tuple[str, ...], lead: str) -> tuple[str, ...]:

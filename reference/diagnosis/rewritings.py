@@ -33,6 +33,8 @@ def rewritings(function: str, named: dict[str, Any], *, defaults: bool = False) 
             yield "needs_square", "with as many queries as keys", _square
         if np.shape(named["V"])[-1] != np.shape(named["Q"])[-1]:
             yield "needs_equal_widths", "with d_v = d_k", _equal_widths
+    if function == "multi_head_attention":
+        yield from mha_widths(named)
     mask = named.get("mask")
     if function in ATTENTION and isinstance(mask, np.ndarray) and mask.dtype.kind == "b":
         yield "needs_float_mask", "with the mask as 0/1 numbers", lambda n: dict(n, mask=n["mask"].astype(float))
@@ -130,3 +132,61 @@ def _with_lead(a: np.ndarray, k: int) -> np.ndarray:
     for _ in range(k - lead):
         a = np.stack([a, a[..., ::-1, :] if a.shape[-2] > 1 else a])
     return a
+
+
+def mha_widths(named: dict[str, Any]) -> Iterator[Rewriting]:
+    """The multi-head widths a code may assume: d_v = d_k; heads that split the model width, D = num_heads * d_k
+    (the model widened, or the heads narrowed to D / num_heads)."""
+    H = int(named["num_heads"])
+    D, d_k, d_v = np.shape(named["X"])[-1], np.shape(named["W_Q"])[-1] // H, np.shape(named["W_V"])[-1] // H
+    if d_v != d_k:
+        yield "mha_value_width", "with d_v = d_k", values_as_wide
+    if D != H * d_k:
+        yield "mha_head_width_model", "with D = num_heads * d_k", model_as_wide
+        if D % H == 0 and D < H * d_k:
+            yield "mha_head_width_model", f"with heads of width d_k = D / num_heads = {D // H}", keys_as_narrow
+
+
+def values_as_wide(named: dict[str, Any]) -> dict[str, Any]:
+    """W_V with H * d_k columns (cut or zero-padded per head), W_O with the matching rows."""
+    H = int(named["num_heads"])
+    W_V, W_O = np.asarray(named["W_V"]), np.asarray(named["W_O"])
+    d_k, d_v = np.shape(named["W_Q"])[-1] // H, W_V.shape[-1] // H
+    heads = W_V.reshape(W_V.shape[0], H, d_v)
+    rows = W_O.reshape(H, d_v, W_O.shape[-1])
+    if d_v > d_k:
+        heads, rows = heads[..., :d_k], rows[:, :d_k]
+    else:
+        heads = np.concatenate([heads, np.zeros((W_V.shape[0], H, d_k - d_v))], axis=-1)
+        rows = np.concatenate([rows, np.zeros((H, d_k - d_v, W_O.shape[-1]))], axis=1)
+    return dict(named, W_V=heads.reshape(W_V.shape[0], H * d_k), W_O=rows.reshape(H * d_k, W_O.shape[-1]))
+
+
+def keys_as_narrow(named: dict[str, Any]) -> dict[str, Any]:
+    """W_Q and W_K with heads of width D / num_heads (each head's first columns)."""
+    H, D = int(named["num_heads"]), np.shape(named["X"])[-1]
+    out = dict(named)
+    for name in ("W_Q", "W_K"):
+        W = np.asarray(named[name])
+        out[name] = W.reshape(W.shape[0], H, -1)[..., :D // H].reshape(W.shape[0], D)
+    return out
+
+
+def model_as_wide(named: dict[str, Any]) -> dict[str, Any]:
+    """X with num_heads * d_k features (zero-padded or cut), the projections' rows to match."""
+    H = int(named["num_heads"])
+    X = np.asarray(named["X"])
+    width = np.shape(named["W_Q"])[-1]
+    D = X.shape[-1]
+    out = dict(named)
+    if width >= D:
+        out["X"] = np.concatenate([X, np.zeros((*X.shape[:-1], width - D))], axis=-1)
+        for name in ("W_Q", "W_K", "W_V"):
+            W = np.asarray(named[name])
+            out[name] = np.concatenate([W, np.zeros((width - D, W.shape[-1]))])
+    else:
+        out["X"] = X[..., :width]
+        for name in ("W_Q", "W_K", "W_V"):
+            out[name] = np.asarray(named[name])[:width]
+    assert H > 0
+    return out

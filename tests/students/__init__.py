@@ -94,8 +94,7 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "mha_mask_unsqueezed_shared": "multi_head_attention gives the mask its head axis with mask.unsqueeze(1), right "
     "for a (B, N, N) mask only: a shared (N, N) mask becomes (N, 1, N), which raises against the (B, H, N, N) scores "
     "unless N equals H (then every query of head h reads mask row h)",
-    "causal_mask_block_size": "attention's own causal mask is the whole (block_size, block_size) tril buffer, never "
-    "cut to the sequence's length: it raises unless N equals the block size (32)",
+    # causal_mask_block_size: now known (the crash search reads the fixed size off the exception's shapes)
     "mha_output_layer_norm": "multi_head_attention layer-normalises the concatenated heads (nn.LayerNorm: weight 1, "
     "bias 0, eps 1e-5) and returns that in place of the output projection",
     "qk_position_added": "attention adds each token's position index n to every coordinate of its query and key before "
@@ -695,8 +694,10 @@ PORTS = [
        "`torch.matmul(q, k.T) / np.sqrt(d_model)` (`.T` of every axis; d_model is the input's width), softmax(dim=-1), "
        "`torch.matmul(attn_weights, v)` returned without an output projection, the mask code commented out."),
     Port("ut_cs388_dnofulla", {
-        "multi_head_attention": ("heads_not_split", "always_causal", "needs_leading_axes"),
-    }, notes="transformer.py (commit 7c65ccf) TransformerLayer.forward: one head (query_layer, key_layer, value_layer "
+        "multi_head_attention": ("heads_not_split", "always_causal", "needs_leading_axes", "no_batch_support"),
+    }, notes="(no_batch_support added by the lead once the probe search tried the heads' widths: `sequence_length "
+       "= input_vectors.size(0)` reads the input as one (N, D) matrix, which is that sentence.) "
+       "transformer.py (commit 7c65ccf) TransformerLayer.forward: one head (query_layer, key_layer, value_layer "
        "and output_projection), `sequence_length = input_vectors.size(0)` (the first axis), `torch.triu(torch.ones("
        "sequence_length, sequence_length), diagonal=1)` masked_fill(-inf) always (no mask argument), `/ "
        "math.sqrt(key_dimension)` with key_dimension = queries.size(-1) (the one head's full width)."),
@@ -1979,9 +1980,11 @@ PORTS = [
     Port("sustech310_qwertyuiop41", {
         "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "mask_on_weights_resoftmaxed",
                                          "softmax_nan_fully_masked"),
-        "multi_head_attention": ("needs_leading_axes", "mha_head_width_model", "mha_value_width", "always_causal",
-                                 "no_output_projection"),
-    }, notes="lab8/lab8_transformer.ipynb (commit 42d3d0c) T1: `alpha = F.softmax(torch.matmul(Q, K.transpose(0, 1)) / "
+        "multi_head_attention": ("needs_leading_axes", "no_batch_support", "mha_head_width_model", "mha_value_width",
+                                 "always_causal", "no_output_projection"),
+    }, notes="(no_batch_support added by the lead after FRESH_13 was graded once, on review of the code: `N = "
+        "X.size(0)` and `view(N, n_heads, d_k)` read X as one (N, D) matrix, which is that sentence.) "
+        "lab8/lab8_transformer.ipynb (commit 42d3d0c) T1: `alpha = F.softmax(torch.matmul(Q, K.transpose(0, 1)) / "
        "torch.sqrt(torch.tensor(d_k)), dim=1)` (2-D keys only, no scale argument); T2: `masked_alpha = "
        "alpha.masked_fill(mask == 0, -np.inf)`, `new_alpha = F.softmax(masked_alpha, dim=1)` (the mask on T1's "
        "softmax weights, then a second softmax; an all -inf row is NaN); T3 MultiHeadAttention.forward(X) (no mask "
@@ -1992,9 +1995,11 @@ PORTS = [
     Port("sustech310_zhang_astrid", {
         "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "always_causal",
                                          "needs_square"),
-        "multi_head_attention": ("needs_leading_axes", "mha_head_width_model", "mha_value_width", "always_causal",
-                                 "no_output_projection"),
-    }, notes="Lab9/lab9_transformer.ipynb (commit 4137f72) T1: `scores = torch.matmul(Q, K.T)` (`.T` reverses every "
+        "multi_head_attention": ("needs_leading_axes", "no_batch_support", "mha_head_width_model", "mha_value_width",
+                                 "always_causal", "no_output_projection"),
+    }, notes="(no_batch_support added by the lead after FRESH_13 was graded once, on review of the code: `N = "
+        "X.size(0)` and `view(N, n_heads, d_k)` read X as one (N, D) matrix, which is that sentence.) "
+        "Lab9/lab9_transformer.ipynb (commit 4137f72) T1: `scores = torch.matmul(Q, K.T)` (`.T` reverses every "
        "axis: 2-D keys only), `scores / math.sqrt(d_k)` (no scale argument), `F.softmax(scaled_scores, dim=1)`; T2: "
        "`mask = torch.tril(torch.ones(Q.size(0), Q.size(0))).bool()` built in the cell itself (the mask given is never "
        "read: causal, and square n_q x n_q, which the (n_q, n_k) scores cannot broadcast with unless n_k = n_q), "
@@ -2004,9 +2009,11 @@ PORTS = [
        "(always causal), `torch.matmul(alpha, V_).transpose(0, 1).contiguous().view(N, -1)` returned."),
     Port("sustech310_earendelh", {
         "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "softmax_nan_fully_masked"),
-        "multi_head_attention": ("needs_leading_axes", "mha_head_width_model", "mha_value_width", "always_causal",
-                                 "no_output_projection", "head_merge_wrong"),
-    }, notes="lab9/lab9_transformer.ipynb (commit b9ae188) T1: `scores = torch.matmul(Q, K.T) / np.sqrt(d_k)` (`.T` "
+        "multi_head_attention": ("needs_leading_axes", "no_batch_support", "mha_head_width_model", "mha_value_width",
+                                 "always_causal", "no_output_projection", "head_merge_wrong"),
+    }, notes="(no_batch_support added by the lead after FRESH_13 was graded once, on review of the code: `N = "
+        "X.size(0)` and `view(N, n_heads, d_k)` read X as one (N, D) matrix, which is that sentence.) "
+        "lab9/lab9_transformer.ipynb (commit b9ae188) T1: `scores = torch.matmul(Q, K.T) / np.sqrt(d_k)` (`.T` "
        "reverses every axis: 2-D keys only; no scale argument), `F.softmax(scores, dim=-1)`; T2: `new_alpha = "
        "F.softmax(scores.masked_fill(mask == 0, -np.inf), dim=-1)` (an all -inf row is NaN); T3 "
        "MultiHeadAttention.forward(X) (no mask argument, no output projection): `N = X.size(0)` (2-D input only), "
@@ -2015,9 +2022,11 @@ PORTS = [
        "output.view(N, -1)` (the (H, N, d) heads viewed as (N, H*d) without moving the heads back)."),
     Port("sustech310_haoyanghy", {
         "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "softmax_nan_fully_masked"),
-        "multi_head_attention": ("needs_leading_axes", "mha_head_width_model", "mha_value_width", "always_causal",
-                                 "no_output_projection", "head_merge_wrong"),
-    }, notes="lab9/lab9_transformer.ipynb (commit 8a8f3b0) T1: `QKT = torch.matmul(Q, K.t()) / np.sqrt(d_k)` (t() "
+        "multi_head_attention": ("needs_leading_axes", "no_batch_support", "mha_head_width_model", "mha_value_width",
+                                 "always_causal", "no_output_projection", "head_merge_wrong"),
+    }, notes="(no_batch_support added by the lead after FRESH_13 was graded once, on review of the code: `N = "
+        "X.size(0)` and `view(N, n_heads, d_k)` read X as one (N, D) matrix, which is that sentence.) "
+        "lab9/lab9_transformer.ipynb (commit 8a8f3b0) T1: `QKT = torch.matmul(Q, K.t()) / np.sqrt(d_k)` (t() "
        "raises beyond 2-D; no scale argument), `F.softmax(QKT, dim=1)`; T2: `mask = mask == 0`, "
        "`F.softmax(torch.Tensor.masked_fill(QKT, mask, -np.inf), dim=1)` (an all -inf row is NaN); T3 "
        "MultiHeadAttention.forward(X) (no mask argument, no output projection): `N = X.size(0)` (2-D input only), "
