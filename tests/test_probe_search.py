@@ -102,3 +102,22 @@ def test_several_mistakes_read_in_a_probe_answer_only_at_the_contracts_scale() -
     assert found is not None and set(found[0]) == {"heads_not_split", "no_output_projection"}, found
     sharper = ref.multi_head_attention(**dict(one_head, W_Q=one_head["W_Q"] * 3))
     assert inference._answer_decomposed("multi_head_attention", inputs, sharper) is None
+
+
+TRANSPOSE_CALLED = '''
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    K = X @ W_K
+    (X @ W_Q) @ K.T(-2, -1)  # torch's transpose(-2, -1) written with the .T attribute
+    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask)
+'''
+
+
+def test_an_attribute_called_as_a_method_is_read_from_the_exception(tmp_path_factory) -> None:
+    """`K.T(-2, -1)` raises "'numpy.ndarray' object is not callable" on every input: Python's own rule says what the
+    line assumed, quoted at the student's line."""
+    tests = _graded(tmp_path_factory, "\n_reference_mha = multi_head_attention\n" + TRANSPOSE_CALLED)
+    assert all(t["score"] == 0 for t in tests.values())
+    for test in tests.values():
+        assert "calls `.T` as a method: `.T` is the transposed array itself" in test["output"], test["output"]
+        assert "np.swapaxes(K, -2, -1)" in test["output"]

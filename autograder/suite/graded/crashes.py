@@ -176,7 +176,7 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
     if frame is None:
         return None
     line = f"Your line {code_span(frame.code)} ({plain(frame.label)}, line {frame.line})"
-    if operands := _operands(error):
+    if operands := _operands(error, frame.code):
         return Crash(f"{WHERE} {line} {operands}", None, "the exception and its operands")
     candidates, skipped, original = list(properties()), [], frames(student, error)
     for index, prop in enumerate(candidates):
@@ -321,10 +321,15 @@ def _says(error: StudentError, frame: Frame) -> str:
     return f"{error.message}\n{frame.code}" if re.match(r"assert\b", frame.code) else error.message
 
 
-def _operands(error: StudentError) -> str | None:
-    """What the exception itself says the line assumed, where Python's own rules say it."""
+def _operands(error: StudentError, code: str = "") -> str | None:
+    """What the exception itself says the line assumed, where Python's own rules say it (``code``: the line)."""
     message = error.message
     if "unsupported operand type(s) for ^" in message or "ufunc 'bitwise_xor' not supported" in message:
         return ("uses `^` as a power: in Python `^` is bitwise XOR, defined for integers and booleans only, so it "
                 "raises on floats; a power is `**` (e.g. `d_k ** 0.5`).")
+    if "'numpy.ndarray' object is not callable" in message:
+        if re.search(r"\.T\(", code):
+            return ("calls `.T` as a method: `.T` is the transposed array itself (an attribute), so `K.T(-2, -1)` "
+                    "calls an array; to swap the last two axes write `np.swapaxes(K, -2, -1)`.")
+        return "calls an array as if it were a function (an array is indexed with `[...]`, not called with `(...)`)."
     return None
