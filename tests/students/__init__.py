@@ -2063,6 +2063,48 @@ PORTS = [
        "it raises TypeError on every input), then `A = A / torch.sqrt(self.d_model)` (the model width); "
        "MultiHeadAttention `d_head = d_model // num_heads` for the queries, keys and values (d_model = X.shape[-1]); "
        "forward(self, X) takes no mask and builds none. The causes past the raise are in the code but shadowed by it."),
+    # the FRESH_14 ports (helper V): UC Berkeley CS 294-158 Deep Unsupervised Learning, homework 1 (autoregressive
+    # models: the students' own causal Transformer, multi-head attention and masks), a course the corpus had not used
+    Port("deepul_ronaldln", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_finite_fill",
+                                 "mha_mask_head_axis"),
+    }, notes="models/transformer.py (commit 0090774) MultiHeadAttention: `self.head_dim = embed_dim // num_heads`, "
+       "`self.scale = self.head_dim ** 0.5` and (embed_dim, embed_dim) query/key/value/proj layers; forward `N, S, D = "
+       "query.shape` (3-D only), `self.query(query).view(N, S, H, D_H).permute(0, 2, 1, 3)` (keys `.permute(0, 2, 3, "
+       "1)`), `attn_scores.masked_fill(attn_mask == 0, -1e10)` (finite fill: a fully masked row is uniform; the mask "
+       "broadcasts against the (N, H, S, T) scores with no head axis of its own), `output.permute(0, 2, 1, "
+       "3).reshape(N, S, D)` then `self.proj`."),
+    Port("deepul_ebronstein", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width"),
+    }, notes="homeworks/hw1/hw1.py (commit 138e8a2) MultiHeadAttention: `self.depth = d_model // num_heads`, (d_model, "
+       "d_model) wq/wk/wv/dense layers, its own `mask = torch.triu(torch.ones(seq_len, seq_len), diagonal=1)` filled "
+       "with -1e9 and no mask argument (always causal: `scaled_attention_logits += self.mask[:seq_len, :seq_len]`); "
+       "`batch_size = q.size(0)` and split_heads `x.view(batch_size, -1, self.num_heads, self.depth)` (a 2-D input "
+       "becomes N one-token sequences, a 4-D one merges its second axis into the tokens), `output.permute(0, 2, 1, "
+       "3).contiguous().view(batch_size, -1, self.d_model)` then `self.dense`."),
+    Port("deepul_parmarkrish", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "softmax_nan_fully_masked", "mha_mask_head_axis"),
+    }, notes="autoregressive/transformer.py (commit 511a626) MultiHeadAttention: (d_model, d_model) "
+       "key/query/value/proj layers, `self.scaling_factor = math.sqrt(d_model / num_heads)`; forward `B, S, D = "
+       "query.shape` (3-D only), "
+       "`self.query(query).view(B, S, H, D//H).transpose(1, 2)`, `Y.masked_fill(self.attn_mask == 0, float(\"-inf\"))` "
+       "(the constructor's attn_mask, broadcast against the (B, H, S, T) scores with no head axis of its own), "
+       "`F.softmax(Y, dim=-1)` (an all -inf row is NaN), `Y.transpose(1, 2).reshape(B, S, D)` then `self.proj`."),
+    Port("deepul_kellman", {
+        "scaled_dot_product_attention": ("needs_mask", "scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "needs_mask",
+                                 "softmax_nan_fully_masked", "mha_mask_head_axis"),
+        **{f: ("needs_mask",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("scaled_dot_product_attention")},
+        notes="homeworks/hw1/masked_gpt.py (commit 1f10e27) masked_attention(q, k, v, mask): no scale argument, "
+        "`score.masked_fill(mask == 0, float('-inf'))` (no mask: `None == 0` is False, which masked_fill refuses), "
+        "`torch.softmax(score, dim=-1)` (an all -inf row is NaN), returns the output only; MaskedMultiHeadAttention: "
+        "`assert d_model % num_heads == 0`, `self.d_head = d_model // num_heads`, (d_model, d_model) layers, "
+        "forward(x, mask) `batch_size, seq_len, _ = x.size()` (3-D only), `.view(batch_size, seq_len, self.num_heads, "
+        "self.d_head).transpose(1, 2)`, `masked_attention(q, k, v, mask)` (the mask with no head axis of its own, and "
+        "required), `.view(batch_size, seq_len, self.d_model)` then out_linear. The reference's decode_step, "
+        "generate_cached and generate_naive call the student's attention without a mask, which raises."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2147,6 +2189,7 @@ FRESH_12: tuple[str, ...] = ('umlnlp_matrixcel', 'umlnlp_theakshitapachauri', 'u
 FRESH_13: tuple[str, ...] = ('ece60146_akamsali', 'ece60146_dfarache3', 'ece60146_mrsun_97', 'ece60146_souradipp76',
                              'sustech310_qwertyuiop41', 'sustech310_zhang_astrid', 'sustech310_earendelh',
                              'sustech310_haoyanghy', 'zth_atiannnnnn', 'zth_enricobottazzi', 'zth_montehoover')
+FRESH_14_V: tuple[str, ...] = ('deepul_ronaldln', 'deepul_ebronstein', 'deepul_parmarkrish', 'deepul_kellman')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
