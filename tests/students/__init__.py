@@ -200,6 +200,18 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "decode_causal_slice_block_size": "decode_step cuts its causal mask from a fixed (32, 32) tril buffer as "
     "tril[past : past + 1, :len] (past = the tokens cached before the new one): once the cache holds more than 32 "
     "tokens the slice has no row and the broadcast against the scores raises",
+    # FRESH_14 helper W
+    "mha_merge_interleaves_batch": "multi_head_attention merges its (B, H, N, d) head outputs with permute(1, 2, 0, 3) "
+    "into (H, N, B, d) and reshapes that to (B, N, H*d): for one sequence this is the heads reshaped straight to (N, "
+    "H*d), and with B > 1 the sequences are interleaved as well (each output row takes entries of every sequence)",
+    "qkv_fused_chunked_per_head": "multi_head_attention reshapes the fused projection x @ [W_Q | W_K | W_V] to (B, N, "
+    "H, -1) and cuts each head's block into thirds (torch.chunk(qkv, 3, -1)): head h's q, k and v are three "
+    "neighbouring pieces of the fused columns [h*c, (h+1)*c), c = 2*d_k + d_v (mostly the queries' columns when H > "
+    "1), not its own columns of W_Q, W_K and W_V; right only for one head with d_v = d_k, and a block that does not "
+    "give three pieces raises",
+    "mha_fixed_width_768": "multi_head_attention hard-codes the course's sizes: it views each projection as 16 heads "
+    "of 768 // 16 = 48 columns, scales by 1/sqrt(48) and merges the heads into 768 columns whatever num_heads and the "
+    "weights' widths, so it raises unless every projection is 768 wide",
 }
 
 
@@ -2105,6 +2117,45 @@ PORTS = [
         "self.d_head).transpose(1, 2)`, `masked_attention(q, k, v, mask)` (the mask with no head axis of its own, and "
         "required), `.view(batch_size, seq_len, self.d_model)` then out_linear. The reference's decode_step, "
         "generate_cached and generate_naive call the student's attention without a mask, which raises."),
+    # the FRESH_14 ports (helper W): National Yang Ming Chiao Tung University (NYCU, Taiwan) Deep Learning and Practice
+    # (DLP), lab 5 of 2024 / lab 3 of 2025 (MaskGIT for image inpainting: the students' own MultiHeadAttention of the
+    # bidirectional transformer, "TODO1" of models/Transformer/modules/layers.py), a course the corpus had not used
+    Port("nycudlp_songriishere", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "head_merge_wrong", "mha_merge_interleaves_batch", "mask_ignored"),
+    }, notes="Lab5/models/Transformer/modules/layers.py (commit 5b2f204) MultiHeadAttention: `self.head_d = dim // "
+       "self.num_heads` and `self.scale = self.head_d ** -0.5` (D = X.shape[-1]), `self.transfer_qkv = "
+       "nn.Linear(self.dim , self.num_heads * self.head_d * 3 , bias = False)`; forward(x) (no mask argument): "
+       "`batch_size, num, dimension = x.shape` (3-D only), `qkv.view(batch_size, num, 3, self.num_heads, "
+       "self.head_d)` (q, k and v all head_d wide), `context_layer = (attention_probs @ v).permute(1, 2, 0, 3)` then "
+       "`context_layer.reshape(batch_size, num, dimension)` (heads first, batch last, read back as (B, N, D): the "
+       "input's width), `self.projection(context_layer)`."),
+    Port("nycudlp_youzhe0305", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "head_split_reshape",
+                                 "head_merge_wrong", "scale_inverted", "mask_ignored"),
+    }, notes="lab5/models/Transformer/modules/layers.py (commit 7ba387d) MultiHeadAttention: `self.d_k = dim // "
+       "num_heads`, `self.d_v = dim // num_heads` (D = X.shape[-1]); forward(x) (no mask argument): `batch_size, "
+       "n_token, dim = x.shape` (3-D only), `Q = self.mul_W_Q(x).view(batch_size, self.num_heads, n_token, self.d_k)` "
+       "(and K, V: no transpose), `concat_attention = attention.view(batch_size, n_token, self.d_v * "
+       "self.num_heads)` (no transpose back), `self.mul_W_O(concat_attention)`; Attention.forward: `gate = "
+       "torch.nn.functional.softmax(dot_product / (self.d_k ** -0.5), dim=-1)` (the scores times sqrt(d_k))."),
+    Port("nycudlp_kwkwkwkak", {
+        "multi_head_attention": ("batch_first_only", "qkv_fused_chunked_per_head", "mha_head_width_model",
+                                 "mha_value_width", "out_width_is_input", "mask_ignored"),
+    }, notes="Lab3/models/Transformer/modules/layers.py (commit 5c66b85) MultiHeadAttention: `self.generate_qkv = "
+       "nn.Linear(dim, 3 * dim)`, `self.sqrt_d_k = math.sqrt(dim // num_heads)` (D = X.shape[-1]); forward(x) (no "
+       "mask argument): `batch_size, num_toks = x.shape[0], x.shape[1]` (3-D input read as (B, N, D)), "
+       "`torch.reshape(qkv, (batch_size, num_toks, self.num_heads, -1)).swapaxes(1, 2)` then `q, k, v = "
+       "torch.chunk(qkv, 3, -1)` (each head's block of the fused columns cut into thirds), `QK_T = "
+       "q.matmul(k.transpose(2, 3)) / self.sqrt_d_k`, `SQK_T.matmul(v).swapaxes(1, 2).reshape(batch_size, num_toks, "
+       "self.dim)` (the input's width), `self.output_linear(result_weights)`."),
+    Port("nycudlp_darren2147483647", {
+        "multi_head_attention": ("batch_first_only", "mha_fixed_heads", "mha_fixed_width_768", "mask_ignored"),
+    }, notes="lab5/models/Transformer/modules/layers.py (commit d0b9012) MultiHeadAttention.forward(x) (no mask "
+       "argument; num_heads never stored): `batch_size, num_image_tokens, _ = x.size()` (3-D only), "
+       "`q=q.view(batch_size,num_image_tokens,16,768//16)` (and k, v: 16 heads of 48 columns hard-coded), "
+       "`score=torch.matmul(q,k)/(768//16)**0.5` (fixed scale), "
+       "`out=out.contiguous().view(batch_size,num_image_tokens,768)`, `self.out(out)`."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2190,6 +2241,10 @@ FRESH_13: tuple[str, ...] = ('ece60146_akamsali', 'ece60146_dfarache3', 'ece6014
                              'sustech310_qwertyuiop41', 'sustech310_zhang_astrid', 'sustech310_earendelh',
                              'sustech310_haoyanghy', 'zth_atiannnnnn', 'zth_enricobottazzi', 'zth_montehoover')
 FRESH_14_V: tuple[str, ...] = ('deepul_ronaldln', 'deepul_ebronstein', 'deepul_parmarkrish', 'deepul_kellman')
+# the FRESH_14 ports of helper W (NYCU Deep Learning and Practice, the MaskGIT lab); the lead merges the helpers'
+# tuples into FRESH_14
+FRESH_14_W: tuple[str, ...] = ('nycudlp_songriishere', 'nycudlp_youzhe0305', 'nycudlp_kwkwkwkak',
+                               'nycudlp_darren2147483647')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
