@@ -44,7 +44,8 @@ ported after the ninth was measured; ``FRESH_11`` an eleventh batch of 9 (Cornel
 Jamil's LLaMA 2 from scratch), ported after the tenth was measured; ``FRESH_12`` a twelfth batch of 12 (UMass Lowell
 COMP 4420/5420, Chalmers DAT450, Raschka's "Build a Large Language Model (From Scratch)"), ported after the eleventh
 was measured; ``FRESH_13`` a thirteenth batch of 11 (Purdue ECE 60146, SUSTech CS310, Karpathy's "Neural Networks:
-Zero to Hero"), ported after the twelfth was measured.
+Zero to Hero"), ported after the twelfth was measured; ``FRESH_14`` a fourteenth batch of 12 (UC Berkeley CS 294-158,
+NYCU Deep Learning and Practice, Prince's "Understanding Deep Learning"), ported after the thirteenth was measured.
 """
 
 from __future__ import annotations
@@ -212,6 +213,13 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "mha_fixed_width_768": "multi_head_attention hard-codes the course's sizes: it views each projection as 16 heads "
     "of 768 // 16 = 48 columns, scales by 1/sqrt(48) and merges the heads into 768 columns whatever num_heads and the "
     "weights' widths, so it raises unless every projection is 768 wide",
+    # FRESH_14 helper X
+    "sdpa_output_transposed": "scaled_dot_product_attention returns its output transposed, one COLUMN per query, "
+    "(d_v, N_q) (in the book's one-token-per-column layout of its own inputs the student returns `(V @ A).T`, one row "
+    "per query), so every output differs in shape unless d_v = N_q, and decoding's out[0] is one coordinate",
+    "qkv_bias_fixed_tokens": "qkv_project broadcasts its bias (zero here: the contract has none) over a FIXED number "
+    "of tokens, `beta_q @ np.ones((1, N))` with the notebook's global N = 3, before adding it to the projections: it "
+    "raises unless the input has 3 tokens (one token is widened to 3)",
 }
 
 
@@ -2156,6 +2164,78 @@ PORTS = [
        "`q=q.view(batch_size,num_image_tokens,16,768//16)` (and k, v: 16 heads of 48 columns hard-coded), "
        "`score=torch.matmul(q,k)/(768//16)**0.5` (fixed scale), "
        "`out=out.contiguous().view(batch_size,num_image_tokens,768)`, `self.out(out)`."),
+    # the FRESH_14 ports (helper X): Simon Prince's book "Understanding Deep Learning" (MIT Press, 2023) and its
+    # Python notebooks (udlbook/udlbook), chapter 12: notebooks 12.1 (self-attention) and 12.2 (multi-head
+    # self-attention), four readers' own solutions in numpy, tokens as the COLUMNS of a (D, N) matrix
+    Port("udl_mustachemo", {
+        "softmax": ("softmax_wrong_axis", "softmax_global_max", "temperature_ignored"),
+        "scaled_dot_product_attention": ("softmax_wrong_axis", "softmax_global_max", "no_batch_support",
+                                         "scale_argument_ignored", "mask_ignored"),
+        "multi_head_attention": ("softmax_wrong_axis", "softmax_global_max", "mha_fixed_heads", "no_batch_support",
+                                 "mask_ignored"),
+        **{f: ("softmax_wrong_axis",) for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("softmax",), **decoding("scaled_dot_product_attention")},
+        notes="Notebooks/Chap12/12_1_Self_Attention.ipynb (commit dde058a) softmax: `exp_items = np.exp(items_in - "
+        "np.max(items_in))`, `exp_items / np.sum(exp_items, axis=0, keepdims=True)` (one global max, axis 0, no "
+        "temperature); scaled_dot_product_self_attention: `dot_products = queries.T @ keys` (one row per query), "
+        "`np.sqrt(keys.shape[0])`, `attentions = softmax(scaled_dot_products)` (the student's softmax: over the "
+        "queries), `values @ attentions.T`, no scale argument, no mask; 12_2_Multihead_Self_Attention.ipynb "
+        "multihead_scaled_self_attention: a nested scaled_dot_product_self_attention with the same `queries.T @ keys` "
+        "and 12.2's softmax_cols rewritten as `e_x = np.exp(data_in - np.max(data_in))`, `e_x / e_x.sum(axis=0)` "
+        "(over the queries, one global max), the two heads' weights as parameters, `np.concatenate((X_prime1, "
+        "X_prime2), axis=0)`, `omega_c @ X_concat`, no mask. The reference's decoding calls the student's "
+        "scaled_dot_product_attention (one query: each key's weight is 1)."),
+    Port("udl_anjandhungana", {
+        "softmax": ("softmax_global_sum", "softmax_unstable", "temperature_ignored"),
+        "scaled_dot_product_attention": ("swapped_qk", "needs_square", "scale_other", "no_batch_support",
+                                         "scale_argument_ignored", "mask_ignored", "softmax_unstable"),
+        "multi_head_attention": ("scale_other", "mha_fixed_heads", "no_batch_support", "mask_ignored",
+                                 "softmax_unstable"),
+        **{f: ("swapped_qk", "needs_square") for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="Notebooks/Chap12/12_1_Self_Attention.ipynb (commit 28c850e) softmax: `exp_values = np.exp(items_in)`, "
+        "`exp_values / np.sum(exp_values)` (no max, one sum over the array, no temperature); "
+        "scaled_dot_product_self_attention: `dot_products = np.matmul(Q.transpose(), K)` (one row per query, "
+        "`.transpose()` of every axis), `dot_products / np.sqrt(D)` with the global `D = 4`, `attention = "
+        "softmax_cols(scaled_dot_products)` (the given softmax_cols: each column, one key, over the queries; no max), "
+        "`X_prime = np.matmul(V, attention)` ((d_v, N_k) @ (N_q, N_k): raises unless N_q = N_k, then the queries' "
+        "and keys' roles are swapped), no scale argument, no mask; 12_2_Multihead_Self_Attention.ipynb "
+        "multihead_scaled_self_attention: `softmax_cols(K1.T @ Q1 / np.sqrt(H_D))` with the global `H_D = int(D/H)` "
+        "= 4, the two heads' weights as parameters, `np.concatenate((head1_output, head2_output), axis=0)`, "
+        "`omega_c @ concatenated_output`, no mask. The reference's decoding calls the student's "
+        "scaled_dot_product_attention (one query, several keys: the product raises)."),
+    Port("udl_joan947", {
+        "softmax": ("softmax_global_sum", "temperature_ignored"),
+        "scaled_dot_product_attention": ("sdpa_output_transposed", "no_batch_support", "scale_argument_ignored",
+                                         "mask_ignored", "softmax_unstable"),
+        "multi_head_attention": ("mha_fixed_heads", "no_batch_support", "mask_ignored", "softmax_unstable"),
+        **{f: ("sdpa_output_transposed",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="Notebooks/Chap12/12_1_Self_Attention.ipynb (commit 457e7c1) softmax: `shifted = items_in - "
+        "np.max(items_in)`, `exps / np.sum(exps)` (one sum over the array, no temperature); "
+        "scaled_dot_product_self_attention: `scores = Q.T @ K`, `scores /= np.sqrt(D_q)` with `D_q = Q.shape[0]` "
+        "(right), `A = softmax_cols(scores.T)` (the given softmax_cols, no max), `X_prime = (V @ A).T` (the outputs "
+        "as rows where its (d, N) inputs have one column per token), no scale argument, no mask; "
+        "12_2_Multihead_Self_Attention.ipynb multihead_scaled_self_attention: `scores1 = Q1.T @ K1`, `scores1 /= "
+        "np.sqrt(Q1.shape[0])`, `A1 = softmax_cols(scores1.T)`, `head1 = (V1 @ A1)` (columns: right), the two heads' "
+        "weights as parameters, `np.vstack([head1, head2])`, `omega_c @ concat`, no mask. The reference's decoding "
+        "calls the student's scaled_dot_product_attention."),
+    Port("udl_lfz121", {
+        "qkv_project": ("qkv_bias_fixed_tokens",),
+        "softmax": ("softmax_global_sum", "softmax_unstable", "temperature_ignored"),
+        "scaled_dot_product_attention": ("scale_other", "no_batch_support", "scale_argument_ignored", "mask_ignored",
+                                         "softmax_unstable"),
+        "multi_head_attention": ("scale_other", "mha_fixed_heads", "no_batch_support", "mask_ignored",
+                                 "softmax_unstable"),
+    }, notes="Notebooks/Chap12/12_1_Self_Attention.ipynb (commit fe90beb) softmax: `exp_values = np.exp(items_in)`, "
+       "`exp_values / np.sum(exp_values)` (no max, one sum over the array, no temperature); "
+       "scaled_dot_product_self_attention: `Q = beta_q @ np.ones((1, N)) + omega_q @ X` (likewise K, V) with the "
+       "global `N = 3`, `S = (K.T @ Q) / np.sqrt(D)` with the global `D = 4`, `A = softmax_cols(S)` (the given "
+       "softmax_cols, no max), `X_prime = V @ A`, no scale argument, no mask; 12_2_Multihead_Self_Attention.ipynb "
+       "multihead_scaled_self_attention: `S1 = (K1.T @ Q1) / np.sqrt(H_D)` with the global `H_D = int(D/H)` = 4 "
+       "(\"H_D 在外部定义为 4，所以缩放因子是 2.0\"), the two heads' weights as parameters, "
+       "`np.vstack((head1, head2))`, `omega_c @ concatenated`, no mask. The reference's decoding calls the student's "
+       "scaled_dot_product_attention, whose fixed 1/2 is the contract's 1/sqrt(d_k) for d_k = 4 only."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2240,16 +2320,20 @@ FRESH_12: tuple[str, ...] = ('umlnlp_matrixcel', 'umlnlp_theakshitapachauri', 'u
 FRESH_13: tuple[str, ...] = ('ece60146_akamsali', 'ece60146_dfarache3', 'ece60146_mrsun_97', 'ece60146_souradipp76',
                              'sustech310_qwertyuiop41', 'sustech310_zhang_astrid', 'sustech310_earendelh',
                              'sustech310_haoyanghy', 'zth_atiannnnnn', 'zth_enricobottazzi', 'zth_montehoover')
-FRESH_14_V: tuple[str, ...] = ('deepul_ronaldln', 'deepul_ebronstein', 'deepul_parmarkrish', 'deepul_kellman')
-# the FRESH_14 ports of helper W (NYCU Deep Learning and Practice, the MaskGIT lab); the lead merges the helpers'
-# tuples into FRESH_14
-FRESH_14_W: tuple[str, ...] = ('nycudlp_songriishere', 'nycudlp_youzhe0305', 'nycudlp_kwkwkwkak',
-                               'nycudlp_darren2147483647')
+# a fourteenth batch of 12, from three sources the corpus had not used (UC Berkeley CS 294-158 homework 1; NYCU Deep
+# Learning and Practice, the MaskGIT lab; Prince's "Understanding Deep Learning", notebooks 12.1 and 12.2), ported after
+# the thirteenth was measured, by sessions that never ran the grader on them; graded once for the report. Like the
+# others, they join the validation half only.
+FRESH_14: tuple[str, ...] = ('deepul_ronaldln', 'deepul_ebronstein', 'deepul_parmarkrish', 'deepul_kellman',
+                             'nycudlp_songriishere', 'nycudlp_youzhe0305', 'nycudlp_kwkwkwkak',
+                             'nycudlp_darren2147483647', 'udl_mustachemo', 'udl_anjandhungana', 'udl_joan947',
+                             'udl_lfz121')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
                                        "fresh_8": FRESH_8, "fresh_9": FRESH_9, "fresh_10": FRESH_10,
-                                       "fresh_11": FRESH_11, "fresh_12": FRESH_12, "fresh_13": FRESH_13}
+                                       "fresh_11": FRESH_11, "fresh_12": FRESH_12, "fresh_13": FRESH_13,
+                                       "fresh_14": FRESH_14}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
