@@ -79,6 +79,9 @@ def test_a_reshape_error_with_square_sizes_is_no_fixed_number_of_tokens() -> Non
     found = list(crashes._token_count("multi_head_attention", named, "operands could not be broadcast together with "
                                       "shapes (8,8) () (5,5)"))
     assert [p[0] for p in found] == ["causal_mask_block_size"] and found[0][2] == "with 8 tokens"
+    huge = list(crashes._token_count("multi_head_attention", named, "operands could not be broadcast together with "
+                                     "shapes (700,700) (5,5)"))  # a probe that large costs its reading too much
+    assert huge == []
 
 
 @pytest.mark.parametrize("mask, expected", [
@@ -121,3 +124,36 @@ def test_an_attribute_called_as_a_method_is_read_from_the_exception(tmp_path_fac
     for test in tests.values():
         assert "calls `.T` as a method: `.T` is the transposed array itself" in test["output"], test["output"]
         assert "np.swapaxes(K, -2, -1)" in test["output"]
+
+
+def _fixed_scale(scale_of):
+    def sdpa(Q, K, V, mask=None, scale=None):
+        scores = Q @ np.swapaxes(K, -1, -2) * scale_of(Q)
+        if mask is not None:
+            scores = np.where(mask, scores, -np.inf)
+        weights = np.exp(scores - scores.max(axis=-1, keepdims=True))
+        weights = weights / weights.sum(axis=-1, keepdims=True)
+        return weights @ V, weights
+
+    return sdpa
+
+
+@pytest.mark.parametrize("scale_of, expected", [
+    (lambda Q: 0.5, "scale_other"),  # a constant of its own, which equals 1/d_k on this case only
+    (lambda Q: 1 / Q.shape[-1], "sqrt_missing"),  # 1/d_k whatever d_k
+])
+def test_a_scale_named_by_what_it_equals_is_kept_only_when_a_probe_with_every_size_doubled_reads_it_again(
+        scale_of, expected) -> None:
+    from autograder.suite.cases import Case
+    from tests.test_evidence import LocalStudent
+
+    explain = homework_module("diagnosis.explain")
+    rng = np.random.default_rng(8)
+    inputs = {"Q": rng.normal(size=(3, 2)), "K": rng.normal(size=(5, 2)), "V": rng.normal(size=(5, 3)), "mask": None,
+              "scale": None}
+    stored = Case("made-here", "scaled_dot_product_attention", inputs, ref.scaled_dot_product_attention(**inputs))
+    student = _fixed_scale(scale_of)
+    actual = student(**inputs)
+    mistakes, how, _ = explain.explain(LocalStudent(scaled_dot_product_attention=student), stored,
+                                       list(inputs.values()), list(inputs), False, actual)
+    assert mistakes in (expected, (expected,)), (mistakes, how)

@@ -98,7 +98,8 @@ def _token_count(function: str, named: dict[str, Any], message: str) -> Iterator
            f"{n_k}) scores)", f"with {m} tokens", lambda n: _tokens_to(function, n, m))
 
 
-MAX_TOKENS = 4096  # the largest fixed number of tokens read off an exception's shapes
+MAX_TOKENS = 128  # the largest fixed number of tokens read off an exception's shapes (a probe with more costs
+# the answer's reading too much; a course's block size is rarely larger)
 
 
 def _tokens_to(function: str, named: dict[str, Any], m: int) -> dict[str, Any]:

@@ -13,9 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from autograder.api import Case, Mistakes, diagnose, matches, mistake_ids, precision, type_mistake
+from autograder.api import Case, Mistakes, StudentError, diagnose, matches, mistake_ids, precision, type_mistake
 
-from . import decompose, evidence, inference, masks
+from ..generated import oracle
+from . import decompose, evidence, inference, masks, scales
 
 PROBED = "a probe: the same call on an input without the suspected cause gives the expected output"
 
@@ -45,7 +46,7 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
     """The mistakes a wrong output evidences, how (for extra_data.evidence), and whether the output itself equals
     the mistake's (``exact``, for the TA reading extra_data.evidence); (None, "", False) when none."""
     if found := _read(stored, actual):
-        return one_head(stored, found[0]), *found[1:]
+        return one_head(stored, confirmed_scale(student, stored, found[0])), *found[1:]
     if (squeezed := masks.without_extra_axes(stored.expected, actual)) is not None:
         removed = "its leading axes of length 1 removed"
         if matches(squeezed, stored.expected):
@@ -67,6 +68,51 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
     if precision.low_precision(stored.expected, actual):
         return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
     return None, "", False
+
+
+# scales named by what they equal on the case (1/d_k, 1/sqrt(d_v), 1/sqrt(n), the default one): a constant of the
+# code's own may equal one of them by chance on one case
+FORMULA_SCALES = ("sqrt_missing", "scale_inverted", "scale_d_v", "scale_wrong_dim", "scale_argument_ignored")
+
+
+def confirmed_scale(student: Any, stored: Case, mistake: Mistakes) -> Mistakes:
+    """A scale of scaled dot-product attention named by what it equals on this case, kept only when the same call
+    on the case with every size doubled (zero columns for d_k and d_v, each query and key twice: the contract's
+    answer the same but for the weights' halves) is read as that same mistake; else said as another constant
+    (scale_other), which the fit shows either way. One probe call."""
+    ids = mistake_ids(mistake)
+    formula = [m for m in ids if m in FORMULA_SCALES]
+    if stored.function != "scaled_dot_product_attention" or not formula:
+        return mistake
+    named = inference._plain_arguments(stored)
+    again = None
+    if named is not None and scales.probe_allowed():
+        bigger = _doubled(named)
+        try:
+            actual = student.call(stored.function, *bigger.values())
+            with np.errstate(all="ignore"):
+                expected = oracle.scaled_dot_product_attention(**bigger)
+            again = _read(Case(stored.id, stored.function, bigger, expected), actual)
+        except (StudentError, ValueError, TypeError, IndexError):
+            again = None
+    if again is not None and set(formula) <= set(mistake_ids(again[0])):
+        return mistake
+    return tuple(dict.fromkeys("scale_other" if m in FORMULA_SCALES else m for m in ids))
+
+
+def _doubled(named: dict[str, Any]) -> dict[str, Any]:
+    Q, K, V = (np.asarray(named[n], float) for n in ("Q", "K", "V"))
+    n_q, n_k = Q.shape[-2], K.shape[-2]
+    out = dict(named)
+    out["Q"] = np.concatenate([Q, np.zeros(Q.shape)], axis=-1).repeat(2, axis=-2)
+    out["K"], out["V"] = (np.concatenate([A, np.zeros(A.shape)], axis=-1).repeat(2, axis=-2) for A in (K, V))
+    mask = named.get("mask")
+    if mask is not None:
+        mask = np.asarray(mask)
+        full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k)) if mask.ndim >= 2 else np.broadcast_to(
+            mask, (n_q, n_k))
+        out["mask"] = full.repeat(2, axis=-2).repeat(2, axis=-1)
+    return out
 
 
 def _read(stored: Case, actual: Any) -> tuple[Mistakes, str, bool] | None:

@@ -53,15 +53,15 @@ def mistake(c: float, wanted: float, given: Any, d_k: int, d_v: int, dims: set[i
 
 
 def named_for(function: str, inputs: dict[str, Any], c: float) -> str | None:
-    """``mistake`` for a scale fitted on these inputs."""
+    """``mistake`` for a scale fitted on these inputs, where no probe tells a constant of the code's own from what it
+    equals: a token count or batch size (small integers, 1/sqrt(4) = 0.5) is no reading then (scale_other)."""
     if function == "multi_head_attention":
         X, H = np.shape(inputs["X"]), int(inputs["num_heads"])
         d_k, d_v = np.shape(inputs["W_Q"])[-1] // H, np.shape(inputs["W_V"])[-1] // H
-        return mistake(c, variants.asked(function, inputs), None, d_k, d_v, {X[-2], *X[:-2]}, {X[-1], H * d_k},
+        return mistake(c, variants.asked(function, inputs), None, d_k, d_v, set(), {X[-1], H * d_k},
                        {X[-1] / H, X[-1] // H})
-    Q, K = np.shape(inputs["Q"]), np.shape(inputs["K"])
-    return mistake(c, variants.asked(function, inputs), inputs.get("scale"), Q[-1], np.shape(inputs["V"])[-1],
-                   {Q[-2], K[-2], *Q[:-2]})
+    Q = np.shape(inputs["Q"])
+    return mistake(c, variants.asked(function, inputs), inputs.get("scale"), Q[-1], np.shape(inputs["V"])[-1], set())
 
 
 def with_scale(function: str, inputs: dict[str, Any], c: float) -> dict[str, Any]:

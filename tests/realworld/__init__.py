@@ -157,8 +157,8 @@ VERDICTS: dict[str, dict[str, tuple[str, ...]]] = {
         "D.2": ('batch_first_only', 'mha_head_width_model'),
         "D.3": ('batch_first_only',),
         "D.4": ('mha_head_width_model',),
-        "D.5": (),  # its line gets past with d_v = d_k and with another property of the case too: neither is named
-        "D.6": ('batch_first_only', 'mha_head_width_model'),
+        "D.5": ('mha_value_width',),  # its line gets past with d_v = d_k and with another property of the case too: neither is named
+        "D.6": ('mha_head_width_model', 'batch_first_only'),
     },
     "llama_cpp_f16_cache": {
         "F.1": ('low_precision',),
@@ -176,7 +176,7 @@ VERDICTS: dict[str, dict[str, tuple[str, ...]]] = {
         "D.3": ('batch_first_only',),
         "D.4": ('mha_head_width_model',),
         "D.5": ('mha_head_width_model', 'mha_mask_head_axis'),
-        "D.6": ('batch_first_only', 'mha_head_width_model'),
+        "D.6": ('mha_head_width_model', 'batch_first_only'),
     },
     "lucidrains_rope": {
     },
@@ -186,7 +186,7 @@ VERDICTS: dict[str, dict[str, tuple[str, ...]]] = {
         "D.3": ('batch_first_only',),
         "D.4": ('mha_head_width_model',),
         "D.5": ('mha_head_width_model', 'mha_mask_head_axis'),
-        "D.6": ('batch_first_only', 'mha_head_width_model'),
+        "D.6": ('mha_head_width_model', 'batch_first_only'),
     },
     "picogpt": {
         "B.2": ('softmax_ignores_axis',),
@@ -223,7 +223,7 @@ VERDICTS: dict[str, dict[str, tuple[str, ...]]] = {
         "D.3": ('batch_first_only',),
         "D.4": ('mha_value_width',),
         "D.5": ('mha_value_width', 'mha_mask_head_axis'),
-        "D.6": ('batch_first_only', 'mha_value_width'),
+        "D.6": ('mha_value_width', 'batch_first_only'),
         "F.5": ('decode_rope_ignored',),
         "F.6": ('decode_rope_ignored',),
         "F.10": ('decode_rope_ignored',),

@@ -122,12 +122,12 @@ def stateful(function: str, module: types.ModuleType) -> Iterator[tuple[Callable
 
             yield (lambda run=run: run(module.KVCache)), (lambda run=run: run(ref.KVCache))
         return
-    for rope_base in (None, 100.0, 10000.0):
-        W = _normal(4, 4), _normal(4, 4), _normal(4, 3)
-        X = _normal(6, 4)
+    for (D, d_k, d_v), rope_base in [*(((4, 4, 3), base) for base in (None, 100.0, 10000.0)), ((5, 6, 2), None)]:
+        W = _normal(D, d_k), _normal(D, d_k), _normal(D, d_v)  # d_k = 4, and another even width
+        X = _normal(6, D)
         if function == "decode_step":
             for cached in (0, 3):
-                keys, values = _normal(cached, 4), _normal(cached, 3)
+                keys, values = _normal(cached, d_k), _normal(cached, d_v)
                 yield (functools.partial(_decode, module.decode_step, W, X[0], keys, values, rope_base),
                        functools.partial(_decode, ref.decode_step, W, X[0], keys, values, rope_base))
         else:

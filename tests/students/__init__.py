@@ -2174,8 +2174,10 @@ PORTS = [
         "multi_head_attention": ("softmax_wrong_axis", "softmax_global_max", "mha_fixed_heads", "no_batch_support",
                                  "mask_ignored"),
         **{f: ("softmax_wrong_axis",) for f in DECODE},
-    }, callee={"scaled_dot_product_attention": ("softmax",), **decoding("scaled_dot_product_attention")},
-        notes="Notebooks/Chap12/12_1_Self_Attention.ipynb (commit dde058a) softmax: `exp_items = np.exp(items_in - "
+    }, callee={"scaled_dot_product_attention": ("softmax",), **decoding("scaled_dot_product_attention", "softmax")},
+        notes="(softmax declared a callee of the decoding functions by the lead after FRESH_14 was graded once: they "
+        "fail through the student's attention, whose only fault on their path is its softmax.) "
+        "Notebooks/Chap12/12_1_Self_Attention.ipynb (commit dde058a) softmax: `exp_items = np.exp(items_in - "
         "np.max(items_in))`, `exp_items / np.sum(exp_items, axis=0, keepdims=True)` (one global max, axis 0, no "
         "temperature); scaled_dot_product_self_attention: `dot_products = queries.T @ keys` (one row per query), "
         "`np.sqrt(keys.shape[0])`, `attentions = softmax(scaled_dot_products)` (the student's softmax: over the "
@@ -2227,7 +2229,11 @@ PORTS = [
                                          "softmax_unstable"),
         "multi_head_attention": ("scale_other", "mha_fixed_heads", "no_batch_support", "mask_ignored",
                                  "softmax_unstable"),
-    }, notes="Notebooks/Chap12/12_1_Self_Attention.ipynb (commit fe90beb) softmax: `exp_values = np.exp(items_in)`, "
+        **{f: ("scale_other",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="(The decoding functions declared by the lead after FRESH_14 was graded once: the ground truth then "
+       "tried a layer of d_k = 4 only, where the fixed 1/sqrt(4) is right; it now tries another width too.) "
+       "Notebooks/Chap12/12_1_Self_Attention.ipynb (commit fe90beb) softmax: `exp_values = np.exp(items_in)`, "
        "`exp_values / np.sum(exp_values)` (no max, one sum over the array, no temperature); "
        "scaled_dot_product_self_attention: `Q = beta_q @ np.ones((1, N)) + omega_q @ X` (likewise K, V) with the "
        "global `N = 3`, `S = (K.T @ Q) / np.sqrt(D)` with the global `D = 4`, `A = softmax_cols(S)` (the given "
