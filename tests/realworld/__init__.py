@@ -157,7 +157,7 @@ VERDICTS: dict[str, dict[str, tuple[str, ...]]] = {
         "D.2": ('batch_first_only', 'mha_head_width_model'),
         "D.3": ('batch_first_only',),
         "D.4": ('mha_head_width_model',),
-        "D.5": ('mha_value_width',),  # its line gets past with d_v = d_k and with another property of the case too: neither is named
+        "D.5": ('mha_value_width',),  # its line gets past with d_v = d_k alone (the rank reading stops earlier)
         "D.6": ('mha_head_width_model', 'batch_first_only'),
     },
     "llama_cpp_f16_cache": {
