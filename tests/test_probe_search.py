@@ -123,7 +123,7 @@ def test_an_attribute_called_as_a_method_is_read_from_the_exception(tmp_path_fac
     assert all(t["score"] == 0 for t in tests.values())
     for test in tests.values():
         assert "calls `.T` as a method: `.T` is the transposed array itself" in test["output"], test["output"]
-        assert "np.swapaxes(K, -2, -1)" in test["output"]
+        assert "np.swapaxes(a, -2, -1)" in test["output"] and "@ K.T(-2, -1)`" in test["output"]  # the line quoted
 
 
 def _fixed_scale(scale_of):

@@ -16,7 +16,8 @@ What the line assumed is found in two ways:
   an ``unless`` rewriting (the mask taken away), only if the call still raises there that way too (a line reached
   only with a mask says nothing of the code's axes). The rewritten call's answer does not matter: only whether the
   line still raises; an ``assert`` is read by its condition as well as its message;
-* the exception and its operands, where Python itself says it (``^`` between numbers is XOR, not a power).
+* the exception and its operands, where Python itself says it (``^`` between numbers is XOR, not a power; an array
+  is not callable, so ``K.T(-2, -1)`` calls the transposed array).
 
 ``explain`` returns a ``Crash``: the markdown that quotes the line and says what it assumed, the mistake the
 property names (if the homework gives one), and how it was shown (results.json's evidence).
@@ -329,7 +330,7 @@ def _operands(error: StudentError, code: str = "") -> str | None:
                 "raises on floats; a power is `**` (e.g. `d_k ** 0.5`).")
     if "'numpy.ndarray' object is not callable" in message:
         if re.search(r"\.T\(", code):
-            return ("calls `.T` as a method: `.T` is the transposed array itself (an attribute), so `K.T(-2, -1)` "
-                    "calls an array; to swap the last two axes write `np.swapaxes(K, -2, -1)`.")
+            return ("calls `.T` as a method: `.T` is the transposed array itself (an attribute), so `.T(...)` calls "
+                    "an array; to swap the last two axes of an array `a` write `np.swapaxes(a, -2, -1)`.")
         return "calls an array as if it were a function (an array is indexed with `[...]`, not called with `(...)`)."
     return None
