@@ -101,10 +101,10 @@ def test_several_mistakes_read_in_a_probe_answer_only_at_the_contracts_scale() -
     inputs = {"X": rng.normal(size=(4, 6)), "W_Q": rng.normal(size=(6, 6)), "W_K": rng.normal(size=(6, 6)),
               "W_V": rng.normal(size=(6, 6)), "W_O": rng.normal(size=(6, 3)), "num_heads": 2, "mask": None}
     one_head = dict(inputs, num_heads=1, W_O=np.eye(6))
-    found = inference._answer_decomposed("multi_head_attention", inputs, ref.multi_head_attention(**one_head))
+    found = inference.decomposed("multi_head_attention", inputs, ref.multi_head_attention(**one_head), fitted=False)
     assert found is not None and set(found[0]) == {"heads_not_split", "no_output_projection"}, found
     sharper = ref.multi_head_attention(**dict(one_head, W_Q=one_head["W_Q"] * 3))
-    assert inference._answer_decomposed("multi_head_attention", inputs, sharper) is None
+    assert inference.decomposed("multi_head_attention", inputs, sharper, fitted=False) is None
 
 
 TRANSPOSE_CALLED = '''

@@ -15,7 +15,7 @@ import numpy as np
 
 from autograder.api import Case, Mistakes, StudentError
 
-from . import crashes, decompose, inference, objects, stateful
+from . import crashes, inference, objects, stateful
 from . import explain as _explain
 from .scales import budget
 from .shapes import probe_evidence, shape_evidence
@@ -54,13 +54,9 @@ def explain_error(student: Any, stored: Case, args: list[Any], names: list[str],
 
 def answer_of(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tuple[str, ...], str] | None:
     """Which answer a rewritten call returned: the contract's, or the contract's but for a mask or scale of the
-    code's own (``inference.answer_for``), or for several mistakes at once (``decompose.on_inputs``)."""
-    if found := inference.answer_for(function, inputs, actual):
-        return found
-    if found := decompose.on_inputs(function, inputs, actual):
-        mistakes, how = found
-        return ((mistakes,) if isinstance(mistakes, str) else tuple(mistakes)), how.replace(decompose.MATCHED, "")
-    return None
+    code's own (``inference.answer_for``), or for several mistakes at once (``inference.decomposed``)."""
+    return inference.answer_for(function, inputs, actual) or inference.decomposed(function, inputs, actual,
+                                                                                  fitted=True)
 
 
 def crash_properties(stored: Case, named: dict[str, Any], error: StudentError) -> list[tuple]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from autograder.api import Case, ProbeBudgetError
 
-from . import inference, probe_inputs, rewritings, scales
+from . import inference, masks, probe_inputs, rewritings, scales
 
 Property = tuple  # (mistake | None, assumed, how, rewrite[, also]): autograder.suite.graded.crashes.Property
 
@@ -117,8 +117,7 @@ def _tokens_to(function: str, named: dict[str, Any], m: int) -> dict[str, Any]:
         if mask.ndim == 1:
             out["mask"] = mask[cols]
         else:
-            full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k))
-            out["mask"] = full[..., rows, :][..., cols]
+            out["mask"] = masks.full(mask, n_q, n_k)[..., rows, :][..., cols]
     return out
 
 
@@ -176,17 +175,12 @@ def _lead_to(named: dict[str, Any], tokens: list[str], k: int) -> dict[str, Any]
 def _width_properties(named: dict[str, Any]) -> Iterator[Property]:
     H = int(named["num_heads"])
     D, d_k, d_v = np.shape(named["X"])[-1], np.shape(named["W_Q"])[-1] // H, np.shape(named["W_V"])[-1] // H
-    if d_v != d_k:
-        yield ("mha_value_width", f"the values' heads are as wide as the queries' (d_v = d_k); this case has d_k = "
-               f"{d_k}, d_v = {d_v} (W_V has {H * d_v} columns)", "with d_v = d_k", rewritings.values_as_wide)
-    if D != H * d_k:
-        assumed = (f"the heads split the model width D = X.shape[-1] (D = num_heads * d_k); this case has D = {D}, "
-                   f"num_heads * d_k = {H * d_k}")
-        yield ("mha_head_width_model", assumed, "with D = num_heads * d_k", rewritings.model_as_wide)
-        if D % H == 0 and D < H * d_k:  # the same property the other way: heads of width D / num_heads (a code
-            # whose head width must be even, as a rotary embedding's, may stop before the line on the widened one)
-            yield ("mha_head_width_model", assumed, f"with heads of width d_k = D / num_heads = {D // H}",
-                   rewritings.keys_as_narrow)
+    assumed = {"mha_value_width": f"the values' heads are as wide as the queries' (d_v = d_k); this case has d_k = "
+               f"{d_k}, d_v = {d_v} (W_V has {H * d_v} columns)",
+               "mha_head_width_model": f"the heads split the model width D = X.shape[-1] (D = num_heads * d_k); this "
+               f"case has D = {D}, num_heads * d_k = {H * d_k}"}
+    for mistake, how, rewrite in rewritings.mha_widths(named):  # D = num_heads * d_k either way: a code whose head
+        yield mistake, assumed[mistake], how, rewrite  # width must be even (a rotary embedding's) may stop early
 
 
 HEADS_TRIED = (2, 1, 4)  # other numbers of heads a line may have hard-coded (a course template's two heads first)

@@ -108,10 +108,7 @@ def _doubled(named: dict[str, Any]) -> dict[str, Any]:
     out["K"], out["V"] = (np.concatenate([A, np.zeros(A.shape)], axis=-1).repeat(2, axis=-2) for A in (K, V))
     mask = named.get("mask")
     if mask is not None:
-        mask = np.asarray(mask)
-        full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k)) if mask.ndim >= 2 else np.broadcast_to(
-            mask, (n_q, n_k))
-        out["mask"] = full.repeat(2, axis=-2).repeat(2, axis=-1)
+        out["mask"] = masks.full(mask, n_q, n_k).repeat(2, axis=-2).repeat(2, axis=-1)
     return out
 
 

@@ -157,7 +157,7 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
             if original is not None and matches(actual, original):
                 continue
             found = answer_for(stored.function, inputs, actual) or _answer_without_extra_axes(
-                stored.function, inputs, actual) or _answer_decomposed(stored.function, inputs, actual)
+                stored.function, inputs, actual) or decomposed(stored.function, inputs, actual, fitted=False)
             if found is not None:
                 mistakes = tuple(dict.fromkeys((*(m for m, _, _ in combo), *found[0])))
                 if named.get("mask") is not None and set(mistakes) & set(LEAD_MISTAKES):
@@ -181,14 +181,14 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
     return None
 
 
-def _answer_decomposed(function: str, inputs: dict[str, Any], actual: Any) -> tuple | None:
+def decomposed(function: str, inputs: dict[str, Any], actual: Any, *, fitted: bool) -> tuple | None:
     """The contract's answer but for several mistakes at once (``decompose.on_inputs``), as ``answer_for`` says it;
-    at the contract's scale only (on a rewritten case a fitted scale may just sharpen a softmax into the rows the
-    code happened to pick)."""
+    ``fitted``: or at a fitted scale (not in the probe search: on a case it rewrote, a fitted scale may just sharpen a
+    softmax into the rows the code happened to pick)."""
     from . import decompose  # decompose reads cases through this module
 
     found = decompose.on_inputs(function, inputs, actual)
-    if found is None or "scaled by" in found[1]:
+    if found is None or (not fitted and "scaled by" in found[1]):
         return None
     mistakes, how = found
     return ((mistakes,) if isinstance(mistakes, str) else tuple(mistakes)), how.replace(decompose.MATCHED, "")
@@ -201,7 +201,7 @@ def _one_key_per_row(function: str, inputs: dict[str, Any]) -> bool:
         return False
     n_q, n_k = _lengths(function, inputs)
     try:
-        allowed = np.broadcast_to(np.asarray(mask) != 0, (*np.shape(mask)[:-2], n_q, n_k))
+        allowed = masks.full(mask, n_q, n_k) != 0
     except ValueError:
         return False
     return bool((allowed.sum(axis=-1) <= 1).all())

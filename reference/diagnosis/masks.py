@@ -192,6 +192,11 @@ def key_padding(function: str, mask: Any) -> np.ndarray | None:
     return mask.reshape(mask.shape[:1] + (1,) * new_axes + mask.shape[1:])
 
 
+def full(mask: Any, n_q: int, n_k: int) -> np.ndarray:
+    """``mask`` written out to (..., n_q, n_k), its own leading axes kept (a 1-D mask of keys gives (n_q, n_k))."""
+    return np.broadcast_to(np.asarray(mask), (*np.shape(mask)[:-2], n_q, n_k))
+
+
 def nan_where_fully_masked(function: str, inputs: dict[str, Any], expected: Any) -> Any:
     """``expected`` (the contract's answer on ``inputs``) with NaN on the rows whose mask leaves no key, as a softmax
     of an all -inf row gives: the weights' and the output's rows of scaled dot-product attention, the output's rows
