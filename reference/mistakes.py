@@ -205,6 +205,19 @@ def _sdpa_mask_after_softmax(Q, K, V, mask=None, scale=None):
     return weights @ V, weights
 
 
+def _sdpa_mask_on_weights_resoftmaxed(Q, K, V, mask=None, scale=None):  # masks the weights, then a 2nd softmax
+    _, weights = ref.scaled_dot_product_attention(Q, K, V, scale=scale)
+    if mask is not None:
+        weights = ref.softmax(np.where(mask, weights, -np.inf), axis=-1)
+    return weights @ V, weights
+
+
+def _sdpa_scale_after_softmax(Q, K, V, mask=None, scale=None):  # softmax of Q K^T, then the weights scaled
+    _, weights = ref.scaled_dot_product_attention(Q, K, V, mask, scale=1.0)
+    weights = weights * (1.0 / np.sqrt(Q.shape[-1]) if scale is None else scale)
+    return weights @ V, weights
+
+
 def _sdpa_no_batch_support(Q, K, V, mask=None, scale=None):  # every batch's tokens attend to all others
     return ref.scaled_dot_product_attention(_flat(Q), _flat(K), _flat(V), mask, scale)
 
@@ -237,6 +250,8 @@ SDPA: dict[str, Callable] = {
     "masked_zero": sdpa_variant(fill=0.0),
     "mask_finite_fill": sdpa_variant(fill=-1e9),
     "mask_after_softmax": _sdpa_mask_after_softmax,
+    "mask_on_weights_resoftmaxed": _sdpa_mask_on_weights_resoftmaxed,
+    "scale_after_softmax": _sdpa_scale_after_softmax,
     "mask_inverted": lambda Q, K, V, mask=None, scale=None: ref.scaled_dot_product_attention(
         Q, K, V, None if mask is None else ~np.asarray(mask), scale
     ),
@@ -303,6 +318,8 @@ MULTI_HEAD: dict[str, Callable] = {
     "softmax_wrong_axis": mha_variant(sdpa=SDPA["softmax_wrong_axis"]),
     "masked_zero": mha_variant(sdpa=SDPA["masked_zero"]),
     "mask_after_softmax": mha_variant(sdpa=SDPA["mask_after_softmax"]),
+    "mask_on_weights_resoftmaxed": mha_variant(sdpa=SDPA["mask_on_weights_resoftmaxed"]),
+    "scale_after_softmax": mha_variant(sdpa=SDPA["scale_after_softmax"]),
     "mask_inverted": mha_variant(sdpa=SDPA["mask_inverted"]),
     "mask_ignored": mha_variant(sdpa=SDPA["mask_ignored"]),
     "head_split_wrong": mha_variant(split=_split_wrong),

@@ -376,6 +376,12 @@ MISTAKES.update(
                          'all -inf row give zero weights.',
      'mask_after_softmax': 'You applied the mask after the softmax, so the remaining weights no longer sum to 1: '
                            'mask the scores (to -inf) before the softmax (Dis 11 Q2).',
+     'mask_on_weights_resoftmaxed': "You masked the softmax's weights and took a second softmax of them, which "
+                                    'flattens the weights: mask the scores (to -inf) once, before a single softmax '
+                                    '(Dis 11 Q2).',
+     'scale_after_softmax': 'You scaled after the softmax (the weights or the output times the scale), so the '
+                            'weights no longer sum to 1: multiply the scores Q K^T by the scale before the softmax '
+                            '(Dis 10 Q2c).',
      'mask_ignored': 'The mask had no effect: replace the disallowed scores (mask == False) by -inf before the '
                      'softmax.',
      'weights_unmasked': 'Your output uses the mask but the weights you returned do not: return the masked '

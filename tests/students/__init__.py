@@ -178,9 +178,6 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "them into heads (OLMo 2's QK-norm: x / sqrt(mean(x**2) + eps) over the last axis, with a weight of ones as wide "
     "as the input, D = X.shape[-1], so it raises unless H*d_k = D): the scores are those of unit-RMS queries and keys",
     # FRESH_13 helper S
-    "scale_after_softmax": "attention applies its 1/sqrt(d) scale AFTER the softmax (DLStudio's `Z = coeff * Z` on "
-    "softmax(Q K^T) @ V, or the weights times coeff before @ V): the softmax runs on the unscaled scores and the "
-    "output is shrunk by 1/sqrt(d)",
     "mha_heads_read_input_slices": "multi_head_attention gives head h only its own slice of the INPUT features, "
     "X[..., h*D/H:(h+1)*D/H] (D = X.shape[-1], DLStudio's SelfAttention), which it projects to its q, k and v: only "
     "rows [h*D/H, (h+1)*D/H) of the head's columns of W_Q, W_K and W_V are used, the rest of the input never reaches "
@@ -190,10 +187,6 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "column 3*(d*H + h), the key and value the next two, so queries, keys and values are interleaved columns of all "
     "three projections",
     # FRESH_13 helper T
-    "mask_on_weights_resoftmaxed": "scaled_dot_product_attention applies the mask to the softmax WEIGHTS, not the "
-    "scores (the probabilities of the disallowed keys set to -inf), then takes a second softmax of them: each allowed "
-    "key gets exp(p_j) / sum_k exp(p_k) of the first softmax's probabilities p, far flatter than the contract's "
-    "renormalised weights (and a fully masked row is NaN)",
     # FRESH_13 helper U
     "mha_scores_call_transpose_property": "multi_head_attention computes each head's scores as Q @ K.T(-2, -1), "
     "calling the keys' transposed view (the tensor's .T property) as if it were K.transpose(-2, -1): it raises "
