@@ -213,6 +213,11 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "qkv_bias_fixed_tokens": "qkv_project broadcasts its bias (zero here: the contract has none) over a FIXED number "
     "of tokens, `beta_q @ np.ones((1, N))` with the notebook's global N = 3, before adding it to the projections: it "
     "raises unless the input has 3 tokens (one token is widened to 3)",
+    # FRESH_15 helper A
+    "qkv_fused_chunked_thirds": "multi_head_attention runs one fused projection X @ [W_Q | W_K | W_V] and cuts it into "
+    "three equal thirds for the queries, keys and values (torch.chunk(qkv, 3, dim=-1), or a reshape to (B, N, 3, H, D "
+    "// H)): each third is its own projection only when H*d_k = H*d_v; otherwise the thirds straddle W_Q, W_K and W_V "
+    "(or the split, or the heads' view of a third, raises)",
 }
 
 
@@ -2235,6 +2240,40 @@ PORTS = [
        "(\"H_D 在外部定义为 4，所以缩放因子是 2.0\"), the two heads' weights as parameters, "
        "`np.vstack((head1, head2))`, `omega_c @ concatenated`, no mask. The reference's decoding calls the student's "
        "scaled_dot_product_attention, whose fixed 1/2 is the contract's 1/sqrt(d_k) for d_k = 4 only."),
+    # the FRESH_15 ports (helper A): Johns Hopkins CS 601.471/671/771 (Advanced Self-Supervised Statistical NLP),
+    # homework 1, question 1 (profiling self-attention: each student writes a self-attention layer of their own)
+    Port("jhu771_prabhav55221", {
+        "scaled_dot_product_attention": ("mask_ignored", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "mha_needs_divisible_width", "mask_ignored"),
+    }, notes="question1/attention_layers.py (commit e2fac43) SingleHeadAttention: `scores = "
+       "torch.matmul(Q, K.transpose(-2, -1)) / self.sqrt_d_model` (square W_q, so the scale is 1/sqrt(Q.shape[-1])), "
+       "`F.softmax(scores, dim=-1)`, no mask and no scale argument, returns the output only; MultiHeadAttention: "
+       "`assert d_model % num_heads == 0`, `self.d_k = d_model // num_heads` for queries, keys and values, "
+       "`batch_size, seq_len, _ = x.size()`, `.view(batch_size, seq_len, self.num_heads, self.d_k)`, merge "
+       "`.view(batch_size, seq_len, self.d_model)` (reached only when the values' view works), no mask."),
+    Port("jhu771_kira265", {
+        "scaled_dot_product_attention": ("mask_ignored", "scale_argument_ignored"),
+        "multi_head_attention": ("mask_ignored",),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="self_attention_profiling/profile_self_attention.py (commit 888a322) SelfAttention.forward: `attn = "
+        "torch.matmul(q, k.transpose(-2, -1) / (q.size(-1) ** 0.5))`, `torch.softmax(attn, dim=-1)`, "
+        "`torch.matmul(attn, v)`: no mask, no scale argument (the reference's multi_head_attention passes its mask to "
+        "it)."),
+    Port("jhu771_tommix626", {
+        "multi_head_attention": ("batch_first_only", "qkv_fused_chunked_thirds", "mha_head_width_model",
+                                 "mha_value_width", "out_width_is_input", "mha_needs_divisible_width", "mask_ignored"),
+    }, notes="profiling_self_attention.py (commit 4bfe81f) SelfAttention: `assert d_model % n_heads == 0`, "
+       "`self.d_head = d_model // n_heads`, `self.qkv = torch.nn.Linear(d_model, 3 * d_model, bias=False)`; forward: "
+       "`B, L, D = x.shape`, `q, k, v = qkv.chunk(3, dim=-1)`, `q.view(B, L, H, Dh).transpose(1, 2)` (likewise k, v), "
+       "`/ math.sqrt(Dh)`, `context.transpose(1, 2).contiguous().view(B, L, D)`, `self.out(context)`, no mask."),
+    Port("jhu771_adoptedirelia", {
+        "multi_head_attention": ("batch_first_only", "qkv_fused_chunked_thirds", "mha_head_width_model",
+                                 "mha_value_width", "out_width_is_input", "mask_ignored"),
+    }, notes="1-2.py (commit 39594ab) SelfAttention.forward: `B, N, C = x.shape`, `self.qkv(x).reshape(B, N, 3, "
+       "self.num_heads, C // self.num_heads).permute(2, 0, 3, 1, 4)` (thirds of the fused Linear(embed_dim, "
+       "embed_dim * 3), heads of C // H columns), `* (1.0 / (k.size(-1) ** 0.5))`, `(attn @ v).transpose(1, "
+       "2).reshape(B, N, C)`, `self.proj(out)`, no mask."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2327,6 +2366,9 @@ FRESH_14: tuple[str, ...] = ('deepul_ronaldln', 'deepul_ebronstein', 'deepul_par
                              'nycudlp_songriishere', 'nycudlp_youzhe0305', 'nycudlp_kwkwkwkak',
                              'nycudlp_darren2147483647', 'udl_mustachemo', 'udl_anjandhungana', 'udl_joan947',
                              'udl_lfz121')
+# the FRESH_15 ports of helper A: Johns Hopkins CS 601.471/671/771 (Advanced Self-Supervised Statistical NLP), homework
+# 1, question 1 (the lead merges the helpers' tuples into FRESH_15)
+FRESH_15_A: tuple[str, ...] = ('jhu771_prabhav55221', 'jhu771_kira265', 'jhu771_tommix626', 'jhu771_adoptedirelia')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
