@@ -220,6 +220,10 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "qkv_bias_fixed_tokens": "qkv_project broadcasts its bias (zero here: the contract has none) over a FIXED number "
     "of tokens, `beta_q @ np.ones((1, N))` with the notebook's global N = 3, before adding it to the projections: it "
     "raises unless the input has 3 tokens (one token is widened to 3)",
+    # FRESH_15 helper B
+    "causal_mask_fixed_size": "causal_mask returns a mask of one fixed (m, m) shape whatever n_q and n_k (sized by "
+    "an earlier global array, `torch.full(attention_map.size(), ...)` with the notebook's 11 x 11 attention map, not "
+    "by the number of tokens): right only when n_q = n_k = m",
 }
 
 
@@ -2242,6 +2246,32 @@ PORTS = [
        "(\"H_D 在外部定义为 4，所以缩放因子是 2.0\"), the two heads' weights as parameters, "
        "`np.vstack((head1, head2))`, `omega_c @ concatenated`, no mask. The reference's decoding calls the student's "
        "scaled_dot_product_attention, whose fixed 1/2 is the contract's 1/sqrt(d_k) for d_k = 4 only."),
+    # the FRESH_15 ports (helper B): DTU 02456 Deep Learning (Technical University of Denmark), week 5 "Deep learning
+    # with transformers" (5_1_EXE_deep_learning_with_transformers.ipynb), the masked-attention exercise: four students'
+    # "left-to-right" masks, which the course's cell turns into additive 0/-inf masks (nonzero = blocked)
+    Port("dtu02456_maplewarrior", {
+        "causal_mask": ("mask_additive", "causal_ignores_n_k"),
+    }, notes="5_Transformers/5_1_EXE_deep_learning_with_transformers.ipynb (commit eedaa19): `T = len(token_ids)`, "
+       "`\"left-to-right\": torch.triu(torch.ones(size=(T, T)), diagonal=1)` (square T x T, the future keys set), then "
+       "the course's `masks[key] = torch.where(masks[key] == 0, 0, -math.inf)` (an additive float mask, added to the "
+       "scores by the course's masked_attention)."),
+    Port("dtu02456_chuhanzhou", {
+        "causal_mask": ("mask_additive", "mask_inverted", "causal_ignores_n_k"),
+    }, notes="5_Transformers/5_1_EXE_deep_learning_with_transformers.ipynb (commit d166d5d): `T = len(token_ids)`, "
+       "`\"left-to-right\": torch.tril(torch.ones(T, T))` (ones on the allowed keys j <= i, where the course's masks "
+       "mark the BLOCKED keys), then the course's `torch.where(masks[key] == 0, 0, -math.inf)`: -inf on j <= i, 0 on "
+       "the future keys j > i (the contract's mask inverted, additive, square T x T)."),
+    Port("dtu02456_mathiasdamsgaard", {
+        "causal_mask": ("mask_additive", "causal_strict", "causal_ignores_n_k"),
+    }, notes="5_Transformers/5_1_EXE_deep_learning_with_transformers.ipynb (commit 931e9c6): `T = len(token_ids)`, "
+       "`\"left-to-right\": torch.triu(torch.ones(T, T))` (the diagonal kept: ones on j >= i), then the course's "
+       "`torch.where(masks[key] == 0, 0, -math.inf)`: query i sees only j < i (strict; additive, square T x T)."),
+    Port("dtu02456_rong_jet", {
+        "causal_mask": ("mask_additive", "causal_strict", "causal_mask_fixed_size"),
+    }, notes="5_Transformers/5_1_EXE_deep_learning_with_transformers.ipynb (commit 5fa71d6): `\"left-to-right\": "
+       "torch.triu(torch.full(attention_map.size(), float('-inf')))`, sized by the global attention_map of the earlier "
+       "cell `H, attention_map = attention(vectors, vectors, vectors)` (11 tokens: always 11 x 11, T unused), -inf on "
+       "and above the diagonal (strict), then the course's `torch.where(masks[key] == 0, 0, -math.inf)` (additive)."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2334,6 +2364,8 @@ FRESH_14: tuple[str, ...] = ('deepul_ronaldln', 'deepul_ebronstein', 'deepul_par
                              'nycudlp_songriishere', 'nycudlp_youzhe0305', 'nycudlp_kwkwkwkak',
                              'nycudlp_darren2147483647', 'udl_mustachemo', 'udl_anjandhungana', 'udl_joan947',
                              'udl_lfz121')
+FRESH_15_B: tuple[str, ...] = ('dtu02456_maplewarrior', 'dtu02456_chuhanzhou', 'dtu02456_mathiasdamsgaard',
+                               'dtu02456_rong_jet')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
