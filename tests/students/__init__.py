@@ -218,6 +218,10 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "three equal thirds for the queries, keys and values (torch.chunk(qkv, 3, dim=-1), or a reshape to (B, N, 3, H, D "
     "// H)): each third is its own projection only when H*d_k = H*d_v; otherwise the thirds straddle W_Q, W_K and W_V "
     "(or the split, or the heads' view of a third, raises)",
+    # FRESH_15 helper B
+    "causal_mask_fixed_size": "causal_mask returns a mask of one fixed (m, m) shape whatever n_q and n_k (sized by "
+    "an earlier global array, `torch.full(attention_map.size(), ...)` with the notebook's 11 x 11 attention map, not "
+    "by the number of tokens): right only when n_q = n_k = m",
 }
 
 
@@ -2274,6 +2278,32 @@ PORTS = [
        "self.num_heads, C // self.num_heads).permute(2, 0, 3, 1, 4)` (thirds of the fused Linear(embed_dim, "
        "embed_dim * 3), heads of C // H columns), `* (1.0 / (k.size(-1) ** 0.5))`, `(attn @ v).transpose(1, "
        "2).reshape(B, N, C)`, `self.proj(out)`, no mask."),
+    # the FRESH_15 ports (helper B): DTU 02456 Deep Learning (Technical University of Denmark), week 5 "Deep learning
+    # with transformers" (5_1_EXE_deep_learning_with_transformers.ipynb), the masked-attention exercise: four students'
+    # "left-to-right" masks, which the course's cell turns into additive 0/-inf masks (nonzero = blocked)
+    Port("dtu02456_maplewarrior", {
+        "causal_mask": ("mask_additive", "causal_ignores_n_k"),
+    }, notes="5_Transformers/5_1_EXE_deep_learning_with_transformers.ipynb (commit eedaa19): `T = len(token_ids)`, "
+       "`\"left-to-right\": torch.triu(torch.ones(size=(T, T)), diagonal=1)` (square T x T, the future keys set), then "
+       "the course's `masks[key] = torch.where(masks[key] == 0, 0, -math.inf)` (an additive float mask, added to the "
+       "scores by the course's masked_attention)."),
+    Port("dtu02456_chuhanzhou", {
+        "causal_mask": ("mask_additive", "mask_inverted", "causal_ignores_n_k"),
+    }, notes="5_Transformers/5_1_EXE_deep_learning_with_transformers.ipynb (commit d166d5d): `T = len(token_ids)`, "
+       "`\"left-to-right\": torch.tril(torch.ones(T, T))` (ones on the allowed keys j <= i, where the course's masks "
+       "mark the BLOCKED keys), then the course's `torch.where(masks[key] == 0, 0, -math.inf)`: -inf on j <= i, 0 on "
+       "the future keys j > i (the contract's mask inverted, additive, square T x T)."),
+    Port("dtu02456_mathiasdamsgaard", {
+        "causal_mask": ("mask_additive", "causal_strict", "causal_ignores_n_k"),
+    }, notes="5_Transformers/5_1_EXE_deep_learning_with_transformers.ipynb (commit 931e9c6): `T = len(token_ids)`, "
+       "`\"left-to-right\": torch.triu(torch.ones(T, T))` (the diagonal kept: ones on j >= i), then the course's "
+       "`torch.where(masks[key] == 0, 0, -math.inf)`: query i sees only j < i (strict; additive, square T x T)."),
+    Port("dtu02456_rong_jet", {
+        "causal_mask": ("mask_additive", "causal_strict", "causal_mask_fixed_size"),
+    }, notes="5_Transformers/5_1_EXE_deep_learning_with_transformers.ipynb (commit 5fa71d6): `\"left-to-right\": "
+       "torch.triu(torch.full(attention_map.size(), float('-inf')))`, sized by the global attention_map of the earlier "
+       "cell `H, attention_map = attention(vectors, vectors, vectors)` (11 tokens: always 11 x 11, T unused), -inf on "
+       "and above the diagonal (strict), then the course's `torch.where(masks[key] == 0, 0, -math.inf)` (additive)."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2369,6 +2399,8 @@ FRESH_14: tuple[str, ...] = ('deepul_ronaldln', 'deepul_ebronstein', 'deepul_par
 # the FRESH_15 ports of helper A: Johns Hopkins CS 601.471/671/771 (Advanced Self-Supervised Statistical NLP), homework
 # 1, question 1 (the lead merges the helpers' tuples into FRESH_15)
 FRESH_15_A: tuple[str, ...] = ('jhu771_prabhav55221', 'jhu771_kira265', 'jhu771_tommix626', 'jhu771_adoptedirelia')
+FRESH_15_B: tuple[str, ...] = ('dtu02456_maplewarrior', 'dtu02456_chuhanzhou', 'dtu02456_mathiasdamsgaard',
+                               'dtu02456_rong_jet')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
