@@ -45,7 +45,9 @@ Jamil's LLaMA 2 from scratch), ported after the tenth was measured; ``FRESH_12``
 COMP 4420/5420, Chalmers DAT450, Raschka's "Build a Large Language Model (From Scratch)"), ported after the eleventh
 was measured; ``FRESH_13`` a thirteenth batch of 11 (Purdue ECE 60146, SUSTech CS310, Karpathy's "Neural Networks:
 Zero to Hero"), ported after the twelfth was measured; ``FRESH_14`` a fourteenth batch of 12 (UC Berkeley CS 294-158,
-NYCU Deep Learning and Practice, Prince's "Understanding Deep Learning"), ported after the thirteenth was measured.
+NYCU Deep Learning and Practice, Prince's "Understanding Deep Learning"), ported after the thirteenth was measured;
+``FRESH_15`` a fifteenth batch of 12 (Johns Hopkins CS 601.471/671/771, DTU 02456, ARENA's W1D2), ported after the
+fourteenth was measured.
 """
 
 from __future__ import annotations
@@ -222,6 +224,15 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "causal_mask_fixed_size": "causal_mask returns a mask of one fixed (m, m) shape whatever n_q and n_k (sized by "
     "an earlier global array, `torch.full(attention_map.size(), ...)` with the notebook's 11 x 11 attention map, not "
     "by the number of tokens): right only when n_q = n_k = m",
+    # FRESH_15 helper C
+    "qkv_sliced_at_model_width": "multi_head_attention slices its fused projection x @ [W_Q | W_K | W_V] at the input "
+    "width D = X.shape[-1], QKV[..., :D], QKV[..., D:-D] and QKV[..., -D:] as the queries, keys and values: right only "
+    "when H*d_k = H*d_v = D; otherwise it raises unless the middle slice is D wide too (2*H*d_k + H*d_v = 3D), and "
+    "then the queries, keys and values are the wrong columns",
+    "mha_output_is_values": "multi_head_attention's weighted sum labels the values' token axis as the QUERY axis "
+    "(einsum 'B nheads Qseq Kseq, B Qseq nheads headsize -> B Qseq nheads headsize'): the weights are only summed over "
+    "the keys, to 1, so each token's head output is its own value vector and the output is X @ W_V @ W_O, whatever the "
+    "scores, the scale or the mask",
 }
 
 
@@ -2304,6 +2315,63 @@ PORTS = [
        "torch.triu(torch.full(attention_map.size(), float('-inf')))`, sized by the global attention_map of the earlier "
        "cell `H, attention_map = attention(vectors, vectors, vectors)` (11 tokens: always 11 x 11, T unused), -inf on "
        "and above the diagonal (strict), then the course's `torch.where(masks[key] == 0, 0, -math.inf)` (additive)."),
+    # the FRESH_15 ports (helper C): ARENA (the Alignment Research Engineer Accelerator, an online curriculum whose
+    # participants publish their exercise solutions), its first cohorts of autumn 2022, W1D2 "Build your own
+    # transformer": the students' own single-head and multi-head (masked) attention in torch, einops and fancy_einsum
+    Port("arena_jbloomaus", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_argument_ignored", "always_causal",
+                                         "needs_square"),
+        "multi_head_attention": ("batch_first_only", "needs_equal_widths", "mask_ignored",
+                                 "mha_needs_divisible_width"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="w1d2/src/transformers.py (commit 8df261b) single_head_attention (the port's path without a mask): "
+        "`einsum('b s_q h, b h s_k -> b s_q s_k', Q, K.transpose(dim0=-1, dim1=-2))` (3-D only), `QKT / (emb_len ** "
+        "0.5)`, no scale argument; single_head_masked_attention (the port's path with a mask, whose entries are never "
+        "read): `tri = t.tril(t.ones((seq_len, seq_len)), diagonal=0)*(-10 ** 4)` with `seq_len = Q.shape[-2]`, "
+        "`QKT_masked = (QKT - tri)` (its own causal mask, (N_q, N_q): the broadcast raises unless N_k = N_q); "
+        "MultiheadMaskedAttention: `assert (hidden_size % num_heads) == 0`, `Q, K, V = einops.rearrange(QKV, 'b hs "
+        "(n es) -> n b hs es', n=3)` (3-D only, three equal chunks of the fused projection), "
+        "multihead_masked_attention with its mask commented out (`# QKT_masked = (QKT + tri)`), no mask argument. "
+        "The reference's decoding calls the student's attention on 2-D arrays, which its einsum refuses."),
+    Port("arena_derpyplops", {
+        "scaled_dot_product_attention": ("batch_first_only", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "needs_equal_widths", "always_causal"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="w1d2/attention.ipynb (commit 41e1f72) masked_attention(Q, K, V, mask): `einsum('b s1 c, b s2 c -> b s1 "
+        "s2', Q, K) / d_k` (3-D only), `scaled_dot_prod.masked_fill(mask == 0, -1e9)` (True = may attend, finite "
+        "fill: a fully masked row is uniform), no scale argument; MultiheadMaskedAttention.forward(x, mask=None) "
+        "(mask never read): `Q, K, V = self.W_QKV(x).chunk(3, dim=-1)`, multihead_attention's `assert K.shape[-1] == "
+        "V.shape[-1]` and `rearrange(Q, 'b s (nheads h) -> b nheads s h', ...)` (3-D only), `mask_filter = "
+        "t.triu(t.full_like(scaled_dot_prod, -t.inf), 1)` added whatever the mask (always causal). The reference's "
+        "decoding calls the student's attention on 2-D arrays, which its einsum refuses."),
+    Port("arena_ojh31", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_argument_ignored", "always_causal",
+                                         "causal_top_left"),
+        "multi_head_attention": ("batch_first_only", "qkv_sliced_at_model_width", "always_causal",
+                                 "mha_needs_divisible_width"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="w1d2/my_solutions.py (commit 05ad9af) single_head_attention (the port's path without a mask): "
+        "`einsum('batches seq_Q head_size, batches seq_K head_size -> batches seq_Q seq_K', Q, K)` (3-D only), "
+        "`softmax(attention_scores / np.sqrt(Q.shape[-1]), dim=2)`, no scale argument; single_head_masked_attention "
+        "(the port's path with a mask, whose entries are never read): `mask = k_index <= q_index` (its own causal "
+        "mask, top-left aligned), `t.where(mask, attention_scores, -t.inf)`; MultiheadMaskedAttention: `assert "
+        "self.hidden_size % self.num_heads == 0`, `Q = QKV[..., :self.hidden_size]`, `K = QKV[..., "
+        "self.hidden_size:-self.hidden_size]`, `V = QKV[..., -self.hidden_size:]` (cut at the input width), "
+        "multihead_masked_attention's `rearrange(Q, 'batch seq (nheads headsize) -> ...')` (3-D only) and `mask = "
+        "k_index <= q_index` (always causal, no mask argument). The reference's decoding calls the student's "
+        "attention on 2-D arrays, which its einsum refuses."),
+    Port("arena_curt_tigges", {
+        "multi_head_attention": ("batch_first_only", "needs_equal_widths", "mha_output_is_values", "mask_ignored"),
+    }, notes="w1d2/transformer_modules.py (commit 2a05422) MultiheadMaskedAttention.forward(x) (no mask argument): "
+       "`Q, K, V = t.tensor_split(out, 3, dim=-1)` (three nearly equal pieces of the fused projection), "
+       "`rearrange(Q, \"B S (nheads headsize) -> B S nheads headsize\", ...)` (3-D only), its own `mask = "
+       "t.tril(t.ones(seq_len, seq_len), diagonal=0)` and `masked_fill(mask == 0, -1e9)`, then `Z = einsum(\"B nheads "
+       "Qseq Kseq, B Qseq nheads headsize -> B Qseq nheads headsize\", scores, V)` (the values' tokens labelled as the "
+       "queries: each token's output is its own value, so neither the scores nor the causal mask reach it), "
+       "`self.ff(Z)`."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2396,17 +2464,20 @@ FRESH_14: tuple[str, ...] = ('deepul_ronaldln', 'deepul_ebronstein', 'deepul_par
                              'nycudlp_songriishere', 'nycudlp_youzhe0305', 'nycudlp_kwkwkwkak',
                              'nycudlp_darren2147483647', 'udl_mustachemo', 'udl_anjandhungana', 'udl_joan947',
                              'udl_lfz121')
-# the FRESH_15 ports of helper A: Johns Hopkins CS 601.471/671/771 (Advanced Self-Supervised Statistical NLP), homework
-# 1, question 1 (the lead merges the helpers' tuples into FRESH_15)
-FRESH_15_A: tuple[str, ...] = ('jhu771_prabhav55221', 'jhu771_kira265', 'jhu771_tommix626', 'jhu771_adoptedirelia')
-FRESH_15_B: tuple[str, ...] = ('dtu02456_maplewarrior', 'dtu02456_chuhanzhou', 'dtu02456_mathiasdamsgaard',
-                               'dtu02456_rong_jet')
+# a fifteenth batch of 12, from three sources the corpus had not used (Johns Hopkins CS 601.471/671/771 homework 1;
+# DTU 02456 Deep Learning, the transformer notebook's causal masks; ARENA's W1D2 "Build your own transformer"), ported
+# after the fourteenth was measured, by sessions that never ran the grader on them; graded once for the report. Like
+# the others, they join the validation half only.
+FRESH_15: tuple[str, ...] = ('jhu771_prabhav55221', 'jhu771_kira265', 'jhu771_tommix626', 'jhu771_adoptedirelia',
+                             'dtu02456_maplewarrior', 'dtu02456_chuhanzhou', 'dtu02456_mathiasdamsgaard',
+                             'dtu02456_rong_jet', 'arena_jbloomaus', 'arena_derpyplops', 'arena_ojh31',
+                             'arena_curt_tigges')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
                                        "fresh_8": FRESH_8, "fresh_9": FRESH_9, "fresh_10": FRESH_10,
                                        "fresh_11": FRESH_11, "fresh_12": FRESH_12, "fresh_13": FRESH_13,
-                                       "fresh_14": FRESH_14}
+                                       "fresh_14": FRESH_14, "fresh_15": FRESH_15}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
