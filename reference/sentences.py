@@ -103,8 +103,9 @@ SENTENCES: dict[str, str] = {
     # Part D: multi-head attention
     "scale_d_model": "You scaled by 1/sqrt of the model width (X.shape[-1] or W_Q.shape[-1]): each head is scaled "
     "by 1/sqrt(d_k) of its own width, d_k = W_Q.shape[-1] // num_heads (PS4 Q2c).",
-    "mha_value_width": "Your code fails when d_v differs from d_k: W_V has H*d_v columns, so split V into heads of "
-    "width d_v = W_V.shape[-1] // num_heads (and merge them back with d_v), not d_k (PS4 Q2c).",
+    "mha_value_width": "Your code works only when d_v = d_k: V = X @ W_V has H*d_v columns, which may differ from "
+    "Q's and K's H*d_k, so give V its own head width d_v = W_V.shape[-1] // num_heads wherever you split, slice or "
+    "merge it (PS4 Q2c).",
     "head_split_wrong": "Your heads took interleaved columns (reshape to (N, d_k, H)): head h is the contiguous block "
     "of columns [h*d_k, (h+1)*d_k), i.e. reshape to (..., N, H, d_k) then swap axes (PS4 Q2c).",
     "head_split_reshape": "You reshaped (..., N, H*d_k) straight to (..., H, N, d_k), which mixes tokens and heads: "

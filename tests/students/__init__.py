@@ -2322,10 +2322,12 @@ PORTS = [
         "scaled_dot_product_attention": ("batch_first_only", "scale_argument_ignored", "always_causal",
                                          "needs_square"),
         "multi_head_attention": ("batch_first_only", "needs_equal_widths", "mask_ignored",
-                                 "mha_needs_divisible_width"),
+                                 "mha_needs_divisible_width", "mha_value_width"),
         **{f: ("batch_first_only",) for f in DECODE},
     }, callee=decoding("scaled_dot_product_attention"),
-        notes="w1d2/src/transformers.py (commit 8df261b) single_head_attention (the port's path without a mask): "
+        notes="(mha_value_width declared by the lead after FRESH_15 was graded once: the fused projection cut in three "
+        "equal pieces works only when d_v = d_k, which the corpus declares so, e.g. jhu771_tommix626.) "
+        "w1d2/src/transformers.py (commit 8df261b) single_head_attention (the port's path without a mask): "
         "`einsum('b s_q h, b h s_k -> b s_q s_k', Q, K.transpose(dim0=-1, dim1=-2))` (3-D only), `QKT / (emb_len ** "
         "0.5)`, no scale argument; single_head_masked_attention (the port's path with a mask, whose entries are never "
         "read): `tri = t.tril(t.ones((seq_len, seq_len)), diagonal=0)*(-10 ** 4)` with `seq_len = Q.shape[-2]`, "
@@ -2336,10 +2338,12 @@ PORTS = [
         "The reference's decoding calls the student's attention on 2-D arrays, which its einsum refuses."),
     Port("arena_derpyplops", {
         "scaled_dot_product_attention": ("batch_first_only", "mask_finite_fill", "scale_argument_ignored"),
-        "multi_head_attention": ("batch_first_only", "needs_equal_widths", "always_causal"),
+        "multi_head_attention": ("batch_first_only", "needs_equal_widths", "always_causal", "mha_value_width"),
         **{f: ("batch_first_only",) for f in DECODE},
     }, callee=decoding("scaled_dot_product_attention"),
-        notes="w1d2/attention.ipynb (commit 41e1f72) masked_attention(Q, K, V, mask): `einsum('b s1 c, b s2 c -> b s1 "
+        notes="(mha_value_width declared by the lead after FRESH_15 was graded once: the fused projection cut in three "
+        "equal pieces works only when d_v = d_k, which the corpus declares so, e.g. jhu771_tommix626.) "
+        "w1d2/attention.ipynb (commit 41e1f72) masked_attention(Q, K, V, mask): `einsum('b s1 c, b s2 c -> b s1 "
         "s2', Q, K) / d_k` (3-D only), `scaled_dot_prod.masked_fill(mask == 0, -1e9)` (True = may attend, finite "
         "fill: a fully masked row is uniform), no scale argument; MultiheadMaskedAttention.forward(x, mask=None) "
         "(mask never read): `Q, K, V = self.W_QKV(x).chunk(3, dim=-1)`, multihead_attention's `assert K.shape[-1] == "
@@ -2350,10 +2354,13 @@ PORTS = [
         "scaled_dot_product_attention": ("batch_first_only", "scale_argument_ignored", "always_causal",
                                          "causal_top_left"),
         "multi_head_attention": ("batch_first_only", "qkv_sliced_at_model_width", "always_causal",
-                                 "mha_needs_divisible_width"),
+                                 "mha_needs_divisible_width", "mha_head_width_model", "mha_value_width"),
         **{f: ("batch_first_only",) for f in DECODE},
     }, callee=decoding("scaled_dot_product_attention"),
-        notes="w1d2/my_solutions.py (commit 05ad9af) single_head_attention (the port's path without a mask): "
+        notes="(mha_head_width_model and mha_value_width declared by the lead after FRESH_15 was graded once: the "
+        "queries cut at the input width D are heads of D // H, and the values' D columns work only when d_v = d_k, "
+        "which the corpus declares so for a fused projection split at the model width, e.g. jhu743_evangronberg.) "
+        "w1d2/my_solutions.py (commit 05ad9af) single_head_attention (the port's path without a mask): "
         "`einsum('batches seq_Q head_size, batches seq_K head_size -> batches seq_Q seq_K', Q, K)` (3-D only), "
         "`softmax(attention_scores / np.sqrt(Q.shape[-1]), dim=2)`, no scale argument; single_head_masked_attention "
         "(the port's path with a mask, whose entries are never read): `mask = k_index <= q_index` (its own causal "
@@ -2364,8 +2371,11 @@ PORTS = [
         "k_index <= q_index` (always causal, no mask argument). The reference's decoding calls the student's "
         "attention on 2-D arrays, which its einsum refuses."),
     Port("arena_curt_tigges", {
-        "multi_head_attention": ("batch_first_only", "needs_equal_widths", "mha_output_is_values", "mask_ignored"),
-    }, notes="w1d2/transformer_modules.py (commit 2a05422) MultiheadMaskedAttention.forward(x) (no mask argument): "
+        "multi_head_attention": ("batch_first_only", "needs_equal_widths", "mha_output_is_values", "mask_ignored",
+                                 "mha_value_width"),
+    }, notes="(mha_value_width declared by the lead after FRESH_15 was graded once: the fused projection cut in three "
+        "equal pieces works only when d_v = d_k, which the corpus declares so, e.g. jhu771_tommix626.) "
+        "w1d2/transformer_modules.py (commit 2a05422) MultiheadMaskedAttention.forward(x) (no mask argument): "
        "`Q, K, V = t.tensor_split(out, 3, dim=-1)` (three nearly equal pieces of the fused projection), "
        "`rearrange(Q, \"B S (nheads headsize) -> B S nheads headsize\", ...)` (3-D only), its own `mask = "
        "t.tril(t.ones(seq_len, seq_len), diagonal=0)` and `masked_fill(mask == 0, -1e9)`, then `Z = einsum(\"B nheads "
