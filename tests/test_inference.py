@@ -266,9 +266,14 @@ def test_rope_written_in_layouts_that_do_not_agree_is_named_by_the_combination_t
 @pytest.mark.parametrize("mask, expected", [
     (lambda n_q, n_k=None: ~np.tril(np.ones((n_q, n_q), bool)), ("causal_ignores_n_k", "mask_inverted")),
     (lambda n_q, n_k=None: np.tril(np.ones((n_q, n_q), bool)), "causal_ignores_n_k"),
-    (lambda n_q, n_k=None: np.where(np.tril(np.ones((n_q, n_q), bool)), 0.0, -np.inf), None),  # numbers: not bool
+    (lambda n_q, n_k=None: np.where(np.tril(np.ones((n_q, n_q), bool)), 0.0, -np.inf),
+     ("causal_ignores_n_k", "mask_additive")),  # 0 allows
+    (lambda n_q, n_k=None: np.where(np.tril(np.ones((n_q, n_q), bool)), -np.inf, 0.0),
+     ("causal_ignores_n_k", "mask_inverted", "mask_additive")),
+    (lambda n_q, n_k=None: np.tril(np.ones((n_q, n_q))), ("causal_ignores_n_k", "mask_float")),  # nonzero allows
+    (lambda n_q, n_k=None: np.tril(np.full((n_q, n_q), 0.5)), None),  # other numbers: no form read
 ])
-def test_a_square_causal_mask_is_named_with_its_polarity_only_when_boolean(mask, expected) -> None:
+def test_a_square_causal_mask_is_named_with_its_polarity_and_the_form_it_is_written_in(mask, expected) -> None:
     found = infer("mask-more-keys", mask)
     assert (found[0] if found else None) == expected
 

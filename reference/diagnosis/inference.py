@@ -106,11 +106,15 @@ def _square_mask(stored: Case, actual: Any) -> Found:
     n_k = stored.inputs.get("n_k")
     if n_k is None or int(n_k) == n_q or not isinstance(actual, np.ndarray) or actual.shape != (n_q, n_q):
         return None
-    pattern, square = np.asarray(actual) != 0, oracle.causal_mask(n_q)
-    if np.array_equal(pattern, square):
-        return "causal_ignores_n_k", f"the output is causal_mask({n_q}, {n_q}), of shape ({n_q}, {n_q})"
-    if np.asarray(actual).dtype == bool and np.array_equal(pattern, ~square):  # the polarity inverted too
-        return ("causal_ignores_n_k", "mask_inverted"), f"the output is ~causal_mask({n_q}, {n_q})"
+    if (read := masks.pattern(actual)) is None:
+        return None
+    (form, allowed), square = read, oracle.causal_mask(n_q)
+    written = " written as numbers" if form else ""
+    if np.array_equal(allowed, square):
+        how = f"the output is causal_mask({n_q}, {n_q}){written}, of shape ({n_q}, {n_q})"
+        return (("causal_ignores_n_k", *form) if form else "causal_ignores_n_k"), how
+    if np.array_equal(allowed, ~square):  # the polarity inverted too
+        return ("causal_ignores_n_k", "mask_inverted", *form), f"the output is ~causal_mask({n_q}, {n_q}){written}"
     return None
 
 

@@ -112,15 +112,9 @@ def causal_form(stored: Case, actual: Any) -> tuple[str, ...]:
     expected = np.asarray(stored.expected)
     if actual.shape != expected.shape:
         return ()
-    if actual.dtype.kind not in "iuf" or np.isnan(actual).any():
+    if actual.dtype.kind not in "iuf" or (read := pattern(actual)) is None:
         return ()
-    values = set(np.unique(actual).tolist())
-    if values <= {0, 1}:
-        form, allowed = "mask_float", actual != 0
-    elif 0 in values and all(v < -1e3 for v in values - {0}):
-        form, allowed = "mask_additive", actual == 0
-    else:
-        return ()
+    (form,), allowed = read
     if np.array_equal(allowed, expected):
         return (form,)
     if np.array_equal(~allowed, expected):
@@ -132,6 +126,21 @@ def causal_form(stored: Case, actual: Any) -> tuple[str, ...]:
             mistake = found[0] if len(found) == 1 else Candidates(found)
             return ("mask_inverted", mistake, form) if inverted else (mistake, form)
     return ()
+
+
+def pattern(actual: np.ndarray) -> tuple[tuple[str, ...], np.ndarray] | None:
+    """A mask's form and the keys it allows: a boolean one as it is (no form named); numbers 0/1 (mask_float, nonzero
+    allows) or 0/-inf and 0/-1e9 (mask_additive, 0 allows); None for any other numbers."""
+    if actual.dtype == bool:
+        return (), actual
+    if actual.dtype.kind not in "iuf" or np.isnan(actual).any():
+        return None
+    values = set(np.unique(actual).tolist())
+    if values <= {0, 1}:
+        return ("mask_float",), actual != 0
+    if 0 in values and all(v < -1e3 for v in values - {0}):
+        return ("mask_additive",), actual == 0
+    return None
 
 
 def _same_mask(pattern: np.ndarray, allowed: np.ndarray) -> bool:

@@ -3021,21 +3021,21 @@ VERDICTS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     'dtu02456_maplewarrior': {
         'C.1': ('mask_additive',),
-        'C.2': (),
+        'C.2': ('causal_ignores_n_k', 'mask_additive'),
         'C.3': ('mask_additive',),
-        'C.12': ('mask_additive',),
+        'C.12': ('causal_ignores_n_k', 'mask_additive'),
     },
     'dtu02456_chuhanzhou': {
         'C.1': ('mask_inverted', 'mask_additive'),
-        'C.2': ('causal_ignores_n_k',),
+        'C.2': ('causal_ignores_n_k', 'mask_inverted'),
         'C.3': ('mask_inverted', 'mask_additive'),
-        'C.12': ('causal_ignores_n_k',),
+        'C.12': ('causal_ignores_n_k', 'mask_inverted'),
     },
     'dtu02456_mathiasdamsgaard': {
         'C.1': ('causal_strict', 'mask_additive'),
         'C.2': (),
         'C.3': ('causal_strict', 'mask_additive'),
-        'C.12': ('causal_ignores_n_k',),
+        'C.12': ('causal_strict', 'mask_additive'),
     },
     'dtu02456_rong_jet': {
         'C.1': (),
