@@ -233,6 +233,16 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "(einsum 'B nheads Qseq Kseq, B Qseq nheads headsize -> B Qseq nheads headsize'): the weights are only summed over "
     "the keys, to 1, so each token's head output is its own value vector and the output is X @ W_V @ W_O, whatever the "
     "scores, the scale or the mask",
+    # FRESH_16 helper A
+    "mask_unsqueezed_in_attention": "scaled dot-product attention itself gives the mask an axis at position 1 "
+    "(mask.unsqueeze(1), meant to give the course's (B, 1, N_k) or (B, N, N) masks a head axis) before masked_fill "
+    "meets the scores: a shared (N_q, N_k) mask becomes (N_q, 1, N_k), so on 3-D (B, N_q, N_k) scores sequence b "
+    "masks its keys with mask row b for every query and on 4-D (B, H, N_q, N_k) scores head h does (each raises "
+    "unless N_q equals that axis or 1), and on 2-D scores it raises (in place, masked_fill_) or broadcasts the scores "
+    "to (N_q, N_q, N_k) (out of place); a (B, N_q, N_k) mask is right on 4-D scores only",
+    "mha_square_weights": "multi_head_attention loads every weight into an nn.Linear(d_model, d_model) with "
+    "load_state_dict (d_model = X.shape[-1]), whose shape check raises unless W_Q, W_K, W_V and W_O are all (D, D): "
+    "besides H*d_k = H*d_v = D, an output width D_out other than the input's D raises",
 }
 
 
@@ -2382,6 +2392,66 @@ PORTS = [
        "Qseq Kseq, B Qseq nheads headsize -> B Qseq nheads headsize\", scores, V)` (the values' tokens labelled as the "
        "queries: each token's output is its own value, so neither the scores nor the causal mask reach it), "
        "`self.ff(Z)`."),
+    # the FRESH_16 ports (helper A): NYU DS-GA 1011 (Natural Language Processing with Representation Learning), fall
+    # 2024 homework 2 (the Annotated-Transformer translation model: `attention` and MultiHeadedAttention left empty)
+    # and fall 2025 assignment 2 (a Transformer LM from scratch in the `student` package)
+    Port("dsga1011_alexman2000", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_unsqueezed_in_attention",
+                                         "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "mha_mask_unsqueezed_shared", "softmax_nan_fully_masked"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="fall2024/assignment/hw2_newest/submission/layers.py (commit f2c2a9e) attention(query, key, value, "
+        "mask=None, dropout=None): no scale argument, `torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)`, "
+        "`mask = mask.unsqueeze(1)` (a shared (N_q, N_k) mask becomes (N_q, 1, N_k)), `batch_scores = "
+        "batch_scores.masked_fill_(mask == 0, float(\"-inf\"))` (in place: the mask must expand to the scores' shape), "
+        "`batch_scores.softmax(dim=-1)` (an all -inf row is NaN); MultiHeadedAttention: `self.d_k = d_model // h` "
+        "(D // H, D = X.shape[-1]), `batch_size = query.size(0)`, `projection(mat).view(batch_size, -1, "
+        "self.num_head, self.d_k).transpose(1, 2)` for q, k and v (the first axis read as the batch), the mask passed "
+        "to attention as given, merge `.view(batch_size, -1, self.d_model)` (the input's width), "
+        "`self.projections[-1]`."),
+    Port("dsga1011_chenxinnnn", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_finite_fill", "mask_unsqueezed_in_attention"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_finite_fill", "mha_mask_unsqueezed_shared"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="German_to_English_Machine_Translation/layers.py (commit 0ae510a) attention(query, key, value, "
+        "mask=None, dropout=None): no scale argument, `torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)`, "
+        "`mask = mask.unsqueeze(1)` (a shared (N_q, N_k) mask becomes (N_q, 1, N_k)), `scores = "
+        "scores.masked_fill(mask == 0, -1e9)` (finite; out of place, so the scores broadcast up to the mask), "
+        "`torch.softmax(scores, dim=-1)`; MultiHeadedAttention: `assert d_model % h == 0`, `self.d_k = d_model // h` "
+        "(D // H, D = X.shape[-1]), `batch_size = query.size(0)`, `lin(x).view(batch_size, -1, self.h, "
+        "self.d_k).transpose(1, 2)` for q, k and v (the first axis read as the batch), the mask passed to attention as "
+        "given, merge `.view(batch_size, -1, self.h * self.d_k)`, `self.linears[-1](x)`."),
+    Port("dsga1011_anubhav3084", {
+        "softmax": ("default_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("always_causal",),
+        "rope": ("rope_integer_positions",),
+        **{f: ("rope_integer_positions",) for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("softmax",), **decoding("rope")},
+        notes="assignment_2/student/modules.py (commit 1daa802): `def SoftmaxLayer(in_features, dim)` (no default, "
+        "no temperature, `torch.max(...).values` of an all -inf slice is -inf: NaN); AttentionLayer(Query, Key, "
+        "Value, mask=None, dim=None): no scale argument, `einsum(...) / math.sqrt(d_k)`, `torch.where(mask, Q_K_T, "
+        "float('-inf'))`, `SoftmaxLayer(masked_Q_K_T, dim=-1)`; MultiHeadSelfAttentionLayer.forward(x, "
+        "token_positions=None): no mask argument, `mask = torch.tril(torch.ones(seq_len, seq_len, "
+        "dtype=torch.bool))` always; RoPE.forward: `self.cos_buffer[token_positions]` (integer indexing of float32 "
+        "tables of positions 0..max_seq_len-1)."),
+    Port("dsga1011_sakshisanghavi", {
+        "softmax": ("default_required", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("needs_mask", "scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("always_causal", "mha_head_width_model", "mha_value_width", "mha_square_weights"),
+        "rope": ("rope_integer_positions",),
+        **{f: ("needs_mask", "rope_integer_positions") for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("softmax",), **decoding("scaled_dot_product_attention", "rope")},
+        notes="student/training.py (commit e304e10): `def softmax(x, dim)` (no default, no temperature, `torch.max` "
+        "of an all -inf slice: NaN); scaled_dot_product_attention(Q, K, V, mask=None): no scale argument, `scores * "
+        "(1 / math.sqrt(d_k))`, `if mask is not None: masked_scores = torch.where(mask, scores, float(\"-inf\"))` then "
+        "`softmax(masked_scores, -1)` unconditionally (no mask: UnboundLocalError); student/modules.py "
+        "MultiHeadSelfAttention: `self.q_proj = Linear(d_model, d_model)` (and k_proj, v_proj, out_proj) loaded by "
+        "the adapter with `load_state_dict` (every weight must be (d_model, d_model)), forward(x, "
+        "token_positions=None) has no mask argument, `mask = torch.tril(torch.ones(seq_len, seq_len, "
+        "dtype=torch.bool))` always; RoPE.forward: `self.cos[token_positions]` (integer indexing)."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2482,6 +2552,9 @@ FRESH_15: tuple[str, ...] = ('jhu771_prabhav55221', 'jhu771_kira265', 'jhu771_to
                              'dtu02456_maplewarrior', 'dtu02456_chuhanzhou', 'dtu02456_mathiasdamsgaard',
                              'dtu02456_rong_jet', 'arena_jbloomaus', 'arena_derpyplops', 'arena_ojh31',
                              'arena_curt_tigges')
+# the FRESH_16 ports of helper A (NYU DS-GA 1011), merged into FRESH_16 by the lead
+FRESH_16_A: tuple[str, ...] = ('dsga1011_alexman2000', 'dsga1011_chenxinnnn', 'dsga1011_anubhav3084',
+                                'dsga1011_sakshisanghavi')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
