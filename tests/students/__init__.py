@@ -2452,6 +2452,80 @@ PORTS = [
         "the adapter with `load_state_dict` (every weight must be (d_model, d_model)), forward(x, "
         "token_positions=None) has no mask argument, `mask = torch.tril(torch.ones(seq_len, seq_len, "
         "dtype=torch.bool))` always; RoPE.forward: `self.cos[token_positions]` (integer indexing)."),
+    # the FRESH_16 ports (helper B): IIIT Hyderabad's Advanced NLP (ANLP), Monsoon 2025, assignment 1 "Transformer
+    # from scratch" (Finnish-English translation with RoPE or a relative position bias, no torch attention modules)
+    Port("iiitanlp_gvarun01", {
+        "scaled_dot_product_attention": ("needs_leading_axes", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mha_applies_rope", "mask_finite_fill",
+                                 "mha_mask_head_axis"),
+        "rope": ("needs_leading_axes", "rope_mixed_layout", "rope_ignores_positions"),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention", "rope")},
+        notes="utils.py (commit f5f7b71) scaled_dot_product_attention: `batch_size, num_heads, seq_len, d_k = Q.shape` "
+        "(4-D only), `scores / math.sqrt(d_k)`, `safe_masked_fill(scores, mask == 0, -1e9)`, no scale argument; RoPE: "
+        "`seq_len = x.size(2)`, `sin_emb[:seq_len, :]` (positions 0..N-1), `repeat_interleave(2, dim=-1)` tables "
+        "(interleaved) against `_rotate_half`'s `x.chunk(2, dim=-1)` partners (halves); encoder.py MultiHeadAttention "
+        "(config.json `\"pos_encoding\": \"rope\"`): `assert d_model % num_heads == 0`, `self.d_k = d_model // "
+        "num_heads`, `RoPE(self.d_k, max_seq_len)` (asserts an even d_k), `_split_heads`: `batch_size, seq_len, "
+        "d_model = x.shape` and `.view(batch_size, seq_len, self.num_heads, self.d_k)` for Q, K and V, "
+        "`apply_rotary_pos_emb(Q, cos, sin)` (likewise K, the same mixed layout), the utils attention with the mask "
+        "as given (a (B, N, N) mask meets the (B, H, N, N) scores without a head axis), `.view(batch_size, seq_len, "
+        "self.d_model)`, W_o. The reference's decoding calls the student's attention and RoPE on 2-D arrays, which "
+        "their 4-axis unpack and x.size(2) refuse."),
+    Port("iiitanlp_thefool18", {
+        "scaled_dot_product_attention": ("mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_finite_fill", "mha_mask_head_axis"),
+        "rope": ("rope_half_split", "rope_ignores_positions", "rope_base_ignored", "extra_leading_axes"),
+        **{f: ("extra_leading_axes", "rope_ignores_positions") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
+        notes="utils.py (commit 2f5605a) scaled_dot_product_attention(q, k, v, mask=None, bias=None): `d_k = "
+        "q.size(-1)`, `/ math.sqrt(d_k)`, `scores.masked_fill_(mask == 0, -1e9)`, no scale argument; apply_rope: "
+        "`rotate_half` on halves, `torch.cat([cos_pos, cos_pos], dim=-1)`, `position = torch.arange(seq_len)`, "
+        "`math.log(10000.0)` (fixed base), `cos_pos.unsqueeze(0).unsqueeze(0)` (1, 1, N, d/2 tables: a 2-D or 3-D "
+        "input gains leading axes; the reference's decode_step rotates a (1, d_k) row at position 0, i.e. not at all, "
+        "and gets (1, 1, 1, d_k) back); decoder.py MultiHeadAttention (pos_encoding=\"rel_bias\", its bias table "
+        "`torch.zeros(2 * max_len - 1, num_heads)` at construction): `assert d_model % num_heads == 0`, `self.d_k = "
+        "d_model // num_heads`, `B, Lq, _ = q.size()`, `.view(B, Lq, self.num_heads, self.d_k)` for q, k and v, the "
+        "utils attention with the mask as given (a (B, N, N) mask meets the (B, H, N, N) scores without a head axis), "
+        "`.view(B, Lq, self.d_model)`, o_proj."),
+    Port("iiitanlp_paarthjindal", {
+        "scaled_dot_product_attention": ("needs_leading_axes", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mha_applies_rope", "mask_finite_fill",
+                                 "mha_mask_head_axis"),
+        "rope": ("needs_leading_axes", "rope_half_split", "rope_ignores_positions", "rope_base_ignored"),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention", "rope")},
+        notes="encoder.py (commit efee630) MultiHeadAttention.scaled_dot_product_attention: `batch_size, num_heads, "
+        "seq_len_q, d_k = Q.size()` (4-D only), `/ math.sqrt(d_k)`, `scores.masked_fill(mask == 0, -1e9)`, no scale "
+        "argument; RotaryPositionalEmbedding: `inv_freq = 1.0 / (10000 ** (torch.arange(0, d_model, 2).float() / "
+        "d_model))` (fixed base), `position = torch.arange(seq_len)` (positions 0..N-1); "
+        "apply_rotary_pos_emb_single: `batch_size, num_heads, seq_len, d_k = x.shape` (4-D only), `torch.cat([sin, "
+        "sin], dim=-1)`, `rotate_half` on halves (GPT-NeoX layout); RoPEMultiHeadAttention (EncoderLayer's default "
+        "pos_encoding_type=\"rope\"): `assert d_model % num_heads == 0`, `self.d_k = d_model // num_heads`, "
+        "`batch_size, seq_len, d_model = query.size()`, `.view(batch_size, seq_len, self.num_heads, self.d_k)` for Q, "
+        "K and V, Q and K rotated with the RoPE above at positions 0..N-1 (an odd d_k raises), the attention above "
+        "with the mask as given (a (B, N, N) mask meets the (B, H, N, N) scores without a head axis), "
+        "`.view(batch_size, seq_len, d_model)`, W_o. The reference's decoding calls the student's attention and RoPE "
+        "on 2-D arrays, which their 4-axis unpacks refuse."),
+    Port("iiitanlp_akr_end", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_bool_added", "mha_mask_head_axis"),
+        "rope": ("rope_half_split", "rope_ignores_positions", "rope_base_ignored", "extra_leading_axes"),
+        **{f: ("extra_leading_axes", "rope_ignores_positions") for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="code/encoder.py (commit 510857b) apply_rope: `theta = 10000 ** (-2 * sinusoid / Dh)` (fixed base), `pos "
+        "= torch.arange(T)` (positions 0..N-1), `angles.sin()[None,None,:,:]` (1, 1, N, d/2 tables: a 2-D or 3-D input "
+        "gains leading axes; the reference's decode_step rotates a (1, d_k) row at position 0, i.e. not at all, and "
+        "gets (1, 1, 1, d_k) back), `torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], dim=-1)` on halves; "
+        "MultiHeadAttention (rope=False, rel_bias=False by default): `assert d_model % num_heads == 0`, `self.d_head = "
+        "d_model // num_heads`, `B, Tq, _ = x_q.size()`, `.view(B, Tq, self.num_heads, self.d_head)` for q, k and v, "
+        "`att = att + mask` (additive: a boolean mask adds 0/1 and blocks nothing; a (B, N, N) mask meets the (B, H, "
+        "N, N) scores without a head axis), `.view(B, Tq, self.d_model)`, `self.out(y)`."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2555,6 +2629,9 @@ FRESH_15: tuple[str, ...] = ('jhu771_prabhav55221', 'jhu771_kira265', 'jhu771_to
 # the FRESH_16 ports of helper A (NYU DS-GA 1011), merged into FRESH_16 by the lead
 FRESH_16_A: tuple[str, ...] = ('dsga1011_alexman2000', 'dsga1011_chenxinnnn', 'dsga1011_anubhav3084',
                                 'dsga1011_sakshisanghavi')
+# the FRESH_16 ports of helper B (IIIT Hyderabad's Advanced NLP, Monsoon 2025, assignment 1); the lead merges the
+# helpers' tuples into FRESH_16
+FRESH_16_B: tuple[str, ...] = ('iiitanlp_gvarun01', 'iiitanlp_thefool18', 'iiitanlp_paarthjindal', 'iiitanlp_akr_end')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
