@@ -233,6 +233,14 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "(einsum 'B nheads Qseq Kseq, B Qseq nheads headsize -> B Qseq nheads headsize'): the weights are only summed over "
     "the keys, to 1, so each token's head output is its own value vector and the output is X @ W_V @ W_O, whatever the "
     "scores, the scale or the mask",
+    # FRESH_16 helper C
+    "mask_read_as_valid_lens": "attention reads its boolean mask as d2l's valid_lens (the number of valid keys of "
+    "each sequence or query row, masked_softmax): an entry True counts as 1 valid key and False as 0, so a query row "
+    "given True attends to key 0 only and one given False to no key (a -1e6 fill gives it uniform weights, a -inf fill "
+    "NaN); the mask is repeated or flattened against the scores' batch and query rows and raises (an IndexError or a "
+    "shape assertion) unless its shape happens to fit them",
+    "mha_output_width_asserted": "multi_head_attention asserts that its output is exactly as wide as the projections "
+    "(one num_hidden_units for W_q, W_k, W_v and W_o): it raises unless W_O's width D_out equals H*d_k",
 }
 
 
@@ -2382,6 +2390,51 @@ PORTS = [
        "Qseq Kseq, B Qseq nheads headsize -> B Qseq nheads headsize\", scores, V)` (the values' tokens labelled as the "
        "queries: each token's output is its own value, so neither the scores nor the causal mask reach it), "
        "`self.ff(Z)`."),
+    # the FRESH_16 ports (helper C): Dive into Deep Learning (d2l.ai), the attention chapter
+    Port("d2l_chenkehan21", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_argument_ignored", "mask_read_as_valid_lens"),
+        "multi_head_attention": ("batch_first_only", "head_split_reshape", "head_merge_wrong",
+                                 "mask_read_as_valid_lens"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="codes/Attention/attention_scoring_functions.py (commit df3ca57) DotProductAttention.forward: "
+        "`torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(queries.shape[-1])` (3-D only, no scale argument), "
+        "`masked_softmax(scores, valid_lens)`: `valid_len.reshape(-1)` (or repeat_interleave of a 1-D one) and "
+        "Modern_RNNs/seq2seq.py sequence_mask `mask = torch.arange(max_len)[None, :] >= valid_len[:, None]; x[mask] = "
+        "mask_value` with -1e6 (the contract's mask read as valid lengths); multi_head_attention.py: transpose_qkv "
+        "`x.reshape(x.shape[0] * num_heads, x.shape[1], -1)` and transpose_output `x.reshape(-1, x.shape[1], "
+        "x.shape[2] * num_heads)` (heads split and merged by a bare reshape, no permute), `torch.repeat_interleave("
+        "valid_lens, self.num_heads, dim=0)`. The reference's decoding calls the student's bmm attention on 2-D "
+        "arrays, which it refuses."),
+    Port("d2l_dodododddo", {
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "scale_other", "mask_bool_added",
+                                 "mha_mask_head_axis", "no_output_projection"),
+    }, notes="dl_ch10/model.py (commit 5c630ae) AttentionLayer: `assert self.dim % self.m_head == 0` with self.dim = "
+       "config.hidden_size (the input width), `batch_size, seq_len, _ = W.shape` in _split_m_head (3-D only), "
+       "`weight = torch.matmul(q, k.permute(0, 1, 3, 2)) / math.sqrt(self.dim / self.m_head)` (input width over the "
+       "heads, right only when H*d_k = D), `weight += attention_mask` (additive: a boolean mask adds 0/1, and a "
+       "per-sequence (B, N, N) mask meets the (B, H, N, N) scores without a head axis), returns the merged heads `v` "
+       "(no W_o in the layer)."),
+    Port("d2l_boxcounter", {
+        "scaled_dot_product_attention": ("batch_first_only", "needs_equal_widths", "scale_argument_ignored",
+                                         "mask_read_as_valid_lens", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "mha_output_width_asserted",
+                                 "mask_read_as_valid_lens", "softmax_nan_fully_masked"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="chapter-11_attention_mechanisms_and_transformers/04_vitransformer/vitransformer.py (commit c1d09b4; the "
+        "same code in 03_transformer_with_kv_cache/transformer.py) DotProductAttention.forward: "
+        "`assert_dimension('queries', queries, 3)` (and keys, values), `assert_same_shape('keys', keys, 'values', "
+        "values)` and `assert_shape('values', values, (batch_size, num_keys, num_hidden_units))` (d_v = d_k), `/ "
+        "math.sqrt(num_hidden_units)` (no scale argument); masked_softmax(attention_scores, valid_lens): valid_lens "
+        "repeated to (batch, queries, keys), `mask >= valid_lens`, `masked_fill(mask, -torch.inf)`, torch.softmax (the "
+        "contract's mask read as valid lengths; a row with no valid key is NaN); MultiHeadAttention: "
+        "`nn.LazyLinear(num_hidden_units, bias=False)` for W_q, W_k, W_v and W_o, `assert_shape('v', v, (..., "
+        "hidden_size))`, `assert_shape('context', context, (queries.size(0), queries.size(1), hidden_size))` after "
+        "W_o, `valid_lens.repeat_interleave(num_heads, dim=0)`. The reference's decoding calls the student's attention "
+        "on 2-D arrays, which its assertions refuse."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2482,6 +2535,8 @@ FRESH_15: tuple[str, ...] = ('jhu771_prabhav55221', 'jhu771_kira265', 'jhu771_to
                              'dtu02456_maplewarrior', 'dtu02456_chuhanzhou', 'dtu02456_mathiasdamsgaard',
                              'dtu02456_rong_jet', 'arena_jbloomaus', 'arena_derpyplops', 'arena_ojh31',
                              'arena_curt_tigges')
+# FRESH_16 helper C: three readers' own attention code for Dive into Deep Learning (d2l.ai), the attention chapter
+FRESH_16_C: tuple[str, ...] = ('d2l_chenkehan21', 'd2l_dodododddo', 'd2l_boxcounter')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
