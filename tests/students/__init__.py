@@ -243,6 +243,14 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "mha_square_weights": "multi_head_attention loads every weight into an nn.Linear(d_model, d_model) with "
     "load_state_dict (d_model = X.shape[-1]), whose shape check raises unless W_Q, W_K, W_V and W_O are all (D, D): "
     "besides H*d_k = H*d_v = D, an output width D_out other than the input's D raises",
+    # FRESH_16 helper C
+    "mask_read_as_valid_lens": "attention reads its boolean mask as d2l's valid_lens (the number of valid keys of "
+    "each sequence or query row, masked_softmax): an entry True counts as 1 valid key and False as 0, so a query row "
+    "given True attends to key 0 only and one given False to no key (a -1e6 fill gives it uniform weights, a -inf fill "
+    "NaN); the mask is repeated or flattened against the scores' batch and query rows and raises (an IndexError or a "
+    "shape assertion) unless its shape happens to fit them",
+    "mha_output_width_asserted": "multi_head_attention asserts that its output is exactly as wide as the projections "
+    "(one num_hidden_units for W_q, W_k, W_v and W_o): it raises unless W_O's width D_out equals H*d_k",
 }
 
 
@@ -2526,6 +2534,51 @@ PORTS = [
         "d_model // num_heads`, `B, Tq, _ = x_q.size()`, `.view(B, Tq, self.num_heads, self.d_head)` for q, k and v, "
         "`att = att + mask` (additive: a boolean mask adds 0/1 and blocks nothing; a (B, N, N) mask meets the (B, H, "
         "N, N) scores without a head axis), `.view(B, Tq, self.d_model)`, `self.out(y)`."),
+    # the FRESH_16 ports (helper C): Dive into Deep Learning (d2l.ai), the attention chapter
+    Port("d2l_chenkehan21", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_argument_ignored", "mask_read_as_valid_lens"),
+        "multi_head_attention": ("batch_first_only", "head_split_reshape", "head_merge_wrong",
+                                 "mask_read_as_valid_lens"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="codes/Attention/attention_scoring_functions.py (commit df3ca57) DotProductAttention.forward: "
+        "`torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(queries.shape[-1])` (3-D only, no scale argument), "
+        "`masked_softmax(scores, valid_lens)`: `valid_len.reshape(-1)` (or repeat_interleave of a 1-D one) and "
+        "Modern_RNNs/seq2seq.py sequence_mask `mask = torch.arange(max_len)[None, :] >= valid_len[:, None]; x[mask] = "
+        "mask_value` with -1e6 (the contract's mask read as valid lengths); multi_head_attention.py: transpose_qkv "
+        "`x.reshape(x.shape[0] * num_heads, x.shape[1], -1)` and transpose_output `x.reshape(-1, x.shape[1], "
+        "x.shape[2] * num_heads)` (heads split and merged by a bare reshape, no permute), `torch.repeat_interleave("
+        "valid_lens, self.num_heads, dim=0)`. The reference's decoding calls the student's bmm attention on 2-D "
+        "arrays, which it refuses."),
+    Port("d2l_dodododddo", {
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "scale_other", "mask_bool_added",
+                                 "mha_mask_head_axis", "no_output_projection"),
+    }, notes="dl_ch10/model.py (commit 5c630ae) AttentionLayer: `assert self.dim % self.m_head == 0` with self.dim = "
+       "config.hidden_size (the input width), `batch_size, seq_len, _ = W.shape` in _split_m_head (3-D only), "
+       "`weight = torch.matmul(q, k.permute(0, 1, 3, 2)) / math.sqrt(self.dim / self.m_head)` (input width over the "
+       "heads, right only when H*d_k = D), `weight += attention_mask` (additive: a boolean mask adds 0/1, and a "
+       "per-sequence (B, N, N) mask meets the (B, H, N, N) scores without a head axis), returns the merged heads `v` "
+       "(no W_o in the layer)."),
+    Port("d2l_boxcounter", {
+        "scaled_dot_product_attention": ("batch_first_only", "needs_equal_widths", "scale_argument_ignored",
+                                         "mask_read_as_valid_lens", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "mha_output_width_asserted",
+                                 "mask_read_as_valid_lens", "softmax_nan_fully_masked"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="chapter-11_attention_mechanisms_and_transformers/04_vitransformer/vitransformer.py (commit c1d09b4; the "
+        "same code in 03_transformer_with_kv_cache/transformer.py) DotProductAttention.forward: "
+        "`assert_dimension('queries', queries, 3)` (and keys, values), `assert_same_shape('keys', keys, 'values', "
+        "values)` and `assert_shape('values', values, (batch_size, num_keys, num_hidden_units))` (d_v = d_k), `/ "
+        "math.sqrt(num_hidden_units)` (no scale argument); masked_softmax(attention_scores, valid_lens): valid_lens "
+        "repeated to (batch, queries, keys), `mask >= valid_lens`, `masked_fill(mask, -torch.inf)`, torch.softmax (the "
+        "contract's mask read as valid lengths; a row with no valid key is NaN); MultiHeadAttention: "
+        "`nn.LazyLinear(num_hidden_units, bias=False)` for W_q, W_k, W_v and W_o, `assert_shape('v', v, (..., "
+        "hidden_size))`, `assert_shape('context', context, (queries.size(0), queries.size(1), hidden_size))` after "
+        "W_o, `valid_lens.repeat_interleave(num_heads, dim=0)`. The reference's decoding calls the student's attention "
+        "on 2-D arrays, which its assertions refuse."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2632,6 +2685,8 @@ FRESH_16_A: tuple[str, ...] = ('dsga1011_alexman2000', 'dsga1011_chenxinnnn', 'd
 # the FRESH_16 ports of helper B (IIIT Hyderabad's Advanced NLP, Monsoon 2025, assignment 1); the lead merges the
 # helpers' tuples into FRESH_16
 FRESH_16_B: tuple[str, ...] = ('iiitanlp_gvarun01', 'iiitanlp_thefool18', 'iiitanlp_paarthjindal', 'iiitanlp_akr_end')
+# FRESH_16 helper C: three readers' own attention code for Dive into Deep Learning (d2l.ai), the attention chapter
+FRESH_16_C: tuple[str, ...] = ('d2l_chenkehan21', 'd2l_dodododddo', 'd2l_boxcounter')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
