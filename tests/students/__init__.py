@@ -47,7 +47,8 @@ was measured; ``FRESH_13`` a thirteenth batch of 11 (Purdue ECE 60146, SUSTech C
 Zero to Hero"), ported after the twelfth was measured; ``FRESH_14`` a fourteenth batch of 12 (UC Berkeley CS 294-158,
 NYCU Deep Learning and Practice, Prince's "Understanding Deep Learning"), ported after the thirteenth was measured;
 ``FRESH_15`` a fifteenth batch of 12 (Johns Hopkins CS 601.471/671/771, DTU 02456, ARENA's W1D2), ported after the
-fourteenth was measured.
+fourteenth was measured; ``FRESH_16`` a sixteenth batch of 11 (NYU DS-GA 1011, IIIT Hyderabad's Advanced NLP, Dive
+into Deep Learning), ported after the fifteenth was measured.
 """
 
 from __future__ import annotations
@@ -2679,20 +2680,21 @@ FRESH_15: tuple[str, ...] = ('jhu771_prabhav55221', 'jhu771_kira265', 'jhu771_to
                              'dtu02456_maplewarrior', 'dtu02456_chuhanzhou', 'dtu02456_mathiasdamsgaard',
                              'dtu02456_rong_jet', 'arena_jbloomaus', 'arena_derpyplops', 'arena_ojh31',
                              'arena_curt_tigges')
-# the FRESH_16 ports of helper A (NYU DS-GA 1011), merged into FRESH_16 by the lead
-FRESH_16_A: tuple[str, ...] = ('dsga1011_alexman2000', 'dsga1011_chenxinnnn', 'dsga1011_anubhav3084',
-                                'dsga1011_sakshisanghavi')
-# the FRESH_16 ports of helper B (IIIT Hyderabad's Advanced NLP, Monsoon 2025, assignment 1); the lead merges the
-# helpers' tuples into FRESH_16
-FRESH_16_B: tuple[str, ...] = ('iiitanlp_gvarun01', 'iiitanlp_thefool18', 'iiitanlp_paarthjindal', 'iiitanlp_akr_end')
-# FRESH_16 helper C: three readers' own attention code for Dive into Deep Learning (d2l.ai), the attention chapter
-FRESH_16_C: tuple[str, ...] = ('d2l_chenkehan21', 'd2l_dodododddo', 'd2l_boxcounter')
+# a sixteenth batch of 11, from three sources the corpus had not used (NYU DS-GA 1011 homework 2 and assignment 2;
+# IIIT Hyderabad's Advanced NLP, assignment 1; readers' own code for Dive into Deep Learning's attention chapter),
+# ported after the fifteenth was measured, by sessions that never ran the grader on them; graded once for the report.
+# Like the others, they join the validation half only.
+FRESH_16: tuple[str, ...] = ('dsga1011_alexman2000', 'dsga1011_chenxinnnn', 'dsga1011_anubhav3084',
+                             'dsga1011_sakshisanghavi', 'iiitanlp_gvarun01', 'iiitanlp_thefool18',
+                             'iiitanlp_paarthjindal', 'iiitanlp_akr_end', 'd2l_chenkehan21', 'd2l_dodododddo',
+                             'd2l_boxcounter')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
                                        "fresh_8": FRESH_8, "fresh_9": FRESH_9, "fresh_10": FRESH_10,
                                        "fresh_11": FRESH_11, "fresh_12": FRESH_12, "fresh_13": FRESH_13,
-                                       "fresh_14": FRESH_14, "fresh_15": FRESH_15}
+                                       "fresh_14": FRESH_14, "fresh_15": FRESH_15,
+                                       "fresh_16": FRESH_16}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
