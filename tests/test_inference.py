@@ -458,11 +458,36 @@ def test_a_square_probe_of_one_key_and_one_query_is_never_made(n_q, n_k) -> None
     n = max(n_q, n_k)
     assert square["Q"].shape == (n, 3) and square["K"].shape == (n, 3) and square["V"].shape == (n, 2)
     assert len({tuple(row) for row in (square["Q"] if n_q == 1 else square["K"])}) == n
-    assert square["mask"].shape == (n,)
+    assert square["mask"].shape == (n, n)  # written out in full, as every mask is
     stored = Case("one-side", "scaled_dot_product_attention", {"Q": Q, "K": K, "V": V, "mask": None, "scale": None},
                   ref.scaled_dot_product_attention(Q, K, V))
     student = LocalStudent(scaled_dot_product_attention=_axis_0_square_only)
     assert inference.search(student, stored, None) is None
+    found = inference.search(LocalStudent(scaled_dot_product_attention=_right_when_square), stored, None)
+    assert found is not None and found[0] == "needs_square"
+
+
+def _mask_given_an_axis(Q, K, V, mask=None, scale=None):
+    """mask.unsqueeze(1) then an in-place masked_fill_: a (n_k,) mask becomes (n_k, 1), which meets the scores' query
+    axis, so on 2-D scores it raises unless n_q = n_k; a (n_q, n_k) one becomes (n_q, 1, n_k) and always raises."""
+    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])
+    if mask is not None:
+        scores = np.where(np.broadcast_to(np.expand_dims(mask, 1), scores.shape), scores, -np.inf)
+    weights = ref.softmax(scores)
+    return weights @ V, weights
+
+
+def test_a_square_probe_writes_a_key_mask_out_in_full_so_its_shape_is_not_read_as_the_number_of_queries() -> None:
+    """Cut to n keys, a (n_k,) mask has as many entries as the square case has queries: code that gives the mask an
+    axis of its own would get past as if it needed n_q = n_k. The probe writes the mask out in full (as it does any
+    other), so only code that needs the square gets past: the mask's axis is not told needs_square."""
+    rng = np.random.default_rng(1)
+    Q, K, V = rng.normal(size=(6, 3)), rng.normal(size=(2, 3)), rng.normal(size=(2, 4))
+    mask = np.ones(2, bool)
+    stored = Case("key-mask", "scaled_dot_product_attention", {"Q": Q, "K": K, "V": V, "mask": mask, "scale": None},
+                  ref.scaled_dot_product_attention(Q, K, V, mask))
+    found = inference.search(LocalStudent(scaled_dot_product_attention=_mask_given_an_axis), stored, None)
+    assert found is None or "needs_square" not in (found[0] if isinstance(found[0], tuple) else (found[0],)), found
     found = inference.search(LocalStudent(scaled_dot_product_attention=_right_when_square), stored, None)
     assert found is not None and found[0] == "needs_square"
 

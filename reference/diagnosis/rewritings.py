@@ -86,24 +86,23 @@ def _lead_to(named: dict[str, Any], tokens: list[str], k: int) -> dict[str, Any]
 
 def _square(named: dict[str, Any]) -> dict[str, Any]:
     """The case with n_q = n_k: the last min(n_q, n_k) queries and keys, or, when that is a single one (where every
-    softmax of one key gives 1, right or wrong), the shorter side extended to max(n_q, n_k) rows."""
+    softmax of one key gives 1, right or wrong), the shorter side extended to max(n_q, n_k) rows. The mask is written
+    out in full first, a (n_k,) one too: cut to n keys it would meet the scores' query axis as well, so its shape,
+    not the number of queries, could be what the rewriting changed."""
     Q, K, V = (np.asarray(named[n]) for n in ("Q", "K", "V"))
     n_q, n_k = Q.shape[-2], K.shape[-2]
     mask = named.get("mask")
+    full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k)) if isinstance(mask, np.ndarray) else None
     if min(n_q, n_k) >= 2:
         n = min(n_q, n_k)
         out = dict(named, Q=Q[..., -n:, :], K=K[..., -n:, :], V=V[..., -n:, :])
-        if isinstance(mask, np.ndarray):
-            full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k)) if mask.ndim >= 2 else mask
-            out["mask"] = full[..., -n:, -n:] if mask.ndim >= 2 else mask[..., -n:]
+        if full is not None:
+            out["mask"] = full[..., -n:, -n:]
         return out
     n = max(n_q, n_k)
     out = dict(named, Q=_extended(Q, n), K=_extended(K, n), V=_extended(V, n))
-    if isinstance(mask, np.ndarray):
-        full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k)) if mask.ndim >= 2 else mask
-        out["mask"] = _extended(full, n, axis=-1, scaled=False)
-        if mask.ndim >= 2:
-            out["mask"] = _extended(out["mask"], n, axis=-2, scaled=False)
+    if full is not None:
+        out["mask"] = _extended(_extended(full, n, axis=-1, scaled=False), n, axis=-2, scaled=False)
     return out
 
 

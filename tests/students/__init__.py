@@ -2420,11 +2420,15 @@ PORTS = [
         "to attention as given, merge `.view(batch_size, -1, self.d_model)` (the input's width), "
         "`self.projections[-1]`."),
     Port("dsga1011_chenxinnnn", {
-        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_finite_fill", "mask_unsqueezed_in_attention"),
+        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_finite_fill", "mask_unsqueezed_in_attention",
+                                         "extra_leading_axes"),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
                                  "mha_needs_divisible_width", "mask_finite_fill", "mha_mask_unsqueezed_shared"),
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
-        notes="German_to_English_Machine_Translation/layers.py (commit 0ae510a) attention(query, key, value, "
+        notes="(extra_leading_axes declared by the lead after FRESH_16 was graded once: the out-of-place masked_fill "
+        "broadcasts the scores against the unsqueezed mask, so a (1, N_q, 1) mask on (1, N_q, 1) scores returns every "
+        "output with an added leading axis of length 1, the sentence's `mask[None, None]`.) "
+        "German_to_English_Machine_Translation/layers.py (commit 0ae510a) attention(query, key, value, "
         "mask=None, dropout=None): no scale argument, `torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)`, "
         "`mask = mask.unsqueeze(1)` (a shared (N_q, N_k) mask becomes (N_q, 1, N_k)), `scores = "
         "scores.masked_fill(mask == 0, -1e9)` (finite; out of place, so the scores broadcast up to the mask), "
