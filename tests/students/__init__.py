@@ -2584,6 +2584,66 @@ PORTS = [
         "hidden_size))`, `assert_shape('context', context, (queries.size(0), queries.size(1), hidden_size))` after "
         "W_o, `valid_lens.repeat_interleave(num_heads, dim=0)`. The reference's decoding calls the student's attention "
         "on 2-D arrays, which its assertions refuse."),
+    # the FRESH_17 ports (helper B): iCEV (Instituto de Ensino Superior iCEV, Teresina, Brazil), "Tópicos em
+    # Inteligência Artificial" 2026.1 (Prof. Dimmy Magalhães), Lab P1-04 "O Transformer Completo From Scratch": four
+    # students' attention, multi-head attention and causal masks (numpy, or PyTorch), gathered from their Labs 1 to 3
+    Port("icev_joaoneto694", {
+        "softmax": ("softmax_ignores_axis", "temperature_ignored", "softmax_nan_fully_masked"),
+        "causal_mask": ("mask_additive", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("mask_bool_added", "scale_argument_ignored"),
+        "multi_head_attention": ("heads_not_split", "mha_head_width_model", "mha_value_width", "no_output_projection",
+                                 "mask_bool_added", "mha_needs_divisible_width"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="transformer.py (commit 16760ce): `def softmax(x)` with `np.max(x, axis=-1, keepdims=True)` (no axis, no "
+        "temperature, NaN on an all -inf row); scaled_dot_product_attention: `d_k_local = Q.shape[-1]` (no scale "
+        "argument), `scores = scores + mask` (additive); MultiHeadAttention: `self.d_k = d_model // h` for the "
+        "per-head W_Q[i], W_K[i] and W_V[i], `Q_cat = np.concatenate(Qs, axis=-1)`, `Q = Q_cat @ self.W_Q_G` (a "
+        "(d_model, d_model) matrix: a concatenation narrower than d_model raises), ONE "
+        "`scaled_dot_product_attention(Q, K, V, mask=mask)` over the full width (scale 1/sqrt of it), `return "
+        "output` (no W_O); create_causal_mask: `np.triu(np.full((seq_len, seq_len), -np.inf), k=1)`."),
+    Port("icev_wendrilxx", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "causal_mask": ("mask_additive", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("batch_first_only", "mask_bool_added", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mask_bool_added"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="lab04_transformer_completo.py (commit 4665f5a) softmax_estavel(x, axis=-1): `exp_x[np.isinf(x) & (x < "
+        "0)] = 0` after `np.exp(x - x_max)` (no temperature; an all -inf slice is 0 / 0 = NaN); "
+        "scaled_dot_product_attention: `np.matmul(query, key.transpose(0, 2, 1))` (3-D only), `d_k = key.shape[-1]` "
+        "(no scale argument), `scaled_scores + mask` (additive); create_causal_mask: zeros with `-np.inf` on "
+        "`np.triu_indices_from(mask, k=1)`; MultiHeadAttention: `assert d_model % num_heads == 0`, `self.d_k = "
+        "d_model // num_heads` for Q, K and V, `batch_size = Q.shape[0]`, `reshape(batch_size, -1, self.num_heads, "
+        "self.d_k).transpose(0, 2, 1, 3)`, a loop over the heads calling its attention on 3-D slices with the mask as "
+        "given, `np.concatenate(output_heads, axis=-1) @ self.W_o`. The reference's decoding calls the student's "
+        "attention on 2-D arrays, which transpose(0, 2, 1) refuses."),
+    Port("icev_mathcast", {
+        "causal_mask": ("mask_float", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("extra_leading_axes", "scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("extra_leading_axes", "softmax_nan_fully_masked"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="models/attention.py (commit 766b457) scaled_dot_product_attention(Q, K, V, mask=None, debug=False): "
+        "`d_k = Q.size(-1)` (no scale argument), `mask = mask.unsqueeze(0)` then the out-of-place `scores = "
+        "scores.masked_fill(mask == 0, float('-inf'))` (scores with no more axes than the unsqueezed mask gain its "
+        "leading axis of length 1: a 2-D case, a (B, 1, N, N) mask, or the reference's multi_head_attention's (..., "
+        "1, N, N) head mask), F.softmax(scores, dim=-1) (NaN on an all -inf row); utils/mask.py generate_causal_mask"
+        "(size): `torch.tril(torch.ones(size, size))` (float, square). The student wrote no multi-head attention: "
+        "the reference's calls the student's attention."),
+    Port("icev_md_sa0", {
+        "causal_mask": ("causal_ignores_n_k",),
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width",
+                                 "softmax_nan_fully_masked"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="transformer.py (commit 8e87749) scaled_dot_product_attention(Q, K, V, mask=None): `d_k = Q.size(-1)` "
+        "(no scale argument), `scores.masked_fill(mask == 0, float('-inf'))`, F.softmax(scores, dim=-1) (NaN on an "
+        "all -inf row); MultiHeadAttention: `self.d_k = d_model // num_heads` for Q, K and V, `batch_size = "
+        "q.size(0)`, `.view(batch_size, -1, self.num_heads, self.d_k).transpose(1, 2)`, `mask.unsqueeze(0)"
+        ".unsqueeze(0)` for a 2-D mask and `mask.unsqueeze(1)` for a 3-D one, `.view(batch_size, -1, self.num_heads "
+        "* self.d_k)`, `self.W_o(attn_output)`; get_causal_mask(seq_len): `torch.tril(torch.ones(seq_len, "
+        "seq_len)).type(torch.bool)` (square)."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2692,6 +2752,8 @@ FRESH_16: tuple[str, ...] = ('dsga1011_alexman2000', 'dsga1011_chenxinnnn', 'dsg
                              'dsga1011_sakshisanghavi', 'iiitanlp_gvarun01', 'iiitanlp_thefool18',
                              'iiitanlp_paarthjindal', 'iiitanlp_akr_end', 'd2l_chenkehan21', 'd2l_dodododddo',
                              'd2l_boxcounter')
+# FRESH_17, helper B: iCEV's Tópicos em Inteligência Artificial, Lab P1-04 (the lead merges the helpers' tuples)
+FRESH_17_B: tuple[str, ...] = ('icev_joaoneto694', 'icev_wendrilxx', 'icev_mathcast', 'icev_md_sa0')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
