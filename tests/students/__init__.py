@@ -2644,6 +2644,48 @@ PORTS = [
         ".unsqueeze(0)` for a 2-D mask and `mask.unsqueeze(1)` for a 3-D one, `.view(batch_size, -1, self.num_heads "
         "* self.d_k)`, `self.W_o(attn_output)`; get_causal_mask(seq_len): `torch.tril(torch.ones(seq_len, "
         "seq_len)).type(torch.bool)` (square)."),
+    # the FRESH_17 ports (helper C): The Annotated Transformer (Harvard NLP's line-by-line PyTorch notebook of
+    # "Attention Is All You Need", 2018, revised 2022), a widely followed online text: four readers' own
+    # re-implementations of its multi-head attention (per-head modules, a batched einsum one, a fused one)
+    Port("annotated_bstars", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "needs_float_mask",
+                                 "mask_finite_fill"),
+    }, notes="layers.py (commit 36b55f2) AttentionHead.forward: `E = torch.bmm(Q, torch.transpose(K, 1, 2)) / "
+       "np.sqrt(self.embed_dim)` (bmm: 3-D only), `E = mask * E + (1. - mask) * self.minf` with `self.minf = -1e9` "
+       "(a torch bool mask raises at `1. - mask`: the student's masks are `.int()`; a 0/1 mask fills -1e9, so a fully "
+       "masked row is uniform); MultiHeadAttention: `head_dim = embed_dim // num_heads` with embed_dim = model_dim "
+       "(EncoderLayer: `MultiHeadAttention(model_dim, model_dim, model_dim, model_dim, num_heads)`), each "
+       "`AttentionHead(q_dim, k_dim, v_dim, head_dim)` with `nn.Linear(v_dim, embed_dim)` for the values too (heads "
+       "of D // H columns, values as wide as the queries), `torch.cat([...], dim=-1)`, `nn.Linear(head_dim * "
+       "num_heads, embed_dim)`."),
+    Port("annotated_vnnm404", {
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_value_width", "mask_bool_added", "mha_mask_head_axis"),
+    }, notes="transformer/attention.py (commit a6254df) MultiHeadAttention: `if d_model % nhead != 0: raise "
+       "ValueError(...)`, `self.h_dim = d_model // nhead`; split: `batch_size, sequence_length, d_tensor = "
+       "tensor.size()` (3-D only) and `tensor.reshape(batch_size, sequence_length, self.nhead, self.h_dim)` (raises "
+       "unless every projection is d_model wide: heads of D // H, values as wide as the queries); scaled_dot_product: "
+       "`torch.einsum(\"bihd,bkhd->bhik\", query, key)`, `* (1 / torch.sqrt(d_key))` with d_key = h_dim, `weights = "
+       "weights + mask` (additive: a boolean mask adds 0/1, and a (B, N, N) mask has no head axis against the (B, H, "
+       "N, N) scores), `F.softmax(weights, dim=3)`."),
+    Port("annotated_mikecvet", {
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_value_width", "masked_zero", "mha_mask_head_axis"),
+    }, notes="src/multihead.py (commit 5247791) MultiHeadAttention: `assert dim % num_attn_heads == 0`, `self.kqv_dim "
+       "= dim // num_attn_heads`; split_attn_heads `batch_size, seq_length, _ = X.size()` (3-D only) and "
+       "`X.view(batch_size, seq_length, self.num_attn_heads, self.kqv_dim)` (raises unless every projection is dim "
+       "wide: heads of D // H, values as wide as the queries); scaled_dot_product_attention: `/ "
+       "math.sqrt(self.kqv_dim)`, `attn_scores.masked_fill(mask == 0, 1e-10)` (masked scores become about 0, not "
+       "-inf; the mask is used as given, so a (B, N, N) mask has no head axis against the (B, H, N, N) scores); "
+       "combine_heads `.view(batch_size, seq_length, self.dim)`."),
+    Port("annotated_sebastianscherer88", {
+        "multi_head_attention": ("mha_needs_divisible_width", "mha_head_width_model", "mha_value_width",
+                                 "mask_finite_fill"),
+    }, notes="src/architecture/attention.py (commit 1b9d073) MultiHeadedAttention: `assert d_model % h == 0`, `d_k = "
+       "d_model // h` (\"We assume d_v always equals d_k\"), `clones(clones(nn.Linear(d_model, d_k), 3),h)` (heads of "
+       "D // H columns for the queries, keys AND values), `torch.concat(head_attentions,-1)`, `nn.Linear(d_model, "
+       "d_model)`; attention: `softmax_input.masked_fill(coefficient_mask == 0, -1e9)` (finite fill: a fully masked "
+       "row is uniform), the mask passed to every head as given."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2754,6 +2796,10 @@ FRESH_16: tuple[str, ...] = ('dsga1011_alexman2000', 'dsga1011_chenxinnnn', 'dsg
                              'd2l_boxcounter')
 # FRESH_17, helper B: iCEV's Tópicos em Inteligência Artificial, Lab P1-04 (the lead merges the helpers' tuples)
 FRESH_17_B: tuple[str, ...] = ('icev_joaoneto694', 'icev_wendrilxx', 'icev_mathcast', 'icev_md_sa0')
+# the FRESH_17 helper C batch: four readers' own re-implementations of The Annotated Transformer's multi-head
+# attention, ported by a session that never ran the grader on them (the lead merges it into FRESH_17)
+FRESH_17_C: tuple[str, ...] = ('annotated_bstars', 'annotated_vnnm404', 'annotated_mikecvet',
+                               'annotated_sebastianscherer88')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
