@@ -48,7 +48,8 @@ Zero to Hero"), ported after the twelfth was measured; ``FRESH_14`` a fourteenth
 NYCU Deep Learning and Practice, Prince's "Understanding Deep Learning"), ported after the thirteenth was measured;
 ``FRESH_15`` a fifteenth batch of 12 (Johns Hopkins CS 601.471/671/771, DTU 02456, ARENA's W1D2), ported after the
 fourteenth was measured; ``FRESH_16`` a sixteenth batch of 11 (NYU DS-GA 1011, IIIT Hyderabad's Advanced NLP, Dive
-into Deep Learning), ported after the fifteenth was measured.
+into Deep Learning), ported after the fifteenth was measured; ``FRESH_17`` a seventeenth batch of 8 (iCEV's Lab
+P1-04, The Annotated Transformer), ported after the sixteenth was measured.
 """
 
 from __future__ import annotations
@@ -2794,19 +2795,19 @@ FRESH_16: tuple[str, ...] = ('dsga1011_alexman2000', 'dsga1011_chenxinnnn', 'dsg
                              'dsga1011_sakshisanghavi', 'iiitanlp_gvarun01', 'iiitanlp_thefool18',
                              'iiitanlp_paarthjindal', 'iiitanlp_akr_end', 'd2l_chenkehan21', 'd2l_dodododddo',
                              'd2l_boxcounter')
-# FRESH_17, helper B: iCEV's Tópicos em Inteligência Artificial, Lab P1-04 (the lead merges the helpers' tuples)
-FRESH_17_B: tuple[str, ...] = ('icev_joaoneto694', 'icev_wendrilxx', 'icev_mathcast', 'icev_md_sa0')
-# the FRESH_17 helper C batch: four readers' own re-implementations of The Annotated Transformer's multi-head
-# attention, ported by a session that never ran the grader on them (the lead merges it into FRESH_17)
-FRESH_17_C: tuple[str, ...] = ('annotated_bstars', 'annotated_vnnm404', 'annotated_mikecvet',
-                               'annotated_sebastianscherer88')
+# a seventeenth batch of 8, from two sources the corpus had not used (iCEV's Topicos em Inteligencia Artificial, Lab
+# P1-04; readers' own re-implementations of The Annotated Transformer), ported after the sixteenth was measured, by
+# sessions that never ran the grader on them (a third found no US course with enough students' own code); graded once
+# for the report. Like the others, they join the validation half only.
+FRESH_17: tuple[str, ...] = ('icev_joaoneto694', 'icev_wendrilxx', 'icev_mathcast', 'icev_md_sa0', 'annotated_bstars',
+                             'annotated_vnnm404', 'annotated_mikecvet', 'annotated_sebastianscherer88')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
                                        "fresh_8": FRESH_8, "fresh_9": FRESH_9, "fresh_10": FRESH_10,
                                        "fresh_11": FRESH_11, "fresh_12": FRESH_12, "fresh_13": FRESH_13,
                                        "fresh_14": FRESH_14, "fresh_15": FRESH_15,
-                                       "fresh_16": FRESH_16}
+                                       "fresh_16": FRESH_16, "fresh_17": FRESH_17}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
