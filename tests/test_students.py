@@ -29,6 +29,7 @@ from tests.students import (
     FRESH_14,
     FRESH_15,
     FRESH_16,
+    FRESH_17,
     HERE,
     NEW_IDS,
     PORTS,
@@ -265,22 +266,32 @@ FRESH_15_NAMED_FLOOR = 134  # 132 of 148 when graded once (as declared then), 13
 FRESH_16_HALF = "fresh_16"
 KNOWN_WRONG_FRESH_16: set[str] = set()
 FRESH_16_NAMED_FLOOR = 244  # 242 of 281 when graded once, 244 since: a floor, below 90%
+
+# The FRESH_17 batch (eight students of two more sources: iCEV's Lab P1-04, readers' own re-implementations of The
+# Annotated Transformer; a third helper found no US course with enough students' own code), ported by sessions that
+# never ran the grader on them, was graded once on main 7f309c7: 112 of 114 failing tests named (98%), 0 unfair losses,
+# 0 grader errors, 1 wrong sentence as declared then, a gap of the declaration: "another constant than the scale asked
+# for" on code that divides each head's scores by sqrt(D // H) (scale_other, amended with a note). Judged apart.
+FRESH_17_HALF = "fresh_17"
+KNOWN_WRONG_FRESH_17: set[str] = set()
+FRESH_17_NAMED_FLOOR = 112  # 112 of 114 when graded once: a floor
 APART = {FRESH_4_HALF: FRESH_4, FRESH_5_HALF: FRESH_5, FRESH_6_HALF: FRESH_6, FRESH_7_HALF: FRESH_7,
          FRESH_8_HALF: FRESH_8, FRESH_9_HALF: FRESH_9, FRESH_10_HALF: FRESH_10,
          FRESH_11_HALF: FRESH_11, FRESH_12_HALF: FRESH_12, FRESH_13_HALF: FRESH_13,
-         FRESH_14_HALF: FRESH_14, FRESH_15_HALF: FRESH_15, FRESH_16_HALF: FRESH_16}  # batches judged apart
+         FRESH_14_HALF: FRESH_14, FRESH_15_HALF: FRESH_15, FRESH_16_HALF: FRESH_16,
+         FRESH_17_HALF: FRESH_17}  # batches judged apart
 KNOWN_WRONG = {FRESH_4_HALF: set(), FRESH_5_HALF: KNOWN_WRONG_FRESH_5, FRESH_6_HALF: KNOWN_WRONG_FRESH_6,
                FRESH_7_HALF: KNOWN_WRONG_FRESH_7, FRESH_8_HALF: KNOWN_WRONG_FRESH_8, FRESH_9_HALF: KNOWN_WRONG_FRESH_9,
                FRESH_10_HALF: KNOWN_WRONG_FRESH_10, FRESH_11_HALF: KNOWN_WRONG_FRESH_11,
                FRESH_12_HALF: KNOWN_WRONG_FRESH_12, FRESH_13_HALF: KNOWN_WRONG_FRESH_13,
                FRESH_14_HALF: KNOWN_WRONG_FRESH_14, FRESH_15_HALF: KNOWN_WRONG_FRESH_15,
-               FRESH_16_HALF: KNOWN_WRONG_FRESH_16}
+               FRESH_16_HALF: KNOWN_WRONG_FRESH_16, FRESH_17_HALF: KNOWN_WRONG_FRESH_17}
 NAMED_FLOORS = {FRESH_4_HALF: FRESH_4_NAMED_FLOOR, FRESH_5_HALF: FRESH_5_NAMED_FLOOR, FRESH_6_HALF: FRESH_6_NAMED_FLOOR,
                 FRESH_7_HALF: FRESH_7_NAMED_FLOOR, FRESH_8_HALF: FRESH_8_NAMED_FLOOR, FRESH_9_HALF: FRESH_9_NAMED_FLOOR,
                 FRESH_10_HALF: FRESH_10_NAMED_FLOOR, FRESH_11_HALF: FRESH_11_NAMED_FLOOR,
                 FRESH_12_HALF: FRESH_12_NAMED_FLOOR, FRESH_13_HALF: FRESH_13_NAMED_FLOOR,
                 FRESH_14_HALF: FRESH_14_NAMED_FLOOR, FRESH_15_HALF: FRESH_15_NAMED_FLOOR,
-                FRESH_16_HALF: FRESH_16_NAMED_FLOOR}
+                FRESH_16_HALF: FRESH_16_NAMED_FLOOR, FRESH_17_HALF: FRESH_17_NAMED_FLOOR}
 
 
 def _half(port: Port) -> str:
@@ -290,7 +301,7 @@ def _half(port: Port) -> str:
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict]:
     """Every port graded once: (half -> evaluate.Verdicts, port -> test number -> named mistakes); the FRESH_4 to
-    FRESH_16 ports are judged apart, under their own halves (APART)."""
+    FRESH_17 ports are judged apart, under their own halves (APART)."""
     halves = {half: evaluate.Verdicts() for half in (*evaluate.HALVES, *APART)}
     named = {}
     for port in PORTS:

@@ -2650,8 +2650,10 @@ PORTS = [
     # re-implementations of its multi-head attention (per-head modules, a batched einsum one, a fused one)
     Port("annotated_bstars", {
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "needs_float_mask",
-                                 "mask_finite_fill"),
-    }, notes="layers.py (commit 36b55f2) AttentionHead.forward: `E = torch.bmm(Q, torch.transpose(K, 1, 2)) / "
+                                 "mask_finite_fill", "scale_other"),
+    }, notes="(scale_other declared by the lead after FRESH_17 was graded once: each head's scores are divided by "
+       "sqrt(D // H), the student's head width, not by sqrt(d_k), e.g. 1/sqrt(5) for d_k = 3 on one head.) "
+       "layers.py (commit 36b55f2) AttentionHead.forward: `E = torch.bmm(Q, torch.transpose(K, 1, 2)) / "
        "np.sqrt(self.embed_dim)` (bmm: 3-D only), `E = mask * E + (1. - mask) * self.minf` with `self.minf = -1e9` "
        "(a torch bool mask raises at `1. - mask`: the student's masks are `.int()`; a 0/1 mask fills -1e9, so a fully "
        "masked row is uniform); MultiHeadAttention: `head_dim = embed_dim // num_heads` with embed_dim = model_dim "
