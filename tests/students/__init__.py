@@ -253,6 +253,11 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "shape assertion) unless its shape happens to fit them",
     "mha_output_width_asserted": "multi_head_attention asserts that its output is exactly as wide as the projections "
     "(one num_hidden_units for W_q, W_k, W_v and W_o): it raises unless W_O's width D_out equals H*d_k",
+    # FRESH_18 helper A
+    "rope_table_unsqueezed_for_heads": "RoPE gives its cos/sin tables, indexed by the positions, a head axis with "
+    "unsqueeze(1) whenever x is 4-D, as for (batch, N) positions: with the contract's (N,) positions the (N, d) tables "
+    "become (N, 1, d), which raise against a (B, H, N, d) input unless H is N or 1 (H = N rotates head h at position "
+    "h's angles; H = 1 broadcasts the output to (B, N, N, d))",
 }
 
 
@@ -2689,6 +2694,79 @@ PORTS = [
        "D // H columns for the queries, keys AND values), `torch.concat(head_attentions,-1)`, `nn.Linear(d_model, "
        "d_model)`; attention: `softmax_input.masked_fill(coefficient_mask == 0, -1e9)` (finite fill: a fully masked "
        "row is uniform), the mask passed to every head as given."),
+    # the FRESH_18 ports (helper A): UC Berkeley CS 288 (Natural Language Processing), spring 2026, assignment 2 (a
+    # decoder-only transformer language model from scratch, part 2: softmax, scaled dot-product attention, causal
+    # multi-head self-attention, RoPE): four students' fillings of the course's part2/model.py
+    Port("cs288_andersvestrum", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("scale_argument_ignored",),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_value_width", "always_causal"),
+        "rope": ("rope_half_split", "rope_integer_positions", "rope_table_unsqueezed_for_heads"),
+        **{f: ("rope_half_split", "rope_integer_positions") for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="part2/model.py (commit 8110d29) softmax(x, dim=-1): `x - max_x` then exp / sum (no temperature, NaN on "
+        "an all -inf slice); scaled_dot_product_attention(Q, K, V, mask=None): no scale argument, `QK / "
+        "math.sqrt(d_k)` with `d_k = Q.shape[-1]`, `QK.masked_fill(~mask, float('-inf'))`, `torch.nan_to_num(QK, "
+        "nan=0.0)`; MultiHeadSelfAttention: `assert d_model % num_heads == 0`, `self.d_k = d_model // num_heads` for "
+        "q, k AND v, `batch_size, seq_len, _ = x.shape` (3-D only), `mask = self._create_causal_mask(seq_len, "
+        "x.device)` (forward has no mask argument), `.view(batch_size, seq_len, self.d_model)`; "
+        "RotaryPositionEmbedding: `emb = torch.cat([freqs, freqs], dim=-1)` and `_rotate_half` = `torch.cat([-x2, "
+        "x1], dim=-1)` (halves), `cos = self.cos_cached[token_positions]` (integer indexing), `if x.dim() == 4: cos "
+        "= cos.unsqueeze(1)` ((N,) positions give (N, 1, d) tables against (B, H, N, d))."),
+    Port("cs288_lru0612", {
+        "softmax": ("temperature_ignored",),
+        "scaled_dot_product_attention": ("scale_argument_ignored",),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_value_width", "always_causal"),
+        "rope": ("rope_half_split", "rope_integer_positions", "rope_table_unsqueezed_for_heads"),
+        **{f: ("rope_half_split", "rope_integer_positions") for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="part2/model.py (commit fab596f) softmax(x, dim=-1): `torch.nan_to_num(exp_x / exp_x.sum(dim=dim, "
+        "keepdim=True), nan=0.0)` (no temperature; an all -inf slice is zeros); scaled_dot_product_attention(Q, K, V, "
+        "mask=None): no scale argument, `/ math.sqrt(d_k)` with `d_k = Q.shape[-1]`, `score.masked_fill(mask == "
+        "False, float('-inf'))`, `softmax(score) @ V`; MultiHeadSelfAttention: `assert d_model % num_heads == 0`, "
+        "`self.d_k = d_model // num_heads` for q, k AND v, `batch_size, seq_len, _ = x.shape` (3-D only), `mask = "
+        "self._create_causal_mask(seq_len, x.device)` (forward has no mask argument), `.view(batch_size, seq_len, "
+        "-1)`; RotaryPositionEmbedding: `inv_freq = torch.tensor([1 / theta ** (2 * i / self.d_model) for i in "
+        "range(self.d_model // 2)])`, `emb = torch.cat([freqs, freqs], dim=-1)` and `_rotate_half` = "
+        "`torch.cat([-x2, x1], dim=-1)` (halves), `self.cos_cached[token_positions]` (integer indexing), `if x.dim() "
+        "== 4: cos = cos.unsqueeze(1)` ((N,) positions give (N, 1, d) tables against (B, H, N, d))."),
+    Port("cs288_jorgbergh", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("scale_argument_ignored",),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_value_width", "always_causal"),
+        "rope": ("rope_half_split", "rope_integer_positions", "needs_leading_axis"),
+        **{f: ("needs_leading_axis", "rope_half_split", "rope_integer_positions") for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="part2/model.py (commit 5caed95) softmax(x, dim=-1): `x - max_x` then exp / sum (no temperature, NaN on "
+        "an all -inf slice); scaled_dot_product_attention(Q, K, V, mask=None): no scale argument, `/ "
+        "math.sqrt(d_k)` with `d_k = Q.shape[-1]`, `scores.masked_fill(~mask, float(\"-inf\"))`, "
+        "`torch.nan_to_num(attn, nan=0.0)`; MultiHeadSelfAttention: `assert d_model % num_heads == 0`, `self.d_k = "
+        "d_model // num_heads` for Q, K AND V, `batch_size, seq_len, _ = x.shape` (3-D only), `mask = "
+        "self._create_causal_mask(seq_len, x.device)` (forward has no mask argument), `.view(batch_size, seq_len, "
+        "self.d_model)`; RotaryPositionEmbedding.forward: `if x.dim() == 3: ... elif x.dim() == 4: ... else: raise "
+        "ValueError(f\"Unexpected x.ndim={x.dim()}, expected 3 or 4.\")` (the reference's decoding passes 2-D "
+        "queries and keys), `emb = torch.cat([freqs, freqs], dim=-1)` and `_rotate_half` = `torch.cat([-x2, x1], "
+        "dim=-1)` (halves), `self.cos_cached[token_positions]` (integer indexing)."),
+    Port("cs288_cylee0815", {
+        "softmax": ("temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("scale_argument_ignored",),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_value_width", "always_causal"),
+        "rope": ("rope_half_split", "rope_integer_positions", "extra_leading_axes"),
+        **{f: ("rope_half_split", "rope_integer_positions", "extra_leading_axes") for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="part2/model.py (commit 42bc674) softmax(x, dim=-1): `x - x_max` then exp / sum (no temperature, NaN on "
+        "an all -inf slice); scaled_dot_product_attention(Q, K, V, mask=None): no scale argument, `return "
+        "F.scaled_dot_product_attention(query=Q, key=K, value=V, attn_mask=mask, dropout_p=0.0, is_causal=False)`; "
+        "MultiHeadSelfAttention: `assert d_model % num_heads == 0`, `self.d_k = d_model // num_heads` for q, k AND v, "
+        "`batch_size, seq_len, _ = x.shape` (3-D only), `mask = self._create_causal_mask(seq_len, x.device)` "
+        "(forward has no mask argument), `.view(batch_size, seq_len, self.d_model)`; RotaryPositionEmbedding: `emb "
+        "= torch.cat([freqs, freqs], dim=-1)` and `_rotate_half` = `torch.cat([-x2, x1], dim=-1)` (halves), "
+        "`self.cos_cached[token_positions]` (integer indexing), `if token_positions.dim() == 1: cos = cos[None, "
+        "...]` (a 2-D (N, d) input comes back as (1, N, d))."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2803,6 +2881,8 @@ FRESH_16: tuple[str, ...] = ('dsga1011_alexman2000', 'dsga1011_chenxinnnn', 'dsg
 # for the report. Like the others, they join the validation half only.
 FRESH_17: tuple[str, ...] = ('icev_joaoneto694', 'icev_wendrilxx', 'icev_mathcast', 'icev_md_sa0', 'annotated_bstars',
                              'annotated_vnnm404', 'annotated_mikecvet', 'annotated_sebastianscherer88')
+# the FRESH_18 ports of helper A (UC Berkeley CS 288, spring 2026, assignment 2); the lead merges them into FRESH_18
+FRESH_18_A: tuple[str, ...] = ('cs288_andersvestrum', 'cs288_lru0612', 'cs288_jorgbergh', 'cs288_cylee0815')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
