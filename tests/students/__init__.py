@@ -2767,6 +2767,51 @@ PORTS = [
         "= torch.cat([freqs, freqs], dim=-1)` and `_rotate_half` = `torch.cat([-x2, x1], dim=-1)` (halves), "
         "`self.cos_cached[token_positions]` (integer indexing), `if token_positions.dim() == 1: cos = cos[None, "
         "...]` (a 2-D (N, d) input comes back as (1, N, d))."),
+    # the FRESH_18 ports (helper B): Charles University (Prague), NPFL114 Deep Learning (renamed NPFL138 in 2024/25),
+    # assignment tagger_transformer (the students' own SelfAttention layer of a Transformer encoder tagger, from the
+    # course's TODO-commented template; the contract's mask is passed as the layer's (batch, N) padding mask), a course
+    # the corpus had not used
+    Port("npfl_teriyakirice", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "needs_mask",
+                                 "mask_padding_rows_and_keys", "mask_finite_fill"),
+    }, notes="tagger_transformer.py (commit 29e2f1c) Network.SelfAttention: matrixOperation `tf.reshape(M, "
+       "[batch_size, max_sentence_len, self.heads, self.dim // self.heads])` with `batch_size = tf.shape(inputs)[0]`, "
+       "`max_sentence_len = tf.shape(inputs)[1]` (3-D input; heads of D // H for Q, K and V) and the merge "
+       "`tf.reshape(attention, [batch_size, max_sentence_len, self.dim])`; call: `m = tf.cast(mask, tf.int32)` (no "
+       "mask raises), `m = tf.einsum('bi,bj->bij', m, m)` (a (B, N) padding mask: query rows AND keys of sequence b "
+       "masked by row b; a mask that is not 2-D raises), `tf.tile(tf.expand_dims(m, 1), [1, self.heads, 1, 1])`, `n = "
+       "tf.cast(1 - m, tf.float32) * (-1e9)`, `tf.nn.softmax(weights * m + n)` (masked scores exactly -1e9: a fully "
+       "masked row is uniform)."),
+    Port("npfl_koleckar", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_key_padding",
+                                 "mask_finite_fill"),
+    }, notes="tagger_transformer.py (commit 9564d87) Model.SelfAttention.call: `shape = (tf.shape(inputs)[0], "
+       "tf.shape(inputs)[1], self.heads, self.dim // self.heads)` for Q, K and V (3-D input; heads of D // H) and the "
+       "merge `tf.reshape(output, shape=[tf.shape(inputs)[0], tf.shape(inputs)[1], self.dim])`; the mask applied as a "
+       "(B, N) key-padding mask by transposing the scores to (H, N_q, B, N_k), `tf.transpose(self_attention_weights, "
+       "perm=(1, 2, 0, 3))`, then `tf.keras.layers.Softmax()(self_attention_weights, mask=mask)` (Keras 2 adds `(1.0 - "
+       "mask) * -1e9`: finite, so a fully masked row keeps weights over its keys; no mask: none applied) and "
+       "`perm=(2, 0, 1, 3)` back."),
+    Port("npfl_ranoraraku", {
+        "multi_head_attention": ("batch_first_only", "scale_other", "out_width_is_input", "needs_mask",
+                                 "mask_key_padding", "mask_finite_fill"),
+    }, notes="labs/11/tagger_transformer.py (commit 70fee37) Model.SelfAttention: `self.qk_dim = self.input_dim`, "
+       "`self.v_dim = self.input_dim`; call: `batch_size = tf.shape(inputs)[0]`, `max_sentence_len = "
+       "tf.shape(inputs)[1]` (3-D input), `tf.reshape(inputs @ self.W_Q, [batch_size, max_sentence_len, self.heads, "
+       "-1])` (the heads' own widths), `weights = tf.linalg.matmul(Q, K, transpose_b=True) / tf.sqrt(self.qk_dim / "
+       "self.heads)` (scale 1/sqrt(D / H) from the input width, not 1/sqrt(d_k); wherever the merge succeeds D / H = "
+       "d_v), `mask = tf.expand_dims(tf.expand_dims(mask, axis=1), axis=1)` (mask[:, None, None, :]; no mask raises), "
+       "`tf.where(mask, weights, -1e9)` (finite fill), the merge `tf.reshape(..., [batch_size, max_sentence_len, "
+       "self.v_dim])` (into the input width D: raises unless H*d_v = D)."),
+    Port("npfl_vitusmaximus", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "needs_mask",
+                                 "mask_key_padding", "mask_finite_fill"),
+    }, notes="labs/10/tagger_transformer.py (commit 10e1e87) Model.SelfAttention.forward: `batch_size, "
+       "max_sentence_len, _ = inputs.shape` (3-D only), `Q.reshape(batch_size, max_sentence_len, self.heads, self.dim "
+       "// self.heads).permute(0, 2, 1, 3)` for Q, K and V (heads of D // H) and the merge `.reshape(batch_size, "
+       "max_sentence_len, self.dim)`; `attention_weights.masked_fill(~mask[:, None, None, :], -1e9)` (a (B, N) "
+       "key-padding mask; out of place, broadcast; finite fill: a fully masked row is uniform; no mask: "
+       "`None[:, None, None, :]` raises TypeError), `torch.nn.Softmax(dim=-1)`."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2883,6 +2928,9 @@ FRESH_17: tuple[str, ...] = ('icev_joaoneto694', 'icev_wendrilxx', 'icev_mathcas
                              'annotated_vnnm404', 'annotated_mikecvet', 'annotated_sebastianscherer88')
 # the FRESH_18 ports of helper A (UC Berkeley CS 288, spring 2026, assignment 2); the lead merges them into FRESH_18
 FRESH_18_A: tuple[str, ...] = ('cs288_andersvestrum', 'cs288_lru0612', 'cs288_jorgbergh', 'cs288_cylee0815')
+# the FRESH_18 ports of helper B (Charles University NPFL114/NPFL138 Deep Learning, tagger_transformer), merged into
+# FRESH_18 by the lead
+FRESH_18_B: tuple[str, ...] = ('npfl_teriyakirice', 'npfl_koleckar', 'npfl_ranoraraku', 'npfl_vitusmaximus')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
