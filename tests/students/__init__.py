@@ -2812,6 +2812,64 @@ PORTS = [
        "max_sentence_len, self.dim)`; `attention_weights.masked_fill(~mask[:, None, None, :], -1e9)` (a (B, N) "
        "key-padding mask; out of place, broadcast; finite fill: a fully masked row is uniform; no mask: "
        "`None[:, None, None, :]` raises TypeError), `torch.nn.Softmax(dim=-1)`."),
+    # the FRESH_18 ports (helper C): Datawhale's Happy-LLM ("从零开始的大语言模型原理与实践教程", an open
+    # online book and course; chapter 2: attention and multi-head attention, chapter 5: a LLaMA-2 model with RoPE):
+    # four learners' own attention code (a chapter-2 encoder/decoder layer, a day-by-day study log, two rewritten
+    # chapter-5 models)
+    Port("happyllm_zshzsh666", {
+        "scaled_dot_product_attention": ("mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_value_width", "always_causal", "mask_inverted", "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="code/chapter2-transformer/transformer_components.py (commit 5041b68) attention(query, key, value, "
+        "mask=None, dropout=None): `scores = torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)` (no scale "
+        "argument), `scores.masked_fill(mask == 0, -1e9)` (finite: a fully masked row is uniform); "
+        "MultiHeadAttention: `assert d_model % n_heads == 0`, `self.d_k = d_model // n_heads` for Q, K and V, "
+        "`batch_size = query.size(0)`, `.view(batch_size, -1, self.n_heads, self.d_k).transpose(1, 2)`, no mask "
+        "argument: the decoder's (is_causal) layer passes `self.mask[:, :, :seq_len, :seq_len] == float(\"-inf\")` "
+        "(True on the FUTURE keys) to attention(), whose `mask == 0` then masks every past key and the query itself "
+        "(an inverted causal mask, whatever mask is given; the last query is fully masked and uniform), `.view("
+        "batch_size, -1, self.d_model)`, `self.wo(x)`."),
+    Port("happyllm_whu_zk", {
+        "scaled_dot_product_attention": ("mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_applies_rope",
+                                 "mask_bool_added", "mha_mask_head_axis"),
+    }, notes="day2/day2_test1_attention.py (commit 6717df6) scaled_dot_product_attention(q, k, v, mask=None): no "
+       "scale argument, `scores.masked_fill(mask == 0, -1e9)` (finite: a fully masked row is uniform); "
+       "day9/day9_test4_Attention.py (commit cfb6f4f) Attention.forward(x, freqs_cis, mask): `batch, seq_len, _ = "
+       "x.shape` (3-D only), `self.head_dim = args.dim // args.n_heads` in `xq.view(batch, seq_len, self.n_heads, "
+       "self.head_dim)` (likewise xk, xv), `xq = apply_rotary_emb(xq, freqs_cis)` and `xk = apply_rotary_emb(xk, "
+       "freqs_cis)` (interleaved pairs via torch.view_as_complex, positions 0..N-1, base 10000: RoPE inside the "
+       "layer), `scores = scores + mask` (additive: a boolean mask adds 1 to the allowed scores; a (B, N, N) mask "
+       "has no head axis against the (B, H, N, N) scores), `.view(batch, seq_len, -1)`, `self.wo(output)`."),
+    Port("happyllm_decade_qiu", {
+        "rope": ("rope_half_split", "rope_ignores_positions", "rope_base_ignored", "extra_leading_axes"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_applies_rope",
+                                 "always_causal", "mha_mask_head_axis"),
+        "decode_step": ("extra_leading_axes", "decode_rope_ignored"),
+        "generate_cached": ("extra_leading_axes", "decode_rope_ignored"),
+        "generate_naive": ("extra_leading_axes", "naive_query_not_rotated", "rope_half_split"),
+    }, callee=decoding("rope"),
+        notes="docs/chapter5/code/impl/NanoLlama.py (commit 0ee00b7) RotaryEmbedding: `inv_freq = 1.0 / (10000 ** "
+        "(torch.arange(0, dim, 2).float() / dim))` (no base argument), `torch.concat((freqs, freqs), dim=-1)` with "
+        "rotate_half `torch.cat((-x2, x1), dim=-1)` (halves), `t = torch.arange(max_len)` and forward(q, k) `q * "
+        "self.cos[:, :, :sq, :] + rotate_half(q) * self.sin[:, :, :sq, :]` with `sq = q.shape[-2]` (positions "
+        "0..N-1, never the ones given; the (1, 1, N, d) table adds leading axes to a 2-D or 3-D input: the "
+        "reference's decoding then rotates q and k at position 0, i.e. not at all, and gets extra axes); Attention: "
+        "`self.head_dim = args.dim // args.num_head`, `B, S = x.size(0), x.size(1)`, `Q.view(B, S, self.num_head, "
+        "self.head_dim)` (likewise K, V; 3-D only), `Q, K = self.rope(Q, K)` (RoPE inside the layer), "
+        "`F.scaled_dot_product_attention(Q, K, V, attn_mask=mask, ..., is_causal=mask is None)` (causal when no mask "
+        "is given; a given boolean mask is used as is, and a (B, N, N) one has no head axis)."),
+    Port("happyllm_clayden886", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_head_width_model", "mha_value_width",
+                                 "mha_needs_divisible_width", "mha_applies_rope"),
+    }, notes="model.py (commit 815e980) Attention: `self.head_dim = config.dim // config.n_heads`, `assert config.dim "
+       "% config.n_heads == 0`; forward(x, freqs_cos, freqs_sin) (no mask argument): `batch_size, seq_len, dim = "
+       "x.shape` (3-D only), `xq.view(batch_size, seq_len, self.n_heads, self.head_dim)` (likewise xk, xv), `xq, xk "
+       "= apply_rotary_emb(xq, xk, freqs_cos[:seq_len], freqs_sin[:seq_len])` (interleaved pairs `[..., ::2]`, "
+       "`[..., 1::2]`, positions 0..N-1, theta 10000: RoPE inside the layer), `mask = torch.triu(torch.full((seq_len, "
+       "seq_len), float(\"-inf\")), diagonal=1)`, `scores = scores + mask` (always causal), `.view(batch_size, "
+       "seq_len, dim)`, `self.wo(output)`."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2931,6 +2989,8 @@ FRESH_18_A: tuple[str, ...] = ('cs288_andersvestrum', 'cs288_lru0612', 'cs288_jo
 # the FRESH_18 ports of helper B (Charles University NPFL114/NPFL138 Deep Learning, tagger_transformer), merged into
 # FRESH_18 by the lead
 FRESH_18_B: tuple[str, ...] = ('npfl_teriyakirice', 'npfl_koleckar', 'npfl_ranoraraku', 'npfl_vitusmaximus')
+# FRESH_18, helper C: four learners of Datawhale's Happy-LLM (the lead merges the helpers' tuples into FRESH_18)
+FRESH_18_C: tuple[str, ...] = ('happyllm_zshzsh666', 'happyllm_whu_zk', 'happyllm_decade_qiu', 'happyllm_clayden886')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
