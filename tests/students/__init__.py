@@ -49,7 +49,8 @@ NYCU Deep Learning and Practice, Prince's "Understanding Deep Learning"), ported
 ``FRESH_15`` a fifteenth batch of 12 (Johns Hopkins CS 601.471/671/771, DTU 02456, ARENA's W1D2), ported after the
 fourteenth was measured; ``FRESH_16`` a sixteenth batch of 11 (NYU DS-GA 1011, IIIT Hyderabad's Advanced NLP, Dive
 into Deep Learning), ported after the fifteenth was measured; ``FRESH_17`` a seventeenth batch of 8 (iCEV's Lab
-P1-04, The Annotated Transformer), ported after the sixteenth was measured.
+P1-04, The Annotated Transformer), ported after the sixteenth was measured; ``FRESH_18`` an eighteenth batch of 12
+(UC Berkeley CS 288, Charles University NPFL114/138, Datawhale's Happy-LLM), ported after the seventeenth was measured.
 """
 
 from __future__ import annotations
@@ -2984,20 +2985,21 @@ FRESH_16: tuple[str, ...] = ('dsga1011_alexman2000', 'dsga1011_chenxinnnn', 'dsg
 # for the report. Like the others, they join the validation half only.
 FRESH_17: tuple[str, ...] = ('icev_joaoneto694', 'icev_wendrilxx', 'icev_mathcast', 'icev_md_sa0', 'annotated_bstars',
                              'annotated_vnnm404', 'annotated_mikecvet', 'annotated_sebastianscherer88')
-# the FRESH_18 ports of helper A (UC Berkeley CS 288, spring 2026, assignment 2); the lead merges them into FRESH_18
-FRESH_18_A: tuple[str, ...] = ('cs288_andersvestrum', 'cs288_lru0612', 'cs288_jorgbergh', 'cs288_cylee0815')
-# the FRESH_18 ports of helper B (Charles University NPFL114/NPFL138 Deep Learning, tagger_transformer), merged into
-# FRESH_18 by the lead
-FRESH_18_B: tuple[str, ...] = ('npfl_teriyakirice', 'npfl_koleckar', 'npfl_ranoraraku', 'npfl_vitusmaximus')
-# FRESH_18, helper C: four learners of Datawhale's Happy-LLM (the lead merges the helpers' tuples into FRESH_18)
-FRESH_18_C: tuple[str, ...] = ('happyllm_zshzsh666', 'happyllm_whu_zk', 'happyllm_decade_qiu', 'happyllm_clayden886')
+# an eighteenth batch of 12, from three sources the corpus had not used (UC Berkeley CS 288 assignment 2, spring 2026;
+# Charles University NPFL114/NPFL138 Deep Learning, tagger_transformer; learners of Datawhale's Happy-LLM), ported after
+# the seventeenth was measured, by sessions that never ran the grader on them; graded once for the report. Like the
+# others, they join the validation half only.
+FRESH_18: tuple[str, ...] = ('cs288_andersvestrum', 'cs288_lru0612', 'cs288_jorgbergh', 'cs288_cylee0815',
+                             'npfl_teriyakirice', 'npfl_koleckar', 'npfl_ranoraraku', 'npfl_vitusmaximus',
+                             'happyllm_zshzsh666', 'happyllm_whu_zk', 'happyllm_decade_qiu', 'happyllm_clayden886')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
                                        "fresh_8": FRESH_8, "fresh_9": FRESH_9, "fresh_10": FRESH_10,
                                        "fresh_11": FRESH_11, "fresh_12": FRESH_12, "fresh_13": FRESH_13,
                                        "fresh_14": FRESH_14, "fresh_15": FRESH_15,
-                                       "fresh_16": FRESH_16, "fresh_17": FRESH_17}
+                                       "fresh_16": FRESH_16, "fresh_17": FRESH_17,
+                                       "fresh_18": FRESH_18}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
