@@ -30,6 +30,7 @@ from tests.students import (
     FRESH_15,
     FRESH_16,
     FRESH_17,
+    FRESH_18,
     HERE,
     NEW_IDS,
     PORTS,
@@ -275,23 +276,32 @@ FRESH_16_NAMED_FLOOR = 244  # 242 of 281 when graded once, 244 since: a floor, b
 FRESH_17_HALF = "fresh_17"
 KNOWN_WRONG_FRESH_17: set[str] = set()
 FRESH_17_NAMED_FLOOR = 112  # 112 of 114 when graded once: a floor
+
+# The FRESH_18 batch (twelve students of three more sources: UC Berkeley CS 288, Charles University NPFL114/138,
+# Datawhale's Happy-LLM), ported by sessions that never ran the grader on them, was graded once on main 3e67123: 186 of
+# 200 failing tests named (93%), 0 wrong sentences, 0 unfair losses, 0 grader errors. Judged apart.
+FRESH_18_HALF = "fresh_18"
+KNOWN_WRONG_FRESH_18: set[str] = set()
+FRESH_18_NAMED_FLOOR = 186  # 186 of 200 when graded once: a floor
 APART = {FRESH_4_HALF: FRESH_4, FRESH_5_HALF: FRESH_5, FRESH_6_HALF: FRESH_6, FRESH_7_HALF: FRESH_7,
          FRESH_8_HALF: FRESH_8, FRESH_9_HALF: FRESH_9, FRESH_10_HALF: FRESH_10,
          FRESH_11_HALF: FRESH_11, FRESH_12_HALF: FRESH_12, FRESH_13_HALF: FRESH_13,
          FRESH_14_HALF: FRESH_14, FRESH_15_HALF: FRESH_15, FRESH_16_HALF: FRESH_16,
-         FRESH_17_HALF: FRESH_17}  # batches judged apart
+         FRESH_17_HALF: FRESH_17, FRESH_18_HALF: FRESH_18}  # batches judged apart
 KNOWN_WRONG = {FRESH_4_HALF: set(), FRESH_5_HALF: KNOWN_WRONG_FRESH_5, FRESH_6_HALF: KNOWN_WRONG_FRESH_6,
                FRESH_7_HALF: KNOWN_WRONG_FRESH_7, FRESH_8_HALF: KNOWN_WRONG_FRESH_8, FRESH_9_HALF: KNOWN_WRONG_FRESH_9,
                FRESH_10_HALF: KNOWN_WRONG_FRESH_10, FRESH_11_HALF: KNOWN_WRONG_FRESH_11,
                FRESH_12_HALF: KNOWN_WRONG_FRESH_12, FRESH_13_HALF: KNOWN_WRONG_FRESH_13,
                FRESH_14_HALF: KNOWN_WRONG_FRESH_14, FRESH_15_HALF: KNOWN_WRONG_FRESH_15,
-               FRESH_16_HALF: KNOWN_WRONG_FRESH_16, FRESH_17_HALF: KNOWN_WRONG_FRESH_17}
+               FRESH_16_HALF: KNOWN_WRONG_FRESH_16, FRESH_17_HALF: KNOWN_WRONG_FRESH_17,
+               FRESH_18_HALF: KNOWN_WRONG_FRESH_18}
 NAMED_FLOORS = {FRESH_4_HALF: FRESH_4_NAMED_FLOOR, FRESH_5_HALF: FRESH_5_NAMED_FLOOR, FRESH_6_HALF: FRESH_6_NAMED_FLOOR,
                 FRESH_7_HALF: FRESH_7_NAMED_FLOOR, FRESH_8_HALF: FRESH_8_NAMED_FLOOR, FRESH_9_HALF: FRESH_9_NAMED_FLOOR,
                 FRESH_10_HALF: FRESH_10_NAMED_FLOOR, FRESH_11_HALF: FRESH_11_NAMED_FLOOR,
                 FRESH_12_HALF: FRESH_12_NAMED_FLOOR, FRESH_13_HALF: FRESH_13_NAMED_FLOOR,
                 FRESH_14_HALF: FRESH_14_NAMED_FLOOR, FRESH_15_HALF: FRESH_15_NAMED_FLOOR,
-                FRESH_16_HALF: FRESH_16_NAMED_FLOOR, FRESH_17_HALF: FRESH_17_NAMED_FLOOR}
+                FRESH_16_HALF: FRESH_16_NAMED_FLOOR, FRESH_17_HALF: FRESH_17_NAMED_FLOOR,
+                FRESH_18_HALF: FRESH_18_NAMED_FLOOR}
 
 
 def _half(port: Port) -> str:
@@ -301,7 +311,7 @@ def _half(port: Port) -> str:
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict]:
     """Every port graded once: (half -> evaluate.Verdicts, port -> test number -> named mistakes); the FRESH_4 to
-    FRESH_17 ports are judged apart, under their own halves (APART)."""
+    FRESH_18 ports are judged apart, under their own halves (APART)."""
     halves = {half: evaluate.Verdicts() for half in (*evaluate.HALVES, *APART)}
     named = {}
     for port in PORTS:
