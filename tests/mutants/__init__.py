@@ -159,6 +159,16 @@ MUTANTS: list[Mutant] = [
        "    weights = softmax(scores, axis=-1)\n    if mask is not None:\n"
        "        weights = np.where(mask, weights, 0.0)"),
       also=MHA),
+    m("mask_on_weights_resoftmaxed", "scaled_dot_product_attention", "mask_on_weights_resoftmaxed",
+      ("    if mask is not None:\n" + MASKING + "\n    weights = softmax(scores, axis=-1)",
+       "    weights = softmax(scores, axis=-1)\n    if mask is not None:\n"
+       "        weights = softmax(np.where(mask, weights, -np.inf), axis=-1)"),
+      also=MHA),
+    m("scale_after_softmax", "scaled_dot_product_attention", "scale_after_softmax",
+      ("    scores = attention_scores(Q, K) * scale\n", "    scores = attention_scores(Q, K)\n"),
+      ("    weights = softmax(scores, axis=-1)\n    return weights @ V, weights",
+       "    weights = softmax(scores, axis=-1) * scale\n    return weights @ V, weights"),
+      also=SDPA_CALLERS),
     m("mask_inverted", "scaled_dot_product_attention", "mask_inverted",
       (MASKING, "        scores = np.where(mask, -np.inf, scores)"), also=MHA),
     m("mask_ignored", "scaled_dot_product_attention", "mask_ignored",
