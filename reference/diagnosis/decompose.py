@@ -115,8 +115,7 @@ def _rotated_heads(X: Any, W_Q: Any, W_K: Any, W_V: Any, W_O: Any, num_heads: in
     Q, K, V = (split(np.asarray(X) @ W) for W in (W_Q, W_K, W_V))
     if mask is not None:  # shared by every head, as the contract's
         n = np.shape(X)[-2]
-        mask = np.asarray(mask)
-        mask = np.broadcast_to(mask, (*mask.shape[:-2], n, n))[..., None, :, :]
+        mask = masks.full(mask, n, n)[..., None, :, :]
     heads, _ = oracle.scaled_dot_product_attention(rotate(Q), rotate(K), V, mask=mask)
     concat = np.swapaxes(heads, -2, -3)
     return concat.reshape(*concat.shape[:-2], -1) @ W_O

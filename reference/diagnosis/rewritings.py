@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..generated import oracle
+from . import masks
 
 ATTENTION = ("scaled_dot_product_attention", "multi_head_attention")
 TOKENS = {"attention_scores": ("Q", "K"), "scaled_dot_product_attention": ("Q", "K", "V"), "qkv_project": ("X",),
@@ -92,7 +93,7 @@ def _square(named: dict[str, Any]) -> dict[str, Any]:
     Q, K, V = (np.asarray(named[n]) for n in ("Q", "K", "V"))
     n_q, n_k = Q.shape[-2], K.shape[-2]
     mask = named.get("mask")
-    full = np.broadcast_to(mask, (*mask.shape[:-2], n_q, n_k)) if isinstance(mask, np.ndarray) else None
+    full = masks.full(mask, n_q, n_k) if isinstance(mask, np.ndarray) else None
     if min(n_q, n_k) >= 2:
         n = min(n_q, n_k)
         out = dict(named, Q=Q[..., -n:, :], K=K[..., -n:, :], V=V[..., -n:, :])
