@@ -21,6 +21,8 @@ CALLS: dict[str, tuple[str, ...]] = {name: tuple(called) for name, called in _hw
 CALLED_WHEN_GIVEN: dict[str, dict[str, tuple[str, ...]]] = {
     name: {given: tuple(called) for given, called in inputs.items()} for name, inputs in _hw.CALLED_WHEN_GIVEN.items()
 }
+# Seconds of the student's time one call of the student's code may take (the homework's CALL_SECONDS).
+CALL_SECONDS: float = float(_hw.CALL_SECONDS)
 # Visibility of the hidden tests, set in one place (the homework's HIDDEN).
 HIDDEN: str = _hw.HIDDEN
 VISIBLE = "visible"

@@ -49,8 +49,14 @@ OPTIONAL: dict[str, tuple[type, Any]] = {
     "README": (str, ""),
     "WORKER_IMPORTS": (list, ["numpy"]),
     "SEED": (str, ""),  # salts every case's draw (suite/cases.py: case_seed); a new one redraws them all
+    "CALL_SECONDS": (float, 10.0),  # the student's time one call may take (sandbox/student.py); an int will do
 }
 RELEASES = ("hidden", "after_due_date", "after_published", "visible")
+
+
+def _a_number_for(kind: type, value: Any) -> bool:
+    """An int where a float is asked for (``CALL_SECONDS = 3``); never a bool."""
+    return kind is float and type(value) is int
 
 
 class HomeworkError(Exception):
@@ -106,7 +112,8 @@ class Homework:
         for key, kind in {**REQUIRED, **{k: t for k, (t, _) in OPTIONAL.items()}}.items():
             if key in REQUIRED and not hasattr(self.manifest, key):
                 raise HomeworkError(f"{where}: {key} is missing")
-            if hasattr(self.manifest, key) and not isinstance(getattr(self.manifest, key), kind):
+            value = getattr(self.manifest, key, None)
+            if hasattr(self.manifest, key) and not isinstance(value, kind) and not _a_number_for(kind, value):
                 raise HomeworkError(f"{where}: {key} must be a {kind.__name__}")
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", self.UPLOAD):
             raise HomeworkError(f"{where}: UPLOAD must be a module name (the upload is UPLOAD.py or UPLOAD.ipynb)")
@@ -125,6 +132,8 @@ class Homework:
             unknown = {caller, *callees} - set(self.POINTS)
             if unknown:
                 raise HomeworkError(f"{where}: CALLS names {', '.join(sorted(unknown))}, not in POINTS")
+        if not 0 < self.CALL_SECONDS < 3600:
+            raise HomeworkError(f"{where}: CALL_SECONDS must be more than 0 and less than 3600 (seconds per call)")
         if set(self.TOLERANCE) != {"rtol", "atol"}:
             raise HomeworkError(f"{where}: TOLERANCE must be {{'rtol': ..., 'atol': ...}}")
 

@@ -69,11 +69,12 @@ def assert_full_marks(data: dict, total: float) -> None:
 def test_the_guide_covers_each_path_and_names_the_one_place_of_each() -> None:
     text = GUIDE.read_text()
     for section in ("## Points", "## Visibility", "## Tolerance", "## Adding a case", "## Adding a function",
-                    "## Adding a part", "## Fixing the solution", "## A new homework", "## A new year"):
+                    "## Adding a part", "## Fixing the solution", "## A new homework", "## A new year",
+                    "## Time limit of a call"):
         assert section in text
     for place in ("homework.py", "POINTS", "HIDDEN", "hidden=True", "TOLERANCE", "PARTS", "cases/graded.py",
                   "cases/public.py", "sentences.py", "mistakes.py", "# BEGIN SOLUTION hint:", "--homework",
-                  "tests/test_changing_the_homework.py", "student/notebook/part_", "SEED"):
+                  "tests/test_changing_the_homework.py", "student/notebook/part_", "SEED", "CALL_SECONDS"):
         assert place in text, place
 
 
@@ -118,6 +119,40 @@ def test_a_new_tolerance_reaches_the_students_copy_and_the_stored_mistakes(copy:
     assert counts and all(after < before for before, after in counts), regen
     dropped = re.findall(r"dropped in ([\w-]+): (\w+) \(now within tolerance of the expected output\)", regen)
     assert len(dropped) == sum(before - after for before, after in counts), regen
+
+
+SLOW_SOFTMAX = """
+import time as _time
+
+_softmax, _first = softmax, [True]
+
+
+def softmax(Z, axis=-1, temperature=1.0):
+    if _first[0]:  # correct, and slow once (a warm-up): 1.5 s of the student's time
+        _first[0] = False
+        _time.sleep(1.5)
+    return _softmax(Z, axis=axis, temperature=temperature)
+"""
+
+
+@pytest.mark.parametrize("seconds", [1, 5])
+def test_the_call_limit_set_in_the_one_place_decides_when_a_call_is_an_infinite_loop(copy: Path, seconds: int) -> None:
+    homework = copy / "reference" / "homework.py"
+    homework.write_text(re.sub(r"(?m)^CALL_SECONDS = .*$", f"CALL_SECONDS = {seconds}", homework.read_text()))
+    done = autograder(copy, "build", "-o", str(copy / "dist" / "autograder.zip"))
+    assert done.returncode == 1 and "run `autograder regen`" in done.stdout, done.stdout[-2000:]
+    run(copy, "template")
+    run(copy, "regen")
+    slow = copy / "slow" / "attention.py"
+    slow.parent.mkdir()
+    slow.write_text((copy / "reference" / "attention.py").read_text() + SLOW_SOFTMAX)
+    run(copy, "grade", str(slow), "--all", "-o", str(copy / "results.json"))
+    tests = [t for t in json.loads((copy / "results.json").read_text())["tests"] if t["tags"] == ["softmax"]]
+    if seconds == 1:  # 1.5 s is past the limit: its first call times out, and softmax is not run again
+        assert all(t["score"] == 0 for t in tests)
+        assert "softmax did not return within 1 s (infinite loop?)" in tests[0]["output"]
+    else:
+        assert all(t["score"] == t["max_score"] for t in tests)
 
 
 def test_a_new_seed_draws_every_case_anew_and_the_solution_keeps_full_marks(copy: Path) -> None:

@@ -252,6 +252,29 @@ def test_an_infinite_loop_times_out_then_the_next_call_works(user) -> None:
         assert time.monotonic() - began < 1.0  # not run: well within the call's own timeout, however loaded
 
 
+class SlowLayer(Layer):
+    """A layer whose every projection takes the grader 0.06 s to answer (a grader slowed by a loaded machine)."""
+
+    def _project(self, method, x):
+        time.sleep(0.06)
+        return super()._project(method, x)
+
+
+def test_the_time_the_grader_takes_to_answer_callbacks_is_not_the_students(reference, ref) -> None:
+    """35 projections answered in 0.06 s each: 2.1 s of waiting for the grader, in a call allowed 1 s of the
+    student's time. The student's code computes for milliseconds, so the call returns, with the right answer."""
+    W_Q, W_K, W_V = RNG.normal(size=(4, 4)), RNG.normal(size=(4, 4)), RNG.normal(size=(4, 2))
+    X = RNG.normal(size=(5, 4))
+    limit, reference.call_timeout = reference.call_timeout, 1.0
+    try:
+        began = time.monotonic()
+        got = reference.call("generate_naive", SlowLayer(W_Q, W_K, W_V), X)
+    finally:
+        reference.call_timeout = limit
+    assert time.monotonic() - began > 2.0
+    np.testing.assert_allclose(got, ref.generate_naive(ref.AttentionLayer(W_Q, W_K, W_V), X))
+
+
 def test_a_loop_that_swallows_the_alarm_is_killed_and_a_fresh_worker_takes_over(user) -> None:
     with make(user, snippet("loops"), call_timeout=0.5) as s:
         s.start()

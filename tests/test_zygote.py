@@ -15,8 +15,9 @@ import numpy as np
 import pytest
 
 from autograder import runner
-from autograder.sandbox import namespace, reaper, zygotes
+from autograder.sandbox import namespace, reaper, shares, zygotes
 from autograder.sandbox.student import Student
+from autograder.sandbox.supervisor import Sandbox
 from tests.hostile import program, sandbox_user
 
 REPO = Path(__file__).resolve().parent.parent
@@ -118,6 +119,35 @@ def test_the_world_of_a_forked_worker_ends_with_its_grader(zygote, tmp_path: Pat
     for folder in folders:  # what its close() would have removed (the worker's home belongs to the sandbox user)
         reaper.remove_tree(Path(folder))
     assert not os.path.exists(f"/proc/{worker}") and not os.path.exists(f"/proc/{first}")
+
+
+def test_a_forked_worker_is_born_in_its_slots_groups_and_the_grader_moves_it_into_none(zygote, monkeypatch) -> None:
+    """Each move of a process between cgroups waits for an RCU grace period (milliseconds, at every restart of a
+    worker): the first process of the world joins every group of the slot before it forks the rest, so the worker
+    is born in them. A worker started as usual is moved after it started, as before (the spy sees those moves)."""
+    if shares.slot_group("agzygotetest") is None:
+        pytest.skip("cgroups are not writable here")
+    moved: list[str] = []
+    write_text = Path.write_text
+
+    def spy(self: Path, *args: object, **kwargs: object) -> int:
+        if self.name == "cgroup.procs":
+            moved.append(str(self))
+        return write_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "write_text", spy)
+    with sandbox_user() as user:
+        for forked in (True, False):
+            with Sandbox(user=user) as box:
+                if not forked:
+                    monkeypatch.setattr(zygotes, "running", lambda *args: False)
+                box.start()
+                assert (type(box._proc).__name__ == "ForkedWorker") == forked
+                worker = box.clock.pid
+                groups = [*([box.cgroup] if box.cgroup else []), *box.slot.join]
+                assert groups and all(worker in shares.members(group) for group in groups)
+                assert moved == [] if forked else bool(moved) == bool(box.slot.join), moved  # v2: no groups to join
+                moved.clear()
 
 
 def test_without_an_answering_zygote_the_worker_is_started_as_usual(zygote) -> None:

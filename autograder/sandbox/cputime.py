@@ -46,6 +46,14 @@ def run_queue_wait(pid: int) -> float | None:
         return None
 
 
+def own_wait() -> float:
+    """Seconds the calling thread has spent runnable but waiting for a CPU (0 when unknown)."""
+    try:
+        return int(reaper.read_proc("/proc/thread-self/schedstat").split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 def tree_cpu(root: int, uid: int | None = None, table: dict[int, dict] | None = None) -> float:
     """CPU seconds (user + system) of ``root`` and its live descendants, reaped children of each included;
     with ``uid``, of every live process of that uid too (daemons that left the tree). ``table``: a
@@ -122,6 +130,11 @@ class StudentClock:
             if waited is not None and waited >= self._seen:
                 self._seen = waited
         return time.monotonic() - self._waited - self._seen + self._charged
+
+    def exclude(self, seconds: float) -> None:
+        """Leave ``seconds`` out of the student's time from now on: the grader's own time answering a callback,
+        which the worker spends waiting (the worker leaves the same round trip out of its own clock)."""
+        self._charged -= max(seconds, 0.0)
 
     def mark(self) -> None:
         """An operation starts (just after a ``now``): ``charge`` counts the waits from here."""

@@ -202,10 +202,12 @@ def _cap_v2(base: Path, group: Path, memory_mb: int) -> bool:
 
 
 def move(groups: tuple[Path, ...], pid: int) -> bool:
-    """Move process ``pid`` (its threads too) into each of ``groups``; whether it is in all of them."""
+    """Move process ``pid`` (its threads too) into each of ``groups`` it is not in yet (a worker forked from the
+    zygote was born in them: a move costs an RCU grace period, milliseconds); whether it is in all of them."""
     for group in groups:
-        with contextlib.suppress(OSError):
-            (group / "cgroup.procs").write_text(str(pid))
+        if pid not in members(group):
+            with contextlib.suppress(OSError):
+                (group / "cgroup.procs").write_text(str(pid))
     return all(pid in members(group) for group in groups)
 
 

@@ -6,8 +6,9 @@ here; comparisons, counts and scores never leave the grader. When the student's 
 gives no usable value, a ``StudentError`` says why in markdown the student can act on.
 
 Time is bounded so that the worst submission is graded well under three minutes with
-~40 tests: each call has a timeout (10 s of the student's time: wall-clock minus the time the
-worker waited for a CPU, with a CPU and a wall-clock backstop, see cputime.py), a function that timed out or
+~40 tests: each call has a timeout (the homework's ``CALL_SECONDS``, 10 s unless it sets one, of the student's
+time: wall-clock minus the time the worker waited for a CPU and the time the grader took to answer its callbacks,
+with a CPU and a wall-clock backstop, see cputime.py), a function that timed out or
 crashed the worker is not run again (later calls fail fast), and once the global budget
 (150 s, loads included) is spent every further call fails fast with kind "budget".
 After a timeout, crash or protocol error the worker is killed and the next call starts
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import time
 from collections import Counter
 from typing import Any
 
@@ -39,7 +41,7 @@ import numpy as np
 
 from autograder import contract
 from autograder.feedback.markdown import code_span
-from autograder.sandbox import protocol
+from autograder.sandbox import cputime, protocol
 from autograder.sandbox.callbacks import CallbackLimit, GraderObject, Served, answer_frame
 from autograder.sandbox.messages import StudentError, from_reply, how, load_note
 from autograder.sandbox.supervisor import (
@@ -53,7 +55,7 @@ from autograder.sandbox.supervisor import (
 )
 from autograder.sandbox.values import oddity
 
-CALL_TIMEOUT = 10.0  # seconds per call, callbacks included
+CALL_TIMEOUT = contract.CALL_SECONDS  # seconds per call (the homework's), the grader's answers to callbacks left out
 GRACE = 1.0  # the worker's own alarm stops a call first and says where; the grader kills this much later
 LOAD_TIMEOUT = 30.0  # seconds to load the Program (hard)
 STATEMENT_TIMEOUT = 5.0  # seconds per top-level statement while loading
@@ -119,6 +121,7 @@ class Student:
         self.served_answers = 0  # answers of served stand-ins in this grading (at most MAX_SERVED_ANSWERS)
         self._free_retry = True  # the grading's one retry of a worker lost to a signal (see ``_lost_once``)
         self._not_loaded: StudentError | None = None
+        self._woken = 0.0  # this process's wait for a CPU before it read the last frame (``_receive``)
 
     @classmethod
     def unloaded(cls, message: str, **options: Any) -> Student:
@@ -334,10 +337,10 @@ class Student:
         deadline = self.sandbox.deadline(timeout + GRACE, now=began)
         try:
             self.sandbox.send(header, arrays, deadline=deadline)
-            reply, arrays = self.sandbox.receive(deadline)
+            reply, arrays = self._receive(deadline)
             while reply.get("op") == "callback":
                 self._callback(reply, arrays, refs, deadline)
-                reply, arrays = self.sandbox.receive(deadline)
+                reply, arrays = self._receive(deadline)
             self.entered = _entered(reply.get("entered")) if header["op"] == "call" else None
             if reply.get("op") == "error":
                 raise self._error(what, reply, timeout)
@@ -390,11 +393,24 @@ class Student:
             return type(value)(self._outgoing(x, refs) for x in value)
         return value
 
+    def _receive(self, deadline: float) -> tuple[dict, list]:
+        """The worker's next frame; ``_callback`` leaves out of the student's time how long this process then
+        waited for a CPU before reading it (the worker waits meanwhile when the frame is a callback)."""
+        waits = cputime.own_wait()
+        frame = self.sandbox.receive(deadline)
+        self._woken = cputime.own_wait() - waits
+        return frame
+
     def _callback(self, reply: dict, arrays: list, refs: list, deadline: float) -> None:
         """Run one method of a grader object (or a served stand-in) the student's code called, here, and send back
         the answer (``callbacks.answer_frame``; a CallbackLimit reached leaves the worker waiting: the caller kills
-        it, see ``_request``)."""
-        self.sandbox.send_frame(answer_frame(reply, arrays, refs), deadline=deadline)
+        it, see ``_request``). The grader's time for it, from its wake-up to the answer sent, is not the student's
+        (``StudentClock.exclude``): a loaded machine slows the grader's answers, not the student's code."""
+        began = time.monotonic()
+        try:
+            self.sandbox.send_frame(answer_frame(reply, arrays, refs), deadline=deadline)
+        finally:
+            self.sandbox.clock.exclude(time.monotonic() - began + self._woken)
 
     def _own(self, what: str, value: Any, method: bool) -> Any:
         """Writable copies of arrays; refuse strings and foreign refs."""

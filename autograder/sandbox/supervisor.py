@@ -249,7 +249,8 @@ class Sandbox(Pipes):
             if not self.world_missing and zygotes.running(self.python):  # numpy is imported already
                 world = namespace.spec(python=self.python, files=zygotes.files(), home=home, account=self.account)
                 self._proc = zygotes.spawn(world=world, env=env, rlimits=confine.rlimits(self.limits, self.account),
-                                           oom_score=WORKER_OOM_SCORE, cgroup=self.cgroup,
+                                           oom_score=WORKER_OOM_SCORE,
+                                           cgroups=(*([self.cgroup] if self.cgroup else []), *self.slot.join),
                                            fds=(to_child, from_child, out))
             if self._proc is None:
                 argv = runfolder.argv(self.python, self._run_dir, to_child, from_child)

@@ -20,8 +20,9 @@ class StatementTimeout(BaseException):
 
 
 def student_time() -> float:
-    """time.monotonic() minus the time this process waited for a CPU while runnable (/proc/self/schedstat):
-    a neighbour that takes the CPU does not use up this student's time limits (the grader counts the same)."""
+    """time.monotonic() minus the time this process waited for a CPU while runnable (/proc/self/schedstat) and
+    the time it waited for the grader's answers to its callbacks (``excluded``): a neighbour that takes the CPU,
+    or a grader slow to answer, does not use up this student's time limits (the grader counts the same)."""
     try:  # os.open, not open(): no file object to build on every call
         fd = os.open("/proc/self/schedstat", os.O_RDONLY)
         try:
@@ -30,10 +31,16 @@ def student_time() -> float:
             os.close(fd)
     except (OSError, ValueError, IndexError):  # e.g. the student's code used up its file descriptors
         pass  # the wait last read
-    return time.monotonic() - _WAITED[0]
+    return time.monotonic() - _WAITED[0] - _EXCLUDED[0]
+
+
+def excluded(seconds: float) -> None:
+    """Leave ``seconds`` (a round trip to the grader, in ``student_time``) out of the student's time."""
+    _EXCLUDED[0] += max(seconds, 0.0)
 
 
 _WAITED = [0.0]
+_EXCLUDED = [0.0]
 
 
 class Alarm:

@@ -9,7 +9,8 @@ request (a ``fork`` message carrying five descriptors: the worker's two pipes, i
 status socket to the grader and a pipe holding the grading's spec), it forks:
 
 C1  root, in the host's PID namespace: reads the spec, takes the grader's CPU affinity, joins the
-    slot's cgroup, sets oom_score_adj and the rlimits (the address space last), moves into new
+    slot's cgroups (its CPU weight's, and with cgroup v1 its CPU-time and memory groups too, so C2 and
+    C3 are born in them), sets oom_score_adj and the rlimits (the address space last), moves into new
     mount, PID, network, IPC and UTS namespaces, forks C2, sends the grader its pid with pidfds of
     itself and of C2, and reports C2's exit status as ``unshare --fork`` would
     (``-N`` when a signal ended it). The grader ends the world by closing its end of the status
@@ -124,13 +125,13 @@ def _first_child(to_child: int, from_child: int, out: int, status_fd: int, spec_
 
 
 def _confine(spec: dict) -> None:
-    """The slot's cgroup, the OOM score and the rlimits: what confine.child_setup does before an exec; and the
+    """The slot's cgroups, the OOM score and the rlimits: what confine.child_setup does before an exec; and the
     grader's CPU affinity, which a worker it started itself would inherit."""
     if spec["cpus"]:
         os.sched_setaffinity(0, spec["cpus"])
-    if spec["cgroup"]:
+    for procs in spec["cgroups"]:  # one after the other: a write soon after another skips most of its RCU wait
         try:
-            fd = os.open(spec["cgroup"], os.O_WRONLY)
+            fd = os.open(procs, os.O_WRONLY)
             try:
                 os.write(fd, b"0")
             finally:

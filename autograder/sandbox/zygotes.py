@@ -107,24 +107,25 @@ def files() -> list[str]:
     return list(_zygote["files"])
 
 
-def spawn(*, world: dict, env: dict, rlimits: list, oom_score: int, cgroup: Path | None,
+def spawn(*, world: dict, env: dict, rlimits: list, oom_score: int, cgroups: tuple[Path, ...],
           fds: tuple[int, int, int]) -> ForkedWorker | None:
     """A worker forked from the zygote in the world ``world`` (namespace.spec), with the pipes and output file
-    ``fds``, environment ``env``, rlimits and OOM score as confine.py sets them, and the CPU group ``cgroup``;
-    None when the zygote could not make one (then start it the usual way)."""
-    worker = _spawn(world, env, rlimits, oom_score, cgroup, fds)
+    ``fds``, environment ``env``, rlimits and OOM score as confine.py sets them, in the groups ``cgroups`` (the
+    slot's: ``Sandbox`` then moves nothing); None when the zygote could not make one (then start it the usual
+    way)."""
+    worker = _spawn(world, env, rlimits, oom_score, cgroups, fds)
     if worker is None and strict:
         raise OSError("the zygote did not fork a worker (zygotes.strict)")
     return worker
 
 
-def _spawn(world: dict, env: dict, rlimits: list, oom_score: int, cgroup: Path | None,
+def _spawn(world: dict, env: dict, rlimits: list, oom_score: int, cgroups: tuple[Path, ...],
            fds: tuple[int, int, int]) -> ForkedWorker | None:
     umask = os.umask(0o077)
     os.umask(umask)
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     data = marshal.dumps({"world": world, "env": env, "umask": umask, "rlimits": rlimits, "cpus": cpus,
-                          "oom_score": str(oom_score), "cgroup": str(cgroup / "cgroup.procs") if cgroup else ""})
+                          "oom_score": str(oom_score), "cgroups": [str(group / "cgroup.procs") for group in cgroups]})
     if len(data) > MAX_SPEC:
         return None
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
