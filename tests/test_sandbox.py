@@ -118,7 +118,8 @@ def test_the_worker_sees_a_clean_environment_and_only_its_pipes(introspect) -> N
     assert sorted(env) == ["HOME", "LANG", "LC_ALL", "MKL_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
                            "PATH", "TMPDIR"]
     assert env["HOME"] == lines["CWD"] == env["TMPDIR"] and env["OPENBLAS_NUM_THREADS"] == "1"
-    assert len(eval(lines["FDS"])) == 6  # stdin, stdout, stderr, two pipes, and the listing itself
+    # stdin, stdout, stderr, two pipes, the worker's own /proc/self/schedstat (its clock) and the listing itself
+    assert len(eval(lines["FDS"])) == 7
     assert lines["STDIN"] == "/dev/null"
     assert not any("ag-run-" in p or "ag-home-" in p for p in eval(lines["PATH"]))
 

@@ -337,10 +337,10 @@ class Student:
         deadline = self.sandbox.deadline(timeout + GRACE, now=began)
         try:
             self.sandbox.send(header, arrays, deadline=deadline)
-            reply, arrays = self._receive(deadline)
+            reply, arrays = self._receive(deadline, answers=bool(refs))
             while reply.get("op") == "callback":
                 self._callback(reply, arrays, refs, deadline)
-                reply, arrays = self._receive(deadline)
+                reply, arrays = self._receive(deadline, answers=True)
             self.entered = _entered(reply.get("entered")) if header["op"] == "call" else None
             if reply.get("op") == "error":
                 raise self._error(what, reply, timeout)
@@ -393,9 +393,14 @@ class Student:
             return type(value)(self._outgoing(x, refs) for x in value)
         return value
 
-    def _receive(self, deadline: float) -> tuple[dict, list]:
-        """The worker's next frame; ``_callback`` leaves out of the student's time how long this process then
-        waited for a CPU before reading it (the worker waits meanwhile when the frame is a callback)."""
+    def _receive(self, deadline: float, *, answers: bool) -> tuple[dict, list]:
+        """The worker's next frame. Where this process ``answers`` callbacks (the call passed grader objects or a
+        served stand-in), ``_callback`` leaves out of the student's time how long it then waited for a CPU before
+        reading the frame (the worker waits meanwhile when the frame is a callback); elsewhere a callback frame
+        is refused at once, and nothing is left out for it but the refusal."""
+        if not answers:
+            self._woken = 0.0
+            return self.sandbox.receive(deadline)
         waits = cputime.own_wait()
         frame = self.sandbox.receive(deadline)
         self._woken = cputime.own_wait() - waits
