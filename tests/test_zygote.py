@@ -102,29 +102,31 @@ def test_the_world_of_a_forked_worker_ends_with_its_grader(zygote, tmp_path: Pat
         try:
             s = Student(program("import time\ndef spin(x):\n    while True:\n        pass\n"))
             s.start()
-            os.write(write, f"{s.sandbox.pid} {namespace.worker_pid(s.sandbox.pid)} {s.sandbox._run_dir} "
+            nest = s.sandbox._nest.pid if s.sandbox._nest else 0
+            os.write(write, f"{s.sandbox.pid} {namespace.worker_pid(s.sandbox.pid)} {nest} {s.sandbox._run_dir} "
                             f"{s.sandbox._private}\n".encode())
             s.call("spin", 1)
         finally:
             os._exit(0)
-    first, worker, *folders = os.read(read, 1000).decode().split()
-    first, worker = int(first), int(worker)
+    first, worker, nest, *folders = os.read(read, 1000).decode().split()
+    first, worker, nest = int(first), int(worker), int(nest) or first
     time.sleep(0.3)
     assert os.path.exists(f"/proc/{worker}")
     os.kill(pid, 9)
     os.waitpid(pid, 0)
     end = time.monotonic() + 5
-    while time.monotonic() < end and (os.path.exists(f"/proc/{first}") or os.path.exists(f"/proc/{worker}")):
+    while time.monotonic() < end and any(os.path.exists(f"/proc/{pid}") for pid in (first, worker, nest)):
         time.sleep(0.02)
     for folder in folders:  # what its close() would have removed (the worker's home belongs to the sandbox user)
         reaper.remove_tree(Path(folder))
-    assert not os.path.exists(f"/proc/{worker}") and not os.path.exists(f"/proc/{first}")
+    assert not any(os.path.exists(f"/proc/{pid}") for pid in (first, worker, nest))  # its nest too, if any
 
 
 def test_a_forked_worker_is_born_in_its_slots_groups_and_the_grader_moves_it_into_none(zygote, monkeypatch) -> None:
     """Each move of a process between cgroups waits for an RCU grace period (milliseconds, at every restart of a
-    worker): the first process of the world joins every group of the slot before it forks the rest, so the worker
-    is born in them. A worker started as usual is moved after it started, as before (the spy sees those moves)."""
+    worker): a grading's nest (its copy of the zygote) joins every group of the slot once, and forks every world
+    of the grading in them, so no worker is moved, and the nest ends with the grading, before its groups are
+    removed. A worker started as usual is moved after it started, as before (the spy sees those moves)."""
     if shares.slot_group("agzygotetest") is None:
         pytest.skip("cgroups are not writable here")
     moved: list[str] = []
@@ -148,6 +150,16 @@ def test_a_forked_worker_is_born_in_its_slots_groups_and_the_grader_moves_it_int
                 assert groups and all(worker in shares.members(group) for group in groups)
                 assert moved == [] if forked else bool(moved) == bool(box.slot.join), moved  # v2: no groups to join
                 moved.clear()
+                nest = box._nest.pid if forked else None
+                assert (nest is not None) == forked and all(nest in shares.members(group) for group in groups if nest)
+                if forked:  # a restart: forked by the same nest, in the groups, moved by nobody
+                    box.kill()
+                    box.start()
+                    assert box._nest.pid == nest and moved == []
+                    assert all(box.clock.pid in shares.members(group) for group in groups)
+            if nest is not None:
+                assert not os.path.exists(f"/proc/{nest}"), "the nest ends with its grading"
+                assert all(not group.exists() for group in box.slot.join), "and so do the slot's own groups"
 
 
 def test_without_an_answering_zygote_the_worker_is_started_as_usual(zygote) -> None:

@@ -36,6 +36,7 @@ import atexit
 import contextlib
 import ctypes
 import fcntl
+import functools
 import os
 import pwd
 import select
@@ -113,6 +114,8 @@ class Sandbox(Pipes):
         self._folders()
         self._work_dir: Path | None = None
         self._proc: subprocess.Popen | zygotes.ForkedWorker | None = None
+        self._nest: zygotes.Nest | None = None  # this grading's copy of the zygote, in the slot's groups (once asked)
+        self._nested = False  # a nest was asked for (once: one that did not answer is not asked again)
         self._launched = False  # started by launch(), its ready frame not read yet
         self._rfd = self._wfd = -1
         self._inbox = bytearray()  # bytes read from the worker past the frame asked for (the next frame's)
@@ -248,10 +251,16 @@ class Sandbox(Pipes):
                 zygotes.start_on_demand(self.python)
             if not self.world_missing and zygotes.running(self.python):  # numpy is imported already
                 world = namespace.spec(python=self.python, files=zygotes.files(), home=home, account=self.account)
-                self._proc = zygotes.spawn(world=world, env=env, rlimits=confine.rlimits(self.limits, self.account),
-                                           oom_score=WORKER_OOM_SCORE,
-                                           cgroups=(*([self.cgroup] if self.cgroup else []), *self.slot.join),
-                                           fds=(to_child, from_child, out))
+                groups = (*([self.cgroup] if self.cgroup else []), *self.slot.join)
+                if not self._nested and groups:  # the worlds of every restart are born in the slot's groups
+                    self._nested, self._nest = True, zygotes.nest(groups)
+                fork = functools.partial(zygotes.spawn, world=world, env=env, oom_score=WORKER_OOM_SCORE,
+                                         rlimits=confine.rlimits(self.limits, self.account), cgroups=groups,
+                                         fds=(to_child, from_child, out))
+                self._proc = fork(via=self._nest)
+                if self._proc is None and self._nest is not None:  # the nest is gone: from the zygote itself
+                    self._end_nest()
+                    self._proc = fork()
             if self._proc is None:
                 argv = runfolder.argv(self.python, self._run_dir, to_child, from_child)
                 if not self.world_missing:
@@ -392,12 +401,18 @@ class Sandbox(Pipes):
             self._kill_leftovers()
         os.close(self._out_fd)
         self._out_fd = -1
+        self._end_nest()  # before the slot's groups are removed: a group with a process in it cannot be
         reaper.remove_tree(self._run_dir)
         reaper.remove_tree(self._private)
         shares.remove(self.slot)
         _live.discard(self)
         self.remove_user_files()
         self._release(clean=self._left_nothing, mine=(self._run_dir, self._private))  # only now may another take it
+
+    def _end_nest(self) -> None:
+        if self._nest is not None:
+            self._nest.end(KILL_DEADLINE)
+            self._nest = None
 
     def remove_user_files(self) -> None:
         """Remove what the sandbox user left where it could write (call when its processes are gone): in a

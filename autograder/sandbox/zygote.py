@@ -6,7 +6,10 @@ their own (runfolder.py), stdin/stdout/stderr ``/dev/null``, cwd ``/``, a worker
 student code and never holds a grading's data: its socket brings file descriptors only. A worker
 forked from it skips an interpreter start and the numpy import (~0.08 s of CPU per grading). Per
 request (a ``fork`` message carrying five descriptors: the worker's two pipes, its output file, a
-status socket to the grader and a pipe holding the grading's spec), it forks:
+status socket to the grader and a pipe holding the grading's spec), it forks C1 below. Per ``nest`` request (a
+socket and a pipe holding the slot's cgroups), it forks a nest (``_nest``): a copy of itself for one grading, in
+that grading's cgroups, which then forks that grading's worlds (so they are born in the groups) until its socket
+closes:
 
 C1  root, in the host's PID namespace: reads the spec, takes the grader's CPU affinity, joins the
     slot's cgroups (its CPU weight's, and with cgroup v1 its CPU-time and memory groups too, so C2 and
@@ -65,23 +68,48 @@ _libc = ctypes.CDLL(None, use_errno=True)
 
 
 def serve(sock: socket.socket) -> None:
-    """Fork once per request until the socket closes (every holder of its other end has gone)."""
+    """Fork once per request until the socket closes (every holder of its other end has gone): a world (C1) for a
+    ``fork`` request, a nest (below) for a ``nest`` request."""
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # C1s are reaped by the kernel
     _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)  # and so is a C2 whose C1 was killed (it becomes ours)
     while True:
         try:
-            _, fds, _, _ = socket.recv_fds(sock, 16, 8)
+            message, fds, _, _ = socket.recv_fds(sock, 16, 8)
         except InterruptedError:
             continue
         except OSError:
             return
         if not fds:
             return  # end of file
-        if len(fds) == 5 and os.fork() == 0:
+        if len(fds) == 5 and message == b"fork" and os.fork() == 0:
             sock.close()
             _first_child(*fds)  # never returns
+        if len(fds) == 2 and message == b"nest" and os.fork() == 0:
+            sock.close()
+            _nest(*fds)  # never returns
         for fd in fds:
             os.close(fd)
+
+
+def _nest(nest_fd: int, spec_fd: int) -> None:
+    """A nest: this zygote's copy for one grading, in the grading's slot's cgroups, which serves its ``fork``
+    requests (``serve``) on a socket of its own. Its worlds are born in those groups: moving a process into a
+    cgroup waits for an RCU grace period (~4 ms each, three groups with cgroup v1), which C1 would otherwise pay at
+    every restart of the grading's worker. It keeps the zygote's OOM score, below a world's (C1 raises its own);
+    it dies with the zygote, and ends when the grading closes its socket (``zygotes.Nest.end``)."""
+    try:
+        _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        sock = socket.socket(fileno=nest_fd)
+        with os.fdopen(spec_fd, "rb") as f:
+            spec = marshal.loads(f.read())
+        _join(spec["cgroups"])
+        pidfd = os.pidfd_open(os.getpid())
+        socket.send_fds(sock, [protocol.ZYGOTE_HELLO.pack(b"N", os.getpid())], [pidfd])
+        os.close(pidfd)
+        serve(sock)
+    except BaseException:  # the grading's Nest sees it gone and forks from the zygote instead
+        pass
+    os._exit(0)
 
 
 def _first_child(to_child: int, from_child: int, out: int, status_fd: int, spec_fd: int) -> None:
@@ -124,12 +152,11 @@ def _first_child(to_child: int, from_child: int, out: int, status_fd: int, spec_
     os._exit(code)
 
 
-def _confine(spec: dict) -> None:
-    """The slot's cgroups, the OOM score and the rlimits: what confine.child_setup does before an exec; and the
-    grader's CPU affinity, which a worker it started itself would inherit."""
-    if spec["cpus"]:
-        os.sched_setaffinity(0, spec["cpus"])
-    for procs in spec["cgroups"]:  # one after the other: a write soon after another skips most of its RCU wait
+def _join(cgroups: list[str]) -> None:
+    """Move this process into each group of ``cgroups`` (their ``cgroup.procs``), one after the other: a write soon
+    after another skips most of its RCU wait. A group that refuses leaves isolation reduced, not broken (as
+    confine.py)."""
+    for procs in cgroups:
         try:
             fd = os.open(procs, os.O_WRONLY)
             try:
@@ -137,7 +164,15 @@ def _confine(spec: dict) -> None:
             finally:
                 os.close(fd)
         except OSError:
-            pass  # isolation reduced, not broken (as confine.py)
+            pass
+
+
+def _confine(spec: dict) -> None:
+    """The slot's cgroups, the OOM score and the rlimits: what confine.child_setup does before an exec; and the
+    grader's CPU affinity, which a worker it started itself would inherit."""
+    if spec["cpus"]:
+        os.sched_setaffinity(0, spec["cpus"])
+    _join(spec["cgroups"])
     try:
         fd = os.open("/proc/self/oom_score_adj", os.O_WRONLY)
         try:

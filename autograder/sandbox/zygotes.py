@@ -5,8 +5,10 @@ with a private world (namespace.py) and pidfds (Linux 5.3). Every grading forked
 server inherits the socket to it; ``Sandbox`` then asks ``spawn`` for its worker and gets a
 ``ForkedWorker``: the world's first process (C1 in zygote.py), standing in for the ``Popen`` of
 ``unshare`` that a worker started the usual way has, with the same pid-based /proc views, exit
-status (sent by C1 on a socket of its own) and kill (a pidfd: no pid reuse can redirect it). When
-no zygote runs, or it does not answer, ``Sandbox`` starts its worker the usual way.
+status (sent by C1 on a socket of its own) and kill (a pidfd: no pid reuse can redirect it). A grading
+first asks for a ``Nest``, its own copy of the zygote in its slot's cgroups, and forks its workers from it
+(a restart then moves no process between cgroups). When no zygote runs, or it does not answer,
+``Sandbox`` starts its worker the usual way.
 """
 
 from __future__ import annotations
@@ -107,20 +109,70 @@ def files() -> list[str]:
     return list(_zygote["files"])
 
 
+class Nest:
+    """A grading's own copy of the zygote, already in the grading's slot's cgroups (zygote.py, ``_nest``): the
+    worlds it forks are born in them, so no restart of the grading's worker moves a process between cgroups."""
+
+    def __init__(self, sock: socket.socket, pid: int, pidfd: int) -> None:
+        self.socket, self.pid, self._pidfd = sock, pid, pidfd
+
+    def end(self, timeout: float) -> None:
+        """End it (closing its socket ends its loop), SIGKILL after ``timeout`` seconds; its worlds end apart."""
+        self.socket.close()
+        ended = select.poll()
+        ended.register(self._pidfd, select.POLLIN)
+        if not ended.poll(timeout * 1000):
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(self._pidfd, signal.SIGKILL)
+            ended.poll(timeout * 1000)
+        with contextlib.suppress(OSError):
+            os.close(self._pidfd)
+
+
+def nest(cgroups: tuple[Path, ...]) -> Nest | None:
+    """A nest of the running zygote in ``cgroups``, or None (no zygote, or it did not answer): then ``spawn``
+    forks from the zygote itself, each world joining the groups."""
+    if not _zygote:
+        return None
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    read, write = os.pipe()
+    try:
+        try:
+            os.write(write, marshal.dumps({"cgroups": [str(group / "cgroup.procs") for group in cgroups]}))
+        finally:
+            os.close(write)
+        socket.send_fds(_zygote["socket"], [b"nest"], [theirs.fileno(), read])
+        ours.settimeout(HELLO_TIMEOUT)
+        message, received, _, _ = socket.recv_fds(ours, HELLO.size, 1)
+    except OSError:
+        ours.close()
+        return None
+    finally:
+        os.close(read)
+        theirs.close()
+    if len(message) != HELLO.size or len(received) != 1 or HELLO.unpack(message)[0] != b"N":
+        for fd in received:
+            os.close(fd)
+        ours.close()
+        return None
+    ours.settimeout(None)
+    return Nest(ours, HELLO.unpack(message)[1], received[0])
+
+
 def spawn(*, world: dict, env: dict, rlimits: list, oom_score: int, cgroups: tuple[Path, ...],
-          fds: tuple[int, int, int]) -> ForkedWorker | None:
+          fds: tuple[int, int, int], via: Nest | None = None) -> ForkedWorker | None:
     """A worker forked from the zygote in the world ``world`` (namespace.spec), with the pipes and output file
     ``fds``, environment ``env``, rlimits and OOM score as confine.py sets them, in the groups ``cgroups`` (the
-    slot's: ``Sandbox`` then moves nothing); None when the zygote could not make one (then start it the usual
-    way)."""
-    worker = _spawn(world, env, rlimits, oom_score, cgroups, fds)
+    slot's: ``Sandbox`` then moves nothing), or forked ``via`` a nest already in them; None when the zygote could
+    not make one (then start it the usual way)."""
+    worker = _spawn(world, env, rlimits, oom_score, () if via else cgroups, fds, via.socket if via else None)
     if worker is None and strict:
         raise OSError("the zygote did not fork a worker (zygotes.strict)")
     return worker
 
 
 def _spawn(world: dict, env: dict, rlimits: list, oom_score: int, cgroups: tuple[Path, ...],
-           fds: tuple[int, int, int]) -> ForkedWorker | None:
+           fds: tuple[int, int, int], via: socket.socket | None) -> ForkedWorker | None:
     umask = os.umask(0o077)
     os.umask(umask)
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
@@ -135,7 +187,7 @@ def _spawn(world: dict, env: dict, rlimits: list, oom_score: int, cgroups: tuple
             os.write(write, data)
         finally:
             os.close(write)
-        socket.send_fds(_zygote["socket"], [b"fork"], [*fds, theirs.fileno(), read])
+        socket.send_fds(_zygote["socket"] if via is None else via, [b"fork"], [*fds, theirs.fileno(), read])
         ours.settimeout(HELLO_TIMEOUT)
         message, received, _, _ = socket.recv_fds(ours, HELLO.size, 2)
     except OSError:  # socket.timeout included
