@@ -60,6 +60,7 @@ def _import_neighbours() -> tuple:
 
 
 protocol, worker, world_init = _import_neighbours()  # once here, for every worker
+worker.np.random.seed()  # numpy.random is imported lazily (with hashlib, secrets...): once here, not in each worker
 SETUP_FAILED = world_init.SETUP_FAILED
 CLONE_NEWNS, CLONE_NEWUTS, CLONE_NEWIPC = 0x20000, 0x4000000, 0x8000000
 CLONE_NEWPID, CLONE_NEWNET = 0x20000000, 0x40000000
