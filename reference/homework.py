@@ -54,9 +54,9 @@ TOLERANCE = {"rtol": 1e-5, "atol": 1e-6}
 # Seconds of the student's time one call of the student's code may take (waits for a CPU and the grader's answers to
 # its callbacks left out); past it the call fails as an infinite loop, and that function is not run again. The
 # engine's default is 10. The inputs here are small: every function written with plain Python loops and math.fsum
-# (tests/oracle_independent.py) takes at most about 20 ms a call, so 3 s leaves a margin of over 100x
+# (tests/oracle_independent.py) takes at most about 20 ms a call, so 2 s leaves a margin of about 100x
 # (benchmarks/bench_call_limit.py prints it). Larger inputs need a larger limit.
-CALL_SECONDS = 3
+CALL_SECONDS = 2
 
 # Who usually calls whom (the solution's call graph; students mostly follow it). When a callee fails its own
 # tests, a failing test of its caller says to fix the callee first, if correct stand-ins served by the grader
