@@ -275,6 +275,50 @@ def test_the_time_the_grader_takes_to_answer_callbacks_is_not_the_students(refer
     np.testing.assert_allclose(got, ref.generate_naive(ref.AttentionLayer(W_Q, W_K, W_V), X))
 
 
+CLOCK_TAMPERING = """
+import os
+
+
+def _clock_fds():
+    found = []
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}").endswith("schedstat"):
+                found.append(int(fd))
+        except OSError:  # the listing's own descriptor, gone
+            pass
+    assert found, "the worker's clock is open"
+    return found
+
+
+def close_the_clock_and_spin(x):
+    for fd in _clock_fds():
+        os.close(fd)
+    while True:
+        pass
+
+
+def replace_the_clock_and_spin(x):
+    read, write = os.pipe()
+    os.write(write, b"1 999999999999 1\\n")  # a forged wait of 1000 s, forever
+    for fd in _clock_fds():
+        os.dup2(read, fd)
+    while True:
+        pass
+"""
+
+
+@pytest.mark.parametrize("name", ["close_the_clock_and_spin", "replace_the_clock_and_spin"])
+def test_code_that_closes_or_replaces_the_workers_clock_still_times_out_at_its_limit(user, name) -> None:
+    """The worker keeps its /proc/self/schedstat open (its clock): a student's code that closes it, or puts a file
+    of forged waits in its place, still stops at the call's limit, at the student's own line."""
+    with make(user, CLOCK_TAMPERING, call_timeout=1.0) as s:
+        began = time.monotonic()
+        error = raises("timeout", s.call, name, 1)
+        assert error.message.startswith(f"{name} did not return within 1 s (infinite loop?)")
+        assert time.monotonic() - began < 30
+
+
 def test_a_loop_that_swallows_the_alarm_is_killed_and_a_fresh_worker_takes_over(user) -> None:
     with make(user, snippet("loops"), call_timeout=0.5) as s:
         s.start()

@@ -34,11 +34,13 @@ def student_time() -> float:
 
 
 def _schedstat(fresh: bool) -> int:
-    """A descriptor of this process's /proc/self/schedstat, opened once per process (or anew when ``fresh``)."""
+    """A descriptor of this process's /proc/self/schedstat, opened once per process (or anew when ``fresh``). One
+    another process opened (a fork's parent) is not closed here: its number may be another file's by now."""
     pid, fd = _SCHEDSTAT
     if fresh or pid != os.getpid():
-        with contextlib.suppress(OSError):
-            os.close(fd)
+        if pid == os.getpid():
+            with contextlib.suppress(OSError):
+                os.close(fd)
         _SCHEDSTAT[:] = [os.getpid(), os.open("/proc/self/schedstat", os.O_RDONLY)]
     return _SCHEDSTAT[1]
 
