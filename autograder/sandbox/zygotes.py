@@ -134,29 +134,13 @@ def nest(cgroups: tuple[Path, ...]) -> Nest | None:
     forks from the zygote itself, each world joining the groups."""
     if not _zygote:
         return None
-    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-    read, write = os.pipe()
-    try:
-        try:
-            os.write(write, marshal.dumps({"cgroups": [str(group / "cgroup.procs") for group in cgroups]}))
-        finally:
-            os.close(write)
-        socket.send_fds(_zygote["socket"], [b"nest"], [theirs.fileno(), read])
-        ours.settimeout(HELLO_TIMEOUT)
-        message, received, _, _ = socket.recv_fds(ours, HELLO.size, 1)
-    except OSError:
-        ours.close()
+    answer = _ask(_zygote["socket"], b"nest", [], marshal.dumps({"cgroups": _procs(cgroups)}),
+                  socket.SOCK_SEQPACKET, answers=1, mark=b"N")
+    if answer is None:
         return None
-    finally:
-        os.close(read)
-        theirs.close()
-    if len(message) != HELLO.size or len(received) != 1 or HELLO.unpack(message)[0] != b"N":
-        for fd in received:
-            os.close(fd)
-        ours.close()
-        return None
+    ours, pid, (pidfd,) = answer
     ours.settimeout(None)
-    return Nest(ours, HELLO.unpack(message)[1], received[0])
+    return Nest(ours, pid, pidfd)
 
 
 def spawn(*, world: dict, env: dict, rlimits: list, oom_score: int, cgroups: tuple[Path, ...],
@@ -177,32 +161,49 @@ def _spawn(world: dict, env: dict, rlimits: list, oom_score: int, cgroups: tuple
     os.umask(umask)
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     data = marshal.dumps({"world": world, "env": env, "umask": umask, "rlimits": rlimits, "cpus": cpus,
-                          "oom_score": str(oom_score), "cgroups": [str(group / "cgroup.procs") for group in cgroups]})
+                          "oom_score": str(oom_score), "cgroups": _procs(cgroups)})
     if len(data) > MAX_SPEC:
         return None
-    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    answer = _ask(_zygote["socket"] if via is None else via, b"fork", list(fds), data, socket.SOCK_STREAM,
+                  answers=2)
+    if answer is None:
+        return None
+    ours, pid, (pidfd, init_pidfd) = answer
+    ours.setblocking(False)
+    return ForkedWorker(pid, pidfd, ours, init_pidfd)
+
+
+def _procs(cgroups: tuple[Path, ...]) -> list[str]:
+    return [str(group / "cgroup.procs") for group in cgroups]
+
+
+def _ask(to: socket.socket, request: bytes, fds: list[int], spec: bytes, kind: int, *, answers: int,
+         mark: bytes | None = None) -> tuple[socket.socket, int, list[int]] | None:
+    """Send ``request`` to a zygote (or a nest) on ``to`` with ``fds``, the far end of a new socket of ``kind`` and
+    a pipe holding ``spec``; wait for the HELLO on that socket (its pid, with ``answers`` descriptors, and ``mark``
+    when given): (the socket, the pid, the descriptors), or None when none came whole."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, kind)
     read, write = os.pipe()
     try:
         try:
-            os.write(write, data)
+            os.write(write, spec)
         finally:
             os.close(write)
-        socket.send_fds(_zygote["socket"] if via is None else via, [b"fork"], [*fds, theirs.fileno(), read])
+        socket.send_fds(to, [request], [*fds, theirs.fileno(), read])
         ours.settimeout(HELLO_TIMEOUT)
-        message, received, _, _ = socket.recv_fds(ours, HELLO.size, 2)
+        message, received, _, _ = socket.recv_fds(ours, HELLO.size, answers)
     except OSError:  # socket.timeout included
         ours.close()
         return None
     finally:
         os.close(read)
         theirs.close()
-    if len(message) != HELLO.size or len(received) != 2:
+    if len(message) != HELLO.size or len(received) != answers or mark not in (None, HELLO.unpack(message)[0]):
         for fd in received:
             os.close(fd)
         ours.close()
         return None
-    ours.setblocking(False)
-    return ForkedWorker(HELLO.unpack(message)[1], received[0], ours, received[1])
+    return ours, HELLO.unpack(message)[1], received
 
 
 class ForkedWorker:
