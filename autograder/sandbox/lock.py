@@ -85,7 +85,7 @@ def pool_names(base: str, size: int) -> list[str]:
     return [base] + [f"{base}{i}" for i in range(2, size + 1)]
 
 
-def _index(base: str, name: str) -> int | None:
+def position(base: str, name: str) -> int | None:
     """The place of ``name`` in ``base``'s pool (1 for the base itself), or None when it is not one of its users."""
     if name == base:
         return 1
@@ -96,12 +96,12 @@ def _index(base: str, name: str) -> int | None:
 def members(base: str, folders: Iterable[str] = ()) -> list[str]:
     """Every user of ``base``'s pool on this machine, in pool order: the accounts that exist, and those named by a
     lock file in ``folders`` (a user removed by hand leaves its lock file behind)."""
-    names = {account.pw_name for account in pwd.getpwall() if _index(base, account.pw_name)}
+    names = {account.pw_name for account in pwd.getpwall() if position(base, account.pw_name)}
     for folder in folders:
         with contextlib.suppress(OSError):
             names.update(entry[: -len(".lock")] for entry in os.listdir(folder) if entry.endswith(".lock")
-                         and _index(base, entry[: -len(".lock")]))
-    return sorted(names, key=lambda name: _index(base, name) or 0)
+                         and position(base, entry[: -len(".lock")]))
+    return sorted(names, key=lambda name: position(base, name) or 0)
 
 
 def lock_dir() -> str:
@@ -134,7 +134,7 @@ def acquire(base: str, *, size: int | None = None, wait: float = WAIT_LIMIT, cre
     folder = lock_dir()
     deadline, told = time.monotonic() + wait, False
     while True:
-        existing = [name for name in members(base) if size is None or (_index(base, name) or 0) <= size]
+        existing = [name for name in members(base) if size is None or (position(base, name) or 0) <= size]
         for name in existing:
             fd = _try_lock(folder, name)
             if fd is not None:

@@ -215,7 +215,8 @@ class Student:
             deadline = self.sandbox.deadline(min(self.load_timeout, self.budget - self.spent))
             request = {"op": "load", "module": contract.UPLOAD, "chunks": self.chunks, "modules": self.modules,
                        "skip": sorted(self._skip),
-                       "statement_timeout": self.statement_timeout, "load_budget": self.load_budget}
+                       "statement_timeout": self.statement_timeout, "load_budget": self.load_budget,
+                       "cpu": self.sandbox.cpu}  # the grader's own (placement.py): the worker pins itself there
             try:
                 try:
                     self.sandbox.send(request, deadline=deadline)

@@ -48,7 +48,18 @@ import time
 import weakref
 from pathlib import Path
 
-from autograder.sandbox import confine, cputime, lock, namespace, protocol, reaper, runfolder, shares, zygotes
+from autograder.sandbox import (
+    confine,
+    cputime,
+    lock,
+    namespace,
+    placement,
+    protocol,
+    reaper,
+    runfolder,
+    shares,
+    zygotes,
+)
 from autograder.sandbox.accounts import DEFAULT_USER, USER_ENV, user_can_run
 from autograder.sandbox.confine import (  # noqa: F401 - part of this API
     CLONE_NEWNET,
@@ -97,7 +108,11 @@ class Sandbox(Pipes):
         self._spawned = False  # a worker was started since that scan
         self._world_ended = False  # a worker's world ended whole, and close() has not scanned since
         self.starts = 0  # workers started so far
+        base = self.user
         self.account, self.isolation_note = self._choose_account(switch_user)
+        self._number = lock.position(base, self.user) if self._lock is not None else None  # of the pool's users
+        self.cpu: int | None = None  # the CPU this grading's thread and workers share (placement.py), once chosen
+        self._pinned: placement.Saved | None = None
         self.world_missing = namespace.unavailable()  # '' when the worker gets a private world (namespace.py)
         self._shared = reaper.world_writable_dirs() if self.world_missing and self.account else SHARED_DIRS
         self.cgroup = shares.slot_group(self.account.pw_name) if self.account else None  # per-slot CPU shares
@@ -201,6 +216,9 @@ class Sandbox(Pipes):
             raise SandboxError("the worker did not start: unexpected first frame")
         if not self.world_missing:  # the launcher is unshare: count the waits of the worker itself
             self.clock.follow(namespace.worker_pid(self._proc.pid))
+        if self.cpu is None and self._pinned is None:  # chosen once; the worker pins itself when it loads
+            self.cpu = placement.cpu_for(self._number)
+            self._pinned = placement.pin_thread(self.cpu) if self.cpu is not None else None
         worker = self.clock.pid  # not running student code yet: what it starts is in the slot's groups
         self._usage = self.slot.usage if worker is not None and self.slot.enter(worker) else None
         return header
@@ -408,6 +426,8 @@ class Sandbox(Pipes):
         _live.discard(self)
         self.remove_user_files()
         self._release(clean=self._left_nothing, mine=(self._run_dir, self._private))  # only now may another take it
+        placement.restore(self._pinned)
+        self._pinned = None
 
     def _end_nest(self) -> None:
         if self._nest is not None:
