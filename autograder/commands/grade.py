@@ -149,7 +149,7 @@ def grade(path: Path, *, python: str | None = None, timeout: float | None = None
         raise RefusedError(refusal)
     if refusal:
         print(f"grade: {refusal}", file=sys.stderr)
-    with tempfile.TemporaryDirectory(prefix="autograder-root-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="autograder-root-", dir=scratch()) as tmp:
         root = Path(tmp)
         build.copy_tree(root / "source", compiled=True)
         notes = copy_submission(path, root / "submission")
@@ -160,6 +160,24 @@ def grade(path: Path, *, python: str | None = None, timeout: float | None = None
         for note in reversed(notes):
             data = add_note(data, note)
         return data
+
+
+SCRATCH, SCRATCH_FREE_MB = "/dev/shm", 256
+
+
+def scratch() -> str | None:
+    """Where ``grade`` lays out its temporary root: the tmpfs ``SCRATCH`` when it is one, writable, with
+    ``SCRATCH_FREE_MB`` free (no journal, no disk: ~35 ms of a 0.45 s grading on this VM's ext4 /tmp: ~180 files
+    made, locked down, read and removed); else None, the temp folder (also whenever ``$TMPDIR`` names one)."""
+    if os.environ.get("TMPDIR") or not os.access(SCRATCH, os.W_OK | os.X_OK):
+        return None
+    try:
+        with open("/proc/self/mounts") as mounts:
+            mounted = any(line.split()[1:3] == [SCRATCH, "tmpfs"] for line in mounts)
+        free = os.statvfs(SCRATCH)
+    except (OSError, IndexError):
+        return None
+    return SCRATCH if mounted and free.f_bavail * free.f_frsize >= SCRATCH_FREE_MB * 2**20 else None
 
 
 def grader_failed(data: dict) -> bool:

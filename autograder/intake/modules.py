@@ -82,16 +82,23 @@ def imported_modules(program: Program, graded: Path, files: list[Path],
     """The student's modules in ``graded``'s folder that ``program`` imports, directly or through each other
     (module name -> Chunk), and notes on those that could not be shipped. ``files``: the submission's files
     (intake's walk: regular files only, within its bounds)."""
+    if not _beside(graded, files):  # nothing it could import: no need to read its code for imports
+        return {}, []
     found = Scan()
     for chunk in program.chunks:
         found.add(scan(chunk.source))
     return _modules(found.imported, graded, files, shown)
 
 
+def _beside(graded: Path, files: list[Path]) -> dict[str, Path]:
+    """The modules a program in ``graded`` could import from its folder, by name."""
+    return {p.stem: p for p in files if p.parent == graded.parent and p.suffix == ".py" and p != graded
+            and p.stem.isidentifier()}
+
+
 def _modules(imported: set[str], graded: Path, files: list[Path],
              shown: Callable[[Path], str]) -> tuple[dict[str, Chunk], list[str]]:
-    beside = {p.stem: p for p in files if p.parent == graded.parent and p.suffix == ".py" and p != graded
-              and p.stem.isidentifier()}
+    beside = _beside(graded, files)
     wanted, shipped, notes = sorted(imported), {}, []
     while wanted:
         name = wanted.pop(0)

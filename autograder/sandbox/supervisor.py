@@ -285,7 +285,7 @@ class Sandbox(Pipes):
                     argv = namespace.command(argv, python=self.python, files=self._run_files, home=home,
                                              account=self.account)
                 setup = confine.child_setup(self.limits, self.account, world=not self.world_missing,
-                                            cgroup=self.cgroup)
+                                            cgroup=self.cgroup, groups=self.slot.join)
                 self._proc = subprocess.Popen(
                     argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=home, env=env, close_fds=True,
                     pass_fds=(to_child, from_child), start_new_session=True, preexec_fn=setup,  # noqa: PLW1509
