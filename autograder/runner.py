@@ -19,6 +19,8 @@ says why (``batch`` lists it as not graded and retries it on the next run).
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
 import functools
 import gc
 import os
@@ -28,7 +30,7 @@ import time
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from autograder import contract
 from autograder.results import document
@@ -50,11 +52,26 @@ def main(argv: list[str]) -> int:
         help="the autograder root holding submission/ and results/ (default $AUTOGRADER_ROOT or /autograder)",
     )
     args = parser.parse_args(argv)
+    from autograder.sandbox import namespace, seccomp
+
+    namespace.probe_early()  # the sandbox's two probes run while this process imports numpy and the engine
+    seccomp.probe_early()
     from autograder.sandbox import zygotes
 
     zygotes.on_demand["wanted"] = True  # this process grades one submission: its restarts fork from a zygote
     run(args.root)
-    return 0
+    leave()
+
+
+def leave() -> NoReturn:
+    """End this process, its one grading done and results.json written: the exit handlers run and the streams
+    are flushed as at any exit; only the interpreter's teardown is skipped (freeing numpy's, pytest's and the
+    engine's modules object by object: ~9 ms of a 0.33 s ``run``, and nothing after it can change the results)."""
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        with contextlib.suppress(Exception):  # a reader gone (cli.quiet_pipes), a closed stream: nothing to save
+            stream.flush()
+    os._exit(0)
 
 
 def run(root: Path) -> dict:

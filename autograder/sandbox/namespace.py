@@ -18,6 +18,7 @@ caps), another for ``/dev/shm``; a ``/dev`` with null, zero, full, random and ur
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import os
 import shutil
@@ -44,15 +45,39 @@ _verdict: list[str] = []  # the cached answer of unavailable()
 
 def unavailable() -> str:
     """Why the worker cannot have a private world here ('' when it can); probed once per process."""
+    reason = _before_probing()
+    if reason:
+        return reason
+    if not _verdict:
+        _verdict.append(_probe())
+    return _verdict[0]
+
+
+def _before_probing() -> str:
     if os.environ.get(SWITCH, "1") == "0":
         return f"namespaces are switched off ({SWITCH}=0)"
     if os.geteuid() != 0:
         return "the grader is not root"
     if not shutil.which("unshare", path=PATH):
         return "util-linux's unshare is not installed"
-    if not _verdict:
-        _verdict.append(_probe())
-    return _verdict[0]
+    return ""
+
+
+def probe_early() -> None:
+    """Start ``unavailable``'s probe now without waiting for it (``runner.main``, before its imports): the
+    grading asks at its sandbox's start, and the probe's ~5 ms have passed by then."""
+    if not _verdict and not _probing and not _before_probing():
+        with contextlib.suppress(OSError, subprocess.SubprocessError):
+            _probing.append(_start_probe())
+
+
+_probing: list[subprocess.Popen] = []  # the probe probe_early started, until unavailable() reads it
+
+
+def _start_probe() -> subprocess.Popen:
+    unshare = shutil.which("unshare", path=PATH) or "unshare"
+    return subprocess.Popen([unshare, *(f"--{name}" for name in NAMESPACES), "--fork", "--kill-child", "true"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd="/")
 
 
 def _probe() -> str:
@@ -60,16 +85,20 @@ def _probe() -> str:
 
     Building the view needs nothing more than these as root; should it fail anyway, the worker does not
     start and the grading is a grader error (world_init says why in the worker's output)."""
-    unshare = shutil.which("unshare", path=PATH) or "unshare"
     try:
-        result = subprocess.run([unshare, *(f"--{name}" for name in NAMESPACES), "--fork", "--kill-child", "true"],
-                                stdin=subprocess.DEVNULL, capture_output=True, timeout=30, check=False, cwd="/")
+        proc = _probing.pop() if _probing else _start_probe()
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise
     except (OSError, subprocess.SubprocessError) as e:
         return f"unshare failed: {e}"
-    if result.returncode == 0:
+    if proc.returncode == 0:
         return ""
-    lines = result.stderr.decode("utf-8", "replace").strip().splitlines()
-    return f"the kernel refused them ({lines[-1] if lines else f'status {result.returncode}'})"
+    lines = err.decode("utf-8", "replace").strip().splitlines()
+    return f"the kernel refused them ({lines[-1] if lines else f'status {proc.returncode}'})"
 
 
 def command(argv: list[str], *, python: str, files: list[str], home: str, account: object | None) -> list[str]:

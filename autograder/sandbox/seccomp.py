@@ -44,6 +44,7 @@ Standard library only: copied into the worker's run folder (runfolder.py) and im
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import os
@@ -198,9 +199,29 @@ def unavailable() -> str:
     return _verdict[0]
 
 
+def probe_early() -> None:
+    """Start ``unavailable``'s probe now without waiting for it (``runner.main``, before its imports: a smaller
+    process forks faster); ``unavailable`` reads its answer."""
+    if not _verdict and not _probing and platform.machine() in ARCHES:
+        with contextlib.suppress(OSError):
+            _probing.append(_start_probe())
+
+
+_probing: list[tuple[int, int]] = []  # (pid, read end) of the probe probe_early started
+
+
 def _probe() -> str:
     if platform.machine() not in ARCHES:
         return f"none written for {platform.machine() or 'this machine'}"
+    pid, read = _probing.pop() if _probing else _start_probe()
+    with os.fdopen(read, "rb") as f:
+        answer = f.read().decode(errors="replace")
+    os.waitpid(pid, 0)
+    return "" if answer == "\0" else answer or "the probe ended without an answer"
+
+
+def _start_probe() -> tuple[int, int]:
+    """Fork the probe: a child that installs the filter, tries a TCP socket and writes what happened."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover (the child)
@@ -215,10 +236,7 @@ def _probe() -> str:
         os.write(write, answer.encode()[:500] or b"\0")
         os._exit(0)
     os.close(write)
-    with os.fdopen(read, "rb") as f:
-        answer = f.read().decode(errors="replace")
-    os.waitpid(pid, 0)
-    return "" if answer == "\0" else answer or "the probe ended without an answer"
+    return pid, read
 
 
 def describe() -> str:
