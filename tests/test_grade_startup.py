@@ -117,3 +117,25 @@ def test_the_grade_root_holds_the_bytecode_of_every_module(tmp_path: Path) -> No
     assert len(modules) > 50
     missing = [m for m in modules if not Path(importlib.util.cache_from_source(str(m))).is_file()]
     assert not missing
+
+
+def test_a_pytest_plugin_installed_in_the_graders_python_never_joins_the_graded_session(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A TA's venv may hold pytest plugins (pytest-randomly would reorder and reseed the graded tests): the graded
+    session loads none of them, nor looks their entry points up."""
+    from autograder.commands import grade
+
+    site, mark = tmp_path / "site", tmp_path / "loaded"
+    info = site / "graded_spy-1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: graded-spy\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[pytest11]\ngraded_spy = graded_spy\n")
+    (site / "graded_spy.py").write_text(f"open({str(mark)!r}, 'w').close()\n")
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    assert subprocess.run([sys.executable, "-c", "import pytest, sys; sys.exit(pytest.main(['--co', '-q', '-p', "
+                           "'no:cacheprovider', '--rootdir', sys.argv[1], sys.argv[1]]) not in (0, 5))", str(tmp_path)],
+                          capture_output=True, timeout=120, check=False).returncode == 0
+    assert mark.exists(), "pytest itself loads the plugin: the check below can fail"
+    mark.unlink()
+    results = grade.grade(REPO / "reference" / "attention.py", allow_exposed=True)
+    assert results["score"] == 100 and not mark.exists()
