@@ -33,7 +33,9 @@ def test_every_process_of_a_worker_is_in_its_slots_group_with_the_default_share(
         assert any(layer.startswith("CPU shares: a cgroup per slot") for layer in box.layers)
         worker = namespace.worker_pid(box.pid) if not box.world_missing else box.pid
         assert worker is not None and worker in shares.members(box.cgroup)
-        assert {box.pid, worker} <= shares.members(box.cgroup)  # unshare (or the worker) and all below it
+        parent = int(Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        first = parent if not box.world_missing else worker  # the world's init (unshare waits above it, outside)
+        assert {first, worker} <= shares.members(box.cgroup)  # every process that may run student code
         knob = "cpu.shares" if (box.cgroup / "cpu.shares").exists() else "cpu.weight"
         assert (box.cgroup / knob).read_text().strip() == shares.SHARE[knob]
         info = os.stat(box.cgroup / "cgroup.procs")
@@ -128,7 +130,7 @@ def test_the_slots_cpu_time_counts_children_the_kernel_reaped() -> None:
 def test_the_waits_of_a_worker_with_other_processes_are_the_students_time(monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 22, finding 3: run-queue waits are discounted only while the worker is the student's only process."""
     waits = iter([0.0, 2.0, 5.0, 9.0, 9.0])
-    monkeypatch.setattr(cputime, "run_queue_wait", lambda pid: next(waits))
+    monkeypatch.setattr(cputime.StudentClock, "_read", lambda self: next(waits))
     clock = cputime.StudentClock()
     clock.follow(1)
     clock.now()  # 0 s of waits
@@ -183,3 +185,20 @@ def test_a_worker_the_oom_killer_took_within_its_slot_is_the_students_crash(user
         with pytest.raises(StudentError) as info:
             s.call("hog", 1)
         assert "killed by signal 9: out of memory (its processes together may use 1024 MB" in info.value.message
+
+
+def test_the_clock_reads_the_worker_it_follows_through_one_open_file_until_that_worker_is_reaped() -> None:
+    proc = subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
+    clock = cputime.StudentClock()
+    try:
+        clock.follow(proc.pid)
+        time.sleep(0.2)
+        assert isinstance(clock._read(), float) and isinstance(cputime.run_queue_wait(proc.pid), float)
+    finally:
+        proc.kill()
+        proc.wait()
+    assert clock._read() is None  # bound to the reaped process: never a later one given its pid
+    before = clock.now()
+    assert clock.now() >= before
+    clock.follow(None)
+    assert clock._file == -1

@@ -126,8 +126,8 @@ def test_a_forked_worker_is_born_in_its_slots_groups_and_the_grader_moves_it_int
     """Each move of a process between cgroups waits for an RCU grace period (milliseconds, at every restart of a
     worker): a grading's nest (its copy of the zygote) joins every group of the slot once, and forks every world
     of the grading in them, so no worker is moved, and the nest ends with the grading, before its groups are
-    removed. A worker started as usual is born in them too: its launcher joins them before it execs
-    (``confine.child_setup``), in parallel with the grader's own start-up, so neither is moved by the grader."""
+    removed. A worker started as usual is born in them too: its world's init joins them (``world_init.join``)
+    while the grader gets on with its own start-up, so neither is moved by the grader."""
     if shares.slot_group("agzygotetest") is None:
         pytest.skip("cgroups are not writable here")
     moved: list[str] = []

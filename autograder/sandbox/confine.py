@@ -40,12 +40,12 @@ class Limits:
 
 
 def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: bool = False,
-                cgroup: Path | None = None, groups: tuple[Path, ...] = ()) -> Any:
+                groups: tuple[Path, ...] = ()) -> Any:
     """The preexec function: runs in the child, still as the grader's user, just before exec.
 
-    In this order: the slot's CPU cgroup (``shares.py``; None: none) and its other ``groups`` (``Slot.join``: the
-    worker is born in them, so the grader moves it into none once it is ready, and the grace period each first
-    move waits for is spent here, while the grader gets on with its own start-up); rlimits; oom_score_adj
+    In this order: the slot's cgroups ``groups`` (``shares.py``: its CPU weight's and ``Slot.join``; the worker is
+    born in them, so the grader moves it into none once it is ready; with ``world``, the world's init joins them
+    instead, and the grace period each first move waits for passes while the grader gets on); rlimits; oom_score_adj
     (written with CAP_SYS_RESOURCE it is also a floor the student cannot lower; without, only the
     worker's non-dumpable /proc files keep it from writing it, until it re-enables dumping); as
     root, new network and IPC namespaces (best effort: Docker's seccomp may refuse); the user
@@ -66,7 +66,7 @@ def child_setup(limits: Limits, account: pwd.struct_passwd | None, *, world: boo
     grader = os.getpid()
 
     def setup() -> None:
-        for group in (cgroup, *groups):
+        for group in groups:
             shares.join_self(group)
         for which, soft, hard in others:
             resource.setrlimit(which, (soft, hard))

@@ -101,10 +101,13 @@ def _probe() -> str:
     return f"the kernel refused them ({lines[-1] if lines else f'status {proc.returncode}'})"
 
 
-def command(argv: list[str], *, python: str, files: list[str], home: str, account: object | None) -> list[str]:
+def command(argv: list[str], *, python: str, files: list[str], home: str, account: object | None,
+            groups: tuple[Path, ...] = ()) -> list[str]:
     """``argv`` run in a private world: ``files`` visible read-only, ``home`` a private directory of
-    ``account`` (a pwd entry; None: stays root), and the interpreter ``python`` with its packages."""
+    ``account`` (a pwd entry; None: stays root), and the interpreter ``python`` with its packages. The world's
+    init joins the cgroups ``groups`` first (the slot's), so the worker is born in them."""
     world = spec(python=python, files=files, home=home, account=account)
+    world["groups"] = [str(group / "cgroup.procs") for group in groups]
     unshare = shutil.which("unshare", path=PATH) or "unshare"
     return [unshare, *(f"--{name}" for name in NAMESPACES), "--fork", "--kill-child", "--propagation", "private",
             python, "-I", "-S", "-B", str(INIT), marshal.dumps(world).hex(), "--", *argv]

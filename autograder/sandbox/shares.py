@@ -19,7 +19,8 @@ reads). **Memory**: the slot's total (v1 ``memory.limit_in_bytes``, and ``memory
 where swap is accounted; v2 ``memory.max``, ``memory.swap.max`` 0), memfd and tmpfs pages included, so
 an out-of-memory kill stays within the slot. These v1 groups are made below the grader's own (a host's
 limits on it hold for the slot too) when a grading starts, and removed when it ends (``remove``). The
-worker is born in them (``confine.child_setup``, or the grading's nest of the zygote), and ``Sandbox.start``
+worker is born in them (its world's init joins them, ``world_init.join``; without a world,
+``confine.child_setup``; forked, the grading's nest of the zygote), and ``Sandbox.start``
 moves it into any it is not in yet once it has said it is ready, before any student code runs, so everything
 it starts is in them.
 """

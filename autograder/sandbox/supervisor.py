@@ -269,7 +269,7 @@ class Sandbox(Pipes):
                 zygotes.start_on_demand(self.python)
             if not self.world_missing and zygotes.running(self.python):  # numpy is imported already
                 world = namespace.spec(python=self.python, files=zygotes.files(), home=home, account=self.account)
-                groups = (*([self.cgroup] if self.cgroup else []), *self.slot.join)
+                groups = self._groups()
                 if not self._nested and groups:  # the worlds of every restart are born in the slot's groups
                     self._nested, self._nest = True, zygotes.nest(groups)
                 fork = functools.partial(zygotes.spawn, world=world, env=env, oom_score=WORKER_OOM_SCORE,
@@ -281,11 +281,12 @@ class Sandbox(Pipes):
                     self._proc = fork()
             if self._proc is None:
                 argv = runfolder.argv(self.python, self._run_dir, to_child, from_child)
-                if not self.world_missing:
+                world = not self.world_missing  # the slot's groups joined by the world's init, or before the exec
+                if world:
                     argv = namespace.command(argv, python=self.python, files=self._run_files, home=home,
-                                             account=self.account)
-                setup = confine.child_setup(self.limits, self.account, world=not self.world_missing,
-                                            cgroup=self.cgroup, groups=self.slot.join)
+                                             account=self.account, groups=self._groups())
+                setup = confine.child_setup(self.limits, self.account, world=world,
+                                            groups=() if world else self._groups())
                 self._proc = subprocess.Popen(
                     argv, stdin=subprocess.DEVNULL, stdout=out, stderr=out, cwd=home, env=env, close_fds=True,
                     pass_fds=(to_child, from_child), start_new_session=True, preexec_fn=setup,  # noqa: PLW1509
@@ -299,6 +300,10 @@ class Sandbox(Pipes):
         self.clock.follow(self._proc.pid)
         self._spawned = True
         self.starts += 1
+
+    def _groups(self) -> tuple[Path, ...]:
+        """Every cgroup of the slot a worker belongs in: its CPU weight's, then ``Slot.join``."""
+        return (*([self.cgroup] if self.cgroup else []), *self.slot.join)
 
     @property
     def network_isolated(self) -> bool:

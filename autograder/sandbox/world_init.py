@@ -3,7 +3,8 @@
 Run by ``namespace.command`` as ``unshare --mount --pid --net --ipc --uts --fork --kill-child
 PYTHON -I -S -B world_init.py SPEC -- WORKER ARGV...``: root, in fresh namespaces, still seeing
 the host's files. ``SPEC`` is ``marshal`` in hex (made by ``namespace.py``; no import to pay for).
-It mounts a small tmpfs as the new root, bind-mounts read-only only what the spec lists (the
+It joins the slot's cgroups the spec lists (``join``), so the worker is born in them. It mounts a
+small tmpfs as the new root, bind-mounts read-only only what the spec lists (the
 interpreter, its packages, a few files of /etc, the worker's two files), recreates the symlinks
 on the way to them, mounts capped tmpfs on /tmp and /dev/shm, a /dev with the harmless devices,
 and this PID namespace's own /proc; then pivots into it, detaches the host's tree and makes the
@@ -142,9 +143,25 @@ def reap(worker: int) -> int:
             return code if code >= 0 else 128 - code
 
 
+def join(groups: list[str]) -> None:
+    """Join the slot's cgroups (their ``cgroup.procs``, on the host's tree, still mounted here), so the worker is
+    born in them: each first move waits for an RCU grace period, spent here rather than in the grader. One that
+    fails leaves this process where it was: the grader moves the worker once it is ready (``Slot.enter``)."""
+    for procs in groups:
+        try:
+            fd = os.open(procs, os.O_WRONLY)
+            try:
+                os.write(fd, b"0")  # 0: the writing process
+            finally:
+                os.close(fd)
+        except OSError:
+            pass
+
+
 def main(args: list[str]) -> int:
     split = args.index("--")
     spec, argv = marshal.loads(bytes.fromhex(args[0])), args[split + 1 :]
+    join(spec.get("groups", []))
     try:
         build(spec)
         worker = start_worker(spec, argv)
