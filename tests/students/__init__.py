@@ -50,7 +50,9 @@ NYCU Deep Learning and Practice, Prince's "Understanding Deep Learning"), ported
 fourteenth was measured; ``FRESH_16`` a sixteenth batch of 11 (NYU DS-GA 1011, IIIT Hyderabad's Advanced NLP, Dive
 into Deep Learning), ported after the fifteenth was measured; ``FRESH_17`` a seventeenth batch of 8 (iCEV's Lab
 P1-04, The Annotated Transformer), ported after the sixteenth was measured; ``FRESH_18`` an eighteenth batch of 12
-(UC Berkeley CS 288, Charles University NPFL114/138, Datawhale's Happy-LLM), ported after the seventeenth was measured.
+(UC Berkeley CS 288, Charles University NPFL114/138, Datawhale's Happy-LLM), ported after the seventeenth was
+measured; ``FRESH_19`` a nineteenth batch (Bar-Ilan University's Deep Learning for Texts and Sequences, "Small
+Transformer Language Models"), ported after the eighteenth was measured.
 """
 
 from __future__ import annotations
@@ -259,6 +261,16 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "unsqueeze(1) whenever x is 4-D, as for (batch, N) positions: with the contract's (N,) positions the (N, d) tables "
     "become (N, 1, d), which raise against a (B, H, N, d) input unless H is N or 1 (H = N rotates head h at position "
     "h's angles; H = 1 broadcasts the output to (B, N, N, d))",
+    # FRESH_19 helper A
+    "mask_sliced_from_buffer": "attention takes its mask only as the course's 3-D (1, L, L) causal buffer and cuts the "
+    "block it needs out of it with three indices (mask[:, :N, :N] or mask[0, :N, :N] with N the scores' rows, or "
+    "mask[:, :rows, :cols]) before masking the scores: a 2-D (N_q, N_k) mask raises IndexError (too many indices), "
+    "and a 3-D one is cut to its leading rows and columns (cut N x N, it loses the keys past N_q and the broadcast "
+    "raises unless n_k <= n_q or n_q = 1; mask[0] also gives every sequence the first one's mask)",
+    "qkv_fused_chunked_ceil": "qkv_project runs one fused projection X @ [W_K | W_Q | W_V] (the course's per-head kqv "
+    "Linear, keys first) and cuts it with torch.chunk(3) into pieces of ceil((2*d_k + d_v) / 3) columns: the pieces "
+    "are the keys, queries and values only when that is d_k (d_k - 2 <= d_v <= d_k); otherwise they straddle the "
+    "three projections, or fewer than three come back and the unpacking raises",
 }
 
 
@@ -2871,6 +2883,105 @@ PORTS = [
        "`[..., 1::2]`, positions 0..N-1, theta 10000: RoPE inside the layer), `mask = torch.triu(torch.full((seq_len, "
        "seq_len), float(\"-inf\")), diagonal=1)`, `scores = scores + mask` (always causal), `.view(batch_size, "
        "seq_len, dim)`, `self.wo(output)`."),
+    # the FRESH_19 ports (helper A): Bar-Ilan University (Israel), Deep Learning for Texts and Sequences, the assignment
+    # "Small Transformer Language Models" (2024 to 2026: the students fill in the course's attention.py, a fused kqv
+    # Linear per head, scaled attention scores, a (1, L, L) causal-mask buffer, masked self-attention and a causal
+    # multi-head layer whose skeleton chains them), four students' solutions, a course the corpus had not used
+    Port("biudl_rseck", {
+        "qkv_project": ("batch_first_only", "needs_equal_widths"),
+        "attention_scores": ("batch_first_only", "scores_scaled"),
+        "causal_mask": ("extra_leading_axes", "mask_float", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("batch_first_only", "needs_square", "scale_argument_ignored",
+                                         "mask_sliced_from_buffer", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_value_width", "always_causal"),
+        **{f: ("batch_first_only", "needs_square") for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("attention_scores",), **decoding("scaled_dot_product_attention")},
+        notes="code-and-data/attention.py (commit 6245c09) kqv: `x = linear(x)`, `B, N, D = x.size()` (3-D only), `k, "
+        "q, v = torch.split(x, D // 3, dim=2)` (more than three pieces, or pieces straddling the blocks, unless d_v == "
+        "d_k); attention_scores(a, b): `B1, N1, D1 = a.size()` (3-D only), `b @ a.transpose(1, 2) / math.sqrt(D1)` "
+        "(scaled), called as `attention_scores(k, q)`; create_causal_mask: `torch.tril(torch.ones((1, max_context_len, "
+        "max_context_len)))` (float, a leading axis of 1, n_q x n_q); self_attention(v, A, mask=None): no scale "
+        "argument, `B1, N1, D1 = v.size()` (3-D only), `assert N1 == N2` (n_k == n_q), `M = mask[0, :N2, :N2]` (a 2-D "
+        "mask raises IndexError), `A.masked_fill(M == 0, float(\"-inf\"))`, `F.softmax(A, dim=2) @ v` (NaN on an all "
+        "-inf row); CausalSelfAttention: `assert embed_dim % n_heads == 0`, kqv matrices `nn.Linear(input_vector_dim, "
+        "int((3 * (input_vector_dim / n_heads))))` (heads of D // H for k, q AND v), forward(x) with its own "
+        "`self.mask` (no mask argument); multi_head_attention_layer: `B, N, D = x.size()` (3-D only), "
+        "`torch.cat(sa_arr, dim=2)`, `assert sa.size() == x.size()`, then `self.proj`. The reference's decoding passes "
+        "2-D queries, keys and values to the student's attention (one query against the cached keys)."),
+    Port("biudl_hailzanbar", {
+        "qkv_project": ("batch_first_only", "qkv_fused_chunked_ceil"),
+        "attention_scores": ("batch_first_only", "scores_scaled"),
+        "causal_mask": ("extra_leading_axes", "mask_float", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("batch_first_only", "needs_mask", "scale_argument_ignored",
+                                         "mask_sliced_from_buffer", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_value_width", "always_causal"),
+        **{f: ("batch_first_only", "needs_mask") for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("attention_scores",), **decoding("scaled_dot_product_attention")},
+        notes="code-and-data/attention.py (commit 680b0ad) kqv: `B, N, D = x.size()` (3-D only), `k, q, v = "
+        "kqv_x.chunk(3, dim=2)` (pieces of ceil(width / 3): the blocks only when d_k - 2 <= d_v <= d_k); "
+        "attention_scores(a, b): `B1, N1, D1 = a.size()` (3-D only), `torch.bmm(a, b.transpose(1, 2))` divided by "
+        "`torch.sqrt(torch.tensor(D1, dtype=torch.float32, ...))` (scaled), called as `attention_scores(q, k)` (commit "
+        "50f22b9); create_causal_mask: `torch.tril(torch.ones((1, n, n), dtype=torch.float32, ...))` (float, a leading "
+        "axis of 1, n_q x n_q); self_attention(v, A, mask=None): no scale argument, `B, N, D = A.size()` (3-D only), "
+        "`mask = mask[:, :N, :N]` with no check for None (no mask raises TypeError; a 2-D mask raises IndexError), `M "
+        "= mask.repeat(B, 1, 1)`, `A.masked_fill(M == 0, float(\"-inf\"))`, `F.softmax(A, dim=-1)` (NaN on an all -inf "
+        "row), `torch.bmm(norm_A, v)`; CausalSelfAttention: `assert embed_dim % n_heads == 0`, kqv matrices "
+        "`nn.Linear(input_vector_dim, 3 * new_dim)` with `new_dim = int(input_vector_dim / n_heads)` (heads of D // H "
+        "for k, q AND v), forward(x) with its own `self.mask` (no mask argument); multi_head_attention_layer: `B, N, D "
+        "= x.size()` (3-D only), `torch.cat((sa, new_sa), dim=2)`, `assert sa.size() == x.size()`, then `self.proj`. "
+        "The reference's decoding passes 2-D queries, keys and values, and no mask, to the student's attention."),
+    Port("biudl_shacharsl97", {
+        "attention_scores": ("batch_first_only", "scores_scaled"),
+        "causal_mask": ("extra_leading_axes", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("batch_first_only", "scale_argument_ignored", "mask_sliced_from_buffer",
+                                         "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_value_width", "always_causal"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("attention_scores",), **decoding("scaled_dot_product_attention")},
+        notes="code-and-data/attention.py (commit af12b09) attention_scores(a, b): `B1, N1, D1 = a.size()` (3-D only), "
+        "`torch.bmm(b, a.transpose(1, 2))`, `A / math.sqrt(D1)` (scaled), called as `attention_scores(k, q)`; "
+        "create_causal_mask: `torch.tril(torch.ones((max_context_len, max_context_len), dtype=torch.bool))`, "
+        "`mask.unsqueeze(0)` (a leading axis of 1, n_q x n_q); self_attention(v, A, mask=None, ...): no scale "
+        "argument, `N = A.size(1)`, `mask_slice = mask[:, :N, :N]` (a 2-D mask raises IndexError; a 3-D one loses its "
+        "keys past n_q), `A.masked_fill(~mask_slice, float('-inf'))`, `F.softmax(A, dim=-1)` (NaN on an all -inf row), "
+        "`torch.bmm(attn_weights, v)` (3-D only); CausalSelfAttention: `assert embed_dim % n_heads == 0`, kqv matrices "
+        "`nn.Linear(input_vector_dim, 3 * output_head_dim)` with `output_head_dim = input_vector_dim // n_heads` "
+        "(heads of D // H for k, q AND v), forward(x) with its own `self.mask` (no mask argument); "
+        "multi_head_attention_layer: `B, N, D = x.size()` (3-D only), `assert D % n_heads == 0`, `assert "
+        "kqv_matrix.out_features == 3 * D_head`, `torch.cat(head_outputs, dim=-1)`, `assert sa.size() == x.size()`, "
+        "then `self.proj`. kqv's `torch.chunk(kqv_out, 3, dim=-1)` (any leading axes) splits the contract's [W_K | W_Q "
+        "| W_V] right when d_k - 2 <= d_v <= d_k, as with the ground truth's d_k = 3, d_v = 2, so qkv_project is not "
+        "declared (it goes wrong when d_v > d_k or d_v < d_k - 2). The reference's decoding passes 2-D queries, keys "
+        "and values to the student's attention."),
+    Port("biudl_itamarbachar", {
+        "qkv_project": ("batch_first_only", "needs_equal_widths"),
+        "attention_scores": ("batch_first_only", "transposed_scores", "scores_scaled"),
+        "causal_mask": ("extra_leading_axes", "mask_float", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("batch_first_only", "swapped_qk", "needs_square", "scale_argument_ignored",
+                                         "mask_sliced_from_buffer", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_value_width", "always_causal", "swapped_qk"),
+        **{f: ("batch_first_only", "needs_square") for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("attention_scores",), "multi_head_attention": ("attention_scores",),
+               **decoding("scaled_dot_product_attention")},
+        notes="code/attention.py (commit 062a003) kqv: `B, N, D = x.size()` (3-D only), `torch.split(kqv_output, "
+        "kqv_output.size(-1) // 3, dim=-1)` (more than three pieces, or pieces straddling the blocks, unless d_v == "
+        "d_k); attention_scores(a, b): `B1, N1, D1 = a.size()` (3-D only), `torch.matmul(a, b.transpose(-2, -1)) / "
+        "math.sqrt(D1)` (scaled), called as the skeleton's `attention_scores(k, q)`: one row per KEY; "
+        "create_causal_mask: `torch.tril(torch.ones((1, max_context_len, max_context_len), dtype=torch.float32))` "
+        "(float, a leading axis of 1, n_q x n_q); self_attention(v, A, mask=None, ...): no scale argument, "
+        "`current_mask = mask[:, :A.size(-2), :A.size(-1)]` (a 2-D mask raises IndexError), "
+        "`A.masked_fill(current_mask == 0, float(\"-inf\"))`, `alpha = F.softmax(A, dim=-1)` (over the queries; NaN on "
+        "an all -inf row), `sa = torch.matmul(alpha, v)` ((N_k, N_q) weights against (N_k, d_v) values: raises unless "
+        "n_q == n_k, else each key's softmax over the queries of K Q^T); CausalSelfAttention: `assert embed_dim % "
+        "n_heads == 0`, kqv matrices `nn.Linear(input_vector_dim, output_dim)` with `output_dim = 3 * d_head`, `d_head "
+        "= input_vector_dim // n_heads` (heads of D // H for k, q AND v), forward(x) with its own `self.mask` (no mask "
+        "argument); multi_head_attention_layer: `B, N, D = x.size()` (3-D only), `torch.cat(heads, dim=-1)`, `assert "
+        "sa.size() == x.size()`, then `self.output_projection`. The reference's decoding passes 2-D queries, keys and "
+        "values to the student's attention (one query against the cached keys)."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -2992,6 +3103,10 @@ FRESH_17: tuple[str, ...] = ('icev_joaoneto694', 'icev_wendrilxx', 'icev_mathcas
 FRESH_18: tuple[str, ...] = ('cs288_andersvestrum', 'cs288_lru0612', 'cs288_jorgbergh', 'cs288_cylee0815',
                              'npfl_teriyakirice', 'npfl_koleckar', 'npfl_ranoraraku', 'npfl_vitusmaximus',
                              'happyllm_zshzsh666', 'happyllm_whu_zk', 'happyllm_decade_qiu', 'happyllm_clayden886')
+# a nineteenth batch, from a source the corpus had not used (helper A: Bar-Ilan University's Deep Learning for Texts and
+# Sequences, "Small Transformer Language Models"), ported after the eighteenth was measured, by sessions that never ran
+# the grader on them; graded once for the report. Like the others, they join the validation half only.
+FRESH_19: tuple[str, ...] = ('biudl_rseck', 'biudl_hailzanbar', 'biudl_shacharsl97', 'biudl_itamarbachar')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
@@ -2999,7 +3114,7 @@ BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fres
                                        "fresh_11": FRESH_11, "fresh_12": FRESH_12, "fresh_13": FRESH_13,
                                        "fresh_14": FRESH_14, "fresh_15": FRESH_15,
                                        "fresh_16": FRESH_16, "fresh_17": FRESH_17,
-                                       "fresh_18": FRESH_18}
+                                       "fresh_18": FRESH_18, "fresh_19": FRESH_19}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
