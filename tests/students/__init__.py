@@ -52,7 +52,8 @@ into Deep Learning), ported after the fifteenth was measured; ``FRESH_17`` a sev
 P1-04, The Annotated Transformer), ported after the sixteenth was measured; ``FRESH_18`` an eighteenth batch of 12
 (UC Berkeley CS 288, Charles University NPFL114/138, Datawhale's Happy-LLM), ported after the seventeenth was
 measured; ``FRESH_19`` a nineteenth batch (Bar-Ilan University's Deep Learning for Texts and Sequences, "Small
-Transformer Language Models"), ported after the eighteenth was measured.
+Transformer Language Models"; UCLA ECE 239AS, spring 2024, project 3 "Language modelling and Transformers"),
+ported after the eighteenth was measured.
 """
 
 from __future__ import annotations
@@ -2982,6 +2983,46 @@ PORTS = [
         "argument); multi_head_attention_layer: `B, N, D = x.size()` (3-D only), `torch.cat(heads, dim=-1)`, `assert "
         "sa.size() == x.size()`, then `self.output_projection`. The reference's decoding passes 2-D queries, keys and "
         "values to the student's attention (one query against the cached keys)."),
+    # the FRESH_19 ports (helper B): UCLA ECE 239AS (spring 2024; the same project is given in ECE C147B/C247B in
+    # 2026), project 3 "Language modelling and Transformers" (a MiniGPT trained on TinyStories, from the TA's starter
+    # model.py): four students' own SingleHeadAttention (with a causal-mask buffer) and MultiHeadAttention (setattr
+    # heads, an out layer), a course the corpus had not used
+    Port("ece239as_reuben_r", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_ignored"),
+    }, notes="model.py (commit 3f51aba; the attention classes from 0a40953) MultiHeadAttention: `head_dim = "
+       "input_dim // num_heads`, `SingleHeadAttention(input_dim, head_dim, head_dim, dropout)` for queries, keys AND "
+       "values, `torch.cat(head_outputs, dim=-1)`, `nn.Linear(input_dim, input_dim, bias=True)` (no mask argument); "
+       "SingleHeadAttention: `causal_mask = torch.triu(torch.full((max_len, max_len), 1e-9), diagonal=0)` and in "
+       "forward `cmask[cmask == 1] = -1e9` (no entry is 1), `softmax(attn + cmask[:seq_length, :seq_length], "
+       "dim=-1)` (1e-9 added to the scores: nothing is masked, the future keys included), `batch_size, seq_length, "
+       "token_dim = x.shape` (3-D only)."),
+    Port("ece239as_krish1925", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_ignored"),
+    }, notes="model.py (commit fb16ea1) MultiHeadAttention: `self.output_key_query_dim = input_dim // num_heads`, "
+       "`self.output_value_dim = input_dim // num_heads` for every head's SingleHeadAttention, `torch.cat(head_concat, "
+       "dim=-1)`, `nn.Linear(input_dim, input_dim, bias=True)` (no mask argument); SingleHeadAttention: `causal_mask = "
+       "torch.triu(torch.full((max_len, max_len), float('-inf')))` and in forward `scores.masked_fill(causal_mask==1, "
+       "float('-inf'))` (the mask holds -inf and 0, never 1: nothing is masked, the future keys included), `_, "
+       "num_tokens, _ = x.shape` and `torch.bmm(q, k.transpose(1, 2))` (3-D only), scale `1/sqrt(input_dim // "
+       "num_heads)`."),
+    Port("ece239as_awong0811", {
+        "multi_head_attention": ("mha_head_width_model", "mha_value_width", "always_causal"),
+    }, notes="model.py (commit 3e7b37b) MultiHeadAttention: `head_dim = int(self.input_dim/num_heads)` for "
+       "queries, keys AND values, `torch.cat(values, dim=-1)`, `nn.Linear(self.input_dim,self.input_dim,bias=True)` "
+       "(no mask argument); SingleHeadAttention: `causal_mask = torch.triu(torch.ones((max_len,max_len)),diagonal=1)` "
+       "and in forward `out.masked_fill_(M == 1, -1e10)` with `M = self.causal_mask[0:out.size(-2),0:out.size(-1)]` "
+       "(always causal, whatever the mask; -1e10 but the diagonal is never masked), `K.transpose(-2, -1)` (any "
+       "leading axes)."),
+    Port("ece239as_zxz_math", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
+    }, notes="model.py (commit 68eab7d) MultiHeadAttention: `output_key_query_dim=input_dim//num_heads, "
+       "output_value_dim = input_dim//num_heads` for every head's SingleHeadAttention, "
+       "`torch.cat(head_output,dim=-1)`, `nn.Linear(input_dim, input_dim,bias=True)` (no mask argument); "
+       "SingleHeadAttention.forward: `prod = "
+       "torch.matmul(Q,torch.transpose(K,1,2))` (3-D only), `causal_mask = torch.zeros((num_tokens, num_tokens)) + "
+       "torch.triu(torch.full((num_tokens, num_tokens), float('-inf')), diagonal=1)` built in every call and `prod += "
+       "causal_mask` before `prod = prod/math.sqrt(self.output_key_query_dim)` (always causal, whatever the mask), "
+       "`F.softmax(prod,dim=2)`."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -3103,10 +3144,12 @@ FRESH_17: tuple[str, ...] = ('icev_joaoneto694', 'icev_wendrilxx', 'icev_mathcas
 FRESH_18: tuple[str, ...] = ('cs288_andersvestrum', 'cs288_lru0612', 'cs288_jorgbergh', 'cs288_cylee0815',
                              'npfl_teriyakirice', 'npfl_koleckar', 'npfl_ranoraraku', 'npfl_vitusmaximus',
                              'happyllm_zshzsh666', 'happyllm_whu_zk', 'happyllm_decade_qiu', 'happyllm_clayden886')
-# a nineteenth batch, from a source the corpus had not used (helper A: Bar-Ilan University's Deep Learning for Texts and
-# Sequences, "Small Transformer Language Models"), ported after the eighteenth was measured, by sessions that never ran
-# the grader on them; graded once for the report. Like the others, they join the validation half only.
-FRESH_19: tuple[str, ...] = ('biudl_rseck', 'biudl_hailzanbar', 'biudl_shacharsl97', 'biudl_itamarbachar')
+# a nineteenth batch, from sources the corpus had not used (helper A: Bar-Ilan University's Deep Learning for
+# Texts and Sequences, "Small Transformer Language Models"; helper B: UCLA ECE 239AS, spring 2024, project 3),
+# ported after the eighteenth was measured, by sessions that never ran the grader on them; graded once for the
+# report. Like the others, they join the validation half only.
+FRESH_19: tuple[str, ...] = ('biudl_rseck', 'biudl_hailzanbar', 'biudl_shacharsl97', 'biudl_itamarbachar',
+                             'ece239as_reuben_r', 'ece239as_krish1925', 'ece239as_awong0811', 'ece239as_zxz_math')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
