@@ -51,9 +51,10 @@ fourteenth was measured; ``FRESH_16`` a sixteenth batch of 11 (NYU DS-GA 1011, I
 into Deep Learning), ported after the fifteenth was measured; ``FRESH_17`` a seventeenth batch of 8 (iCEV's Lab
 P1-04, The Annotated Transformer), ported after the sixteenth was measured; ``FRESH_18`` an eighteenth batch of 12
 (UC Berkeley CS 288, Charles University NPFL114/138, Datawhale's Happy-LLM), ported after the seventeenth was
-measured; ``FRESH_19`` a nineteenth batch (Bar-Ilan University's Deep Learning for Texts and Sequences, "Small
-Transformer Language Models"; UCLA ECE 239AS, spring 2024, project 3 "Language modelling and Transformers"),
-ported after the eighteenth was measured.
+measured; ``FRESH_19`` a nineteenth batch of 12 (Bar-Ilan University's Deep Learning for Texts and Sequences,
+"Small Transformer Language Models"; UCLA ECE 239AS, spring 2024, project 3 "Language modelling and
+Transformers"; Nanjing University's LLM course, open-llm-assignments 1, 3 and 4), ported after the eighteenth
+was measured.
 """
 
 from __future__ import annotations
@@ -272,6 +273,15 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "Linear, keys first) and cuts it with torch.chunk(3) into pieces of ceil((2*d_k + d_v) / 3) columns: the pieces "
     "are the keys, queries and values only when that is d_k (d_k - 2 <= d_v <= d_k); otherwise they straddle the "
     "three projections, or fewer than three come back and the unpacking raises",
+    # FRESH_19 helper C
+    "rope_ntk_width_2": "RoPE raises ZeroDivisionError when d = 2: its NTK-aware scaled base, base * ratio ** (d / (d "
+    "- 2)), divides by d - 2 even when the ratio is 1 (a head width of 2 fails wherever the RoPE is built)",
+    "decode_applies_rope": "decode_step always applies its layer's own RoPE to q and k (with the config's base 10000 "
+    "when rope_base is None): without rope_base they are still rotated (at the position the layer uses), and a key "
+    "width that RoPE cannot take (odd, or 2 for an NTK scaling d / (d - 2)) raises",
+    "attn_group_size_model_width": "the attention module raises unless head_dim % group_size == 0, with a QK-norm "
+    "group size that defaults to the model width D = X.shape[-1] (a token's width in decoding) and is checked even "
+    "with QK-norm off: multi-head attention and decoding raise unless d_k is a multiple of D",
 }
 
 
@@ -3023,6 +3033,100 @@ PORTS = [
        "torch.triu(torch.full((num_tokens, num_tokens), float('-inf')), diagonal=1)` built in every call and `prod += "
        "causal_mask` before `prod = prod/math.sqrt(self.output_key_query_dim)` (always causal, whatever the mask), "
        "`F.softmax(prod,dim=2)`."),
+    # the FRESH_19 ports (helper C): Nanjing University's LLM course (智能应用开发, Jingwei Xu's undergraduate course;
+    # the assignments are NJUDeepEngine/open-llm-assignments): assignment 1's NTK-aware RoPE, assignment 3's offline
+    # sliding-window attention and assignment 4's KV cache and transformer decoder layer, written by the students from
+    # the course's NotImplementedError templates (four students' repositories), a course the corpus had not used
+    Port("njullm_huskykingdom", {
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ntk_width_2"),
+        "scaled_dot_product_attention": ("mask_ignored",),
+        "multi_head_attention": ("batch_first_only", "mha_applies_rope", "always_causal", "mha_value_width",
+                                 "rope_ntk_width_2"),
+        "decode_step": ("needs_equal_widths", "decode_applies_rope", "rope_half_split", "rope_ntk_width_2"),
+        "generate_cached": ("needs_equal_widths", "decode_applies_rope", "rope_half_split", "rope_ntk_width_2"),
+        "generate_naive": ("rope_half_split", "rope_ntk_width_2"),
+    }, callee=decoding("rope"),
+        notes="src/modeling/pos_emb.py (commit 72e8a17) NTKAwareRoPE._set_cos_sin_cache: `base = self.base * "
+        "(self.ratio**(self.dim/(self.dim-2)))` (ZeroDivisionError at d = 2, ratio 1 or not), `torch.cat((n_theta,"
+        "n_theta),dim=-1)`; forward(input, offset): `s_ = input.shape[1] + offset`, "
+        "`self.cos_cached[offset:s_]` (integer positions offset..s_-1); src/functional.py rotate_half "
+        "`torch.cat((-x2,x1),dim=-1)` of the halves (NeoX layout); src/modeling/attention.py "
+        "OfflineSlidingWindowAttn.forward(q, k, v, cu_seqlens_q, cu_seqlens_k): no mask argument (only the "
+        "window_size and causal flags); src/modeling/transformer.py TransformerDecoderLayer.forward: `b, s, h = "
+        "input.shape` (3-D only), `.reshape(b,s,-1,self.config.head_dim)` for q, k AND v (one head width), `q, k = "
+        "self.rope(q,offset), self.rope(k,offset)` (RoPE inside the layer, always: rope_base None rotates with the "
+        "config's 10000; a 1-query decode sees every key), `self.attn` built with `causal=config.causal` (True in "
+        "the course's tests: always causal), `offset = kv_cache.get(self.layer_idx)[0].shape[1]` (right: "
+        "len(cache)); TransformerDecoderKVCache (right). The reference's generate_cached calls the student's "
+        "decode_step and KVCache, its generate_naive the student's rope and attention."),
+    Port("njullm_juvendybala", {
+        "rope": ("rope_half_split", "rope_integer_offset", "rope_ntk_width_2"),
+        "scaled_dot_product_attention": ("mask_ignored",),
+        "multi_head_attention": ("batch_first_only", "mha_applies_rope", "always_causal", "mha_value_width",
+                                 "rope_ntk_width_2"),
+        "decode_step": ("needs_equal_widths", "decode_applies_rope", "rope_half_split", "rope_ntk_width_2"),
+        "generate_cached": ("needs_equal_widths", "decode_applies_rope", "rope_half_split", "rope_ntk_width_2"),
+        "generate_naive": ("rope_half_split", "rope_ntk_width_2"),
+    }, callee=decoding("rope"),
+        notes="src/modeling/pos_emb.py (commit ee8c6d4) NTKAwareRoPE.__init__: `tmp = self.base * (self.ratio) ** "
+        "(self.dim / (self.dim - 2))` (ZeroDivisionError at d = 2), `emb = torch.cat((freqs, freqs), dim=-1)`; "
+        "forward(input, offset): `self.cos_cached[offset : seq_len + offset]` with `seq_len = input.shape[1]` "
+        "(integer positions offset..offset+seq_len-1); src/functional.py apply_rotary_pos_emb: `x_rotate_half = "
+        "torch.cat((-x2, x1), dim=-1)` of the halves (NeoX layout); src/modeling/attention.py "
+        "OfflineSlidingWindowAttn.process/forward: no mask argument (only window_size and causal); "
+        "src/modeling/transformer.py TransformerDecoderLayer.qkv_generate: `v = qkv.narrow(dim=-1, start=q_size + "
+        "kv_size, length=kv_size)` with `kv_size = nkv * head_dim` (values as wide as the keys: narrower ones "
+        "raise, wider ones are cut) and `.view(b, s, nkv, head_dim)`, `b, s, hd = input.shape` (3-D only), `q = "
+        "self.rotary_emb(q, offset)`, `k = self.rotary_emb(k, offset)` (RoPE inside the layer, always: rope_base "
+        "None rotates with the config's 10000); forward: `self.attn` built with `causal=config.causal` (True in the "
+        "course's tests: always causal), `offset = cached_k.shape[1]` (right: len(cache)); "
+        "TransformerDecoderKVCache (right). The reference's generate_cached calls the student's decode_step and "
+        "KVCache, its generate_naive the student's rope and attention."),
+    Port("njullm_chaos0621", {
+        "rope": ("rope_mixed_layout", "rope_ignores_positions"),
+        "scaled_dot_product_attention": ("mask_ignored", "needs_equal_widths"),
+        "multi_head_attention": ("attn_group_size_model_width", "batch_first_only", "mha_applies_rope",
+                                 "head_split_reshape", "head_merge_wrong", "always_causal", "mha_value_width"),
+        "KVCache": ("needs_equal_widths",),
+        "decode_step": ("attn_group_size_model_width", "needs_equal_widths", "decode_rope_ignored",
+                        "decode_applies_rope"),
+        "generate_cached": ("attn_group_size_model_width", "needs_equal_widths", "decode_rope_ignored",
+                            "decode_applies_rope"),
+        "generate_naive": ("needs_equal_widths", "rope_mixed_layout", "naive_query_not_rotated"),
+    }, callee={
+        **decoding("rope", "scaled_dot_product_attention"),
+        "decode_step": ("rope",),
+        "generate_cached": ("rope", "decode_step", "KVCache"),
+    }, notes="assignment1/A1_pos_emb.py (commit 459cafc) NTKAwareRoPE: `emb = torch.cat([freqs, freqs], dim=-1)` "
+       "(halves-layout tables), forward(self, x) with no positions or offset, `self.cos_cached[:seq_len]` "
+       "(positions 0..N-1: a decoded token at position 0, i.e. not rotated), `head_dim ... must be even for RoPE` "
+       "(ValueError for an odd width, built in the decoder layer whether rope_base is given or not); "
+       "assignment1/A1_functional.py apply_rotary_pos_emb: interleaved pairs `x[..., ::2]`, `x[..., 1::2]` with "
+       "`cos_even = cos[..., ::2]` of those tables (mixed layout: pair i gets frequency 2i mod d/2); "
+       "assignment3/A3_T1.py OfflineSlidingWindowAttn: `if head_dim % group_size != 0: raise ValueError` (checked "
+       "even with use_qk_norm False), no mask argument, `q.reshape(bsz * hq, seq_len_q, hd)` on [b, s, h, d] "
+       "without a transpose (heads and tokens mixed) and `out_flat.reshape(bsz, seq_len_q, hq, hd)`, `v.reshape(bsz "
+       "* hq, seq_len_kv, hd)` with the queries' hd (values of another width raise); assignment4/A4_T1.py "
+       "TransformerDecoderKVCache.set: `if k.shape[0] != v.shape[0] or k.shape[2:] != v.shape[2:]: raise "
+       "ValueError` (keys and values of one width); assignment4/A4_T2.py TransformerDecoderLayer: `norm_group_size "
+       "= config.hidden_size` and `qk_group_size = norm_group_size` when the config leaves them None, passed as the "
+       "attention's group_size (head_dim must be a multiple of D), `causal=config.causal` (True in the course's "
+       "tests: always causal), `v_proj.view(bsz, seqlen, self.num_kv_heads, self.head_dim)` (one head width), "
+       "`bsz, seqlen, _ = x_norm.shape` (3-D only), `_apply_rope_bshd(self, q_bshd, k_bshd, offset=0)` = "
+       "`self.rope(q_bshd)`, `self.rope(k_bshd)` (RoPE inside the layer; its offset is never used). The "
+       "reference's generate_cached calls the student's decode_step and KVCache, its generate_naive the student's "
+       "rope (the query at position 0) and attention."),
+    Port("njullm_zykrichard", {
+        "scaled_dot_product_attention": ("mask_ignored",),
+        "multi_head_attention": ("mask_ignored",),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="src/modeling/attention.py (commit 4991f6f) OfflineSlidingWindowAttn.forward(q, k, v, offset=0, "
+        "cu_seqlens_q, cu_seqlens_k): no mask argument, its own mask only from window_size (`float('inf')` when None) "
+        "and causal (False by default: no mask at all); `P = P * self.softmax_scale / self.softmax_temp + mask`, "
+        "`F.softmax(P - P.max(dim=-1, keepdim=True).values, dim=-1)` (right otherwise); "
+        "src/modeling/transformer.py TransformerDecoderKVCache (right). Its RoPE and decoder layer are not ported: "
+        "src/functional.py's apply_rotary_pos_emb still raises NotImplementedError. The reference's "
+        "multi_head_attention calls the student's attention, which drops the mask."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -3145,11 +3249,13 @@ FRESH_18: tuple[str, ...] = ('cs288_andersvestrum', 'cs288_lru0612', 'cs288_jorg
                              'npfl_teriyakirice', 'npfl_koleckar', 'npfl_ranoraraku', 'npfl_vitusmaximus',
                              'happyllm_zshzsh666', 'happyllm_whu_zk', 'happyllm_decade_qiu', 'happyllm_clayden886')
 # a nineteenth batch, from sources the corpus had not used (helper A: Bar-Ilan University's Deep Learning for
-# Texts and Sequences, "Small Transformer Language Models"; helper B: UCLA ECE 239AS, spring 2024, project 3),
-# ported after the eighteenth was measured, by sessions that never ran the grader on them; graded once for the
-# report. Like the others, they join the validation half only.
+# Texts and Sequences, "Small Transformer Language Models"; helper B: UCLA ECE 239AS, spring 2024, project 3;
+# helper C: Nanjing University's LLM course, its open-llm-assignments 1, 3 and 4), ported after the eighteenth
+# was measured, by sessions that never ran the grader on them; graded once for the report. Like the others,
+# they join the validation half only.
 FRESH_19: tuple[str, ...] = ('biudl_rseck', 'biudl_hailzanbar', 'biudl_shacharsl97', 'biudl_itamarbachar',
-                             'ece239as_reuben_r', 'ece239as_krish1925', 'ece239as_awong0811', 'ece239as_zxz_math')
+                             'ece239as_reuben_r', 'ece239as_krish1925', 'ece239as_awong0811', 'ece239as_zxz_math',
+                             'njullm_huskykingdom', 'njullm_juvendybala', 'njullm_chaos0621', 'njullm_zykrichard')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
