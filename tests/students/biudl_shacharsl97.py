@@ -5,7 +5,7 @@ assignment "Small Transformer Language Models" (a character-level decoder-only t
 skeleton, code-and-data.tgz: the students fill in attention.py; the skeleton gives self_attention_layer,
 CausalSelfAttention and its output projection `self.proj`).
 
-Ports qkv_project (kqv over one fused kqv matrix), attention_scores, causal_mask (create_causal_mask),
+Ports attention_scores, causal_mask (create_causal_mask),
 scaled_dot_product_attention (self_attention over attention_scores, chained as the skeleton's self_attention_layer
 chains them) and multi_head_attention (CausalSelfAttention.forward over multi_head_attention_layer).
 
@@ -36,17 +36,18 @@ argument: always causal) computes `sa = multi_head_attention_layer(x, self.kqv_m
 self.softmax_dropout)`, `sa = self.proj(sa)` and `self.dropout(sa)` with `self.proj = nn.Linear(embed_dim, embed_dim)`.
 
 Left out: dropout (the identity at evaluation), the Linear layers' biases (zero here: the contract has none), the
-stacked per-head weights forward returns with `return_attention_weights=True`, float32 arithmetic. Added for the
-contract only: qkv_project(X, W_Q, W_K, W_V) runs kqv over the fused matrix [W_K | W_Q | W_V] (the student's k, q, v
-order) and returns (q, k, v); attention_scores(Q, K) is the student's attention_scores(a, b) with a = K and b = Q, the
-roles the skeleton's call `attention_scores(k, q)` gives them; scaled_dot_product_attention(Q, K, V, mask, scale) chains
-them as self_attention_layer does (the student's `self_attention(V, attention_scores(K, Q), mask,
-return_attention_weights=True)`), returns (sa, attn_weights) and takes a `scale` parameter (never read);
-causal_mask(n_q, n_k) is create_causal_mask with max_context_len = n_q (n_k has no counterpart); in multi_head_attention
-embed_dim is X.shape[-1] and n_heads is num_heads, head h's kqv matrix is columns [h*d, (h+1)*d) of W_K, W_Q and W_V
-side by side with d = embed_dim // n_heads (the student's width; the assertions on in_features and out_features read its
-shape), self.proj is W_O, max_context_len is 128 (main.py: `seq_len = 128`, passed to TransformerLM as max_context_len;
-more tokens raise), and the contract's `mask` is never read.
+stacked per-head weights forward returns with `return_attention_weights=True`, float32 arithmetic; kqv as the contract's
+qkv_project (its chunk(3) split goes wrong only when d_v is outside [d_k - 2, d_k], where the ground truth never looks:
+declared, it could not be checked, and undeclared, a graded test reaching it would count as an unfair loss;
+multi_head_attention keeps it, with heads of equal widths). Added for the contract only: attention_scores(Q, K) is the
+student's attention_scores(a, b) with a = K and b = Q, the roles the skeleton's call `attention_scores(k, q)` gives
+them; scaled_dot_product_attention(Q, K, V, mask, scale) chains them as self_attention_layer does (the student's
+`self_attention(V, attention_scores(K, Q), mask, return_attention_weights=True)`), returns (sa, attn_weights) and takes
+a `scale` parameter (never read); causal_mask(n_q, n_k) is create_causal_mask with max_context_len = n_q (n_k has no
+counterpart); in multi_head_attention embed_dim is X.shape[-1] and n_heads is num_heads, head h's kqv matrix is columns
+[h*d, (h+1)*d) of W_K, W_Q and W_V side by side with d = embed_dim // n_heads (the student's width; the assertions on
+in_features and out_features read its shape), self.proj is W_O, max_context_len is 128 (main.py: `seq_len = 128`, passed
+to TransformerLM as max_context_len; more tokens raise), and the contract's `mask` is never read.
 """
 
 import math
@@ -83,11 +84,6 @@ def _kqv(x, linear):
     kqv_out = x @ linear  # linear(x)
     k, q, v = _torch_chunk(kqv_out, 3, axis=-1)
     return k, q, v
-
-
-def qkv_project(X, W_Q, W_K, W_V):
-    k, q, v = _kqv(X, np.concatenate([W_K, W_Q, W_V], axis=1))
-    return q, k, v
 
 
 def attention_scores(Q, K):
