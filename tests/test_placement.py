@@ -85,23 +85,23 @@ def test_two_gradings_at_once_take_different_cpus() -> None:
         assert list(first.call("cpus", np.zeros(1))) == [first.sandbox.cpu]
 
 
-def test_a_grader_limited_to_one_cpu_pins_nothing() -> None:
-    with placement_of({5}):
-        assert placement.cpu_for(1) is None
-        assert placement.cpu_for(None) is None
+def test_a_grader_limited_to_one_cpu_pins_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(placement, "ALLOWED", frozenset({5}))  # the CPUs the process may use
+    assert placement.cpu_for(1) is None
+    assert placement.cpu_for(None) is None
 
 
-def test_pool_users_take_the_allowed_cpus_in_turn() -> None:
-    with placement_of({0, 2, 5}):
-        assert [placement.cpu_for(slot) for slot in (1, 2, 3, 4, 7)] == [0, 2, 5, 0, 0]
+def test_pool_users_take_the_allowed_cpus_in_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(placement, "ALLOWED", frozenset({0, 2, 5}))
+    assert [placement.cpu_for(slot) for slot in (1, 2, 3, 4, 7)] == [0, 2, 5, 0, 0]
 
 
 def test_without_a_pool_user_the_cpu_is_the_one_the_grader_runs_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    with placement_of({1, 3}):
-        monkeypatch.setattr(placement, "current_cpu", lambda: 3)
-        assert placement.cpu_for(None) == 3
-        monkeypatch.setattr(placement, "current_cpu", lambda: 0)  # not allowed (the mask changed): the first
-        assert placement.cpu_for(None) == 1
+    monkeypatch.setattr(placement, "ALLOWED", frozenset({1, 3}))
+    monkeypatch.setattr(placement, "current_cpu", lambda: 3)
+    assert placement.cpu_for(None) == 3
+    monkeypatch.setattr(placement, "current_cpu", lambda: 0)  # not allowed (the mask changed): the first
+    assert placement.cpu_for(None) == 1
 
 
 def test_restoring_a_thread_that_has_ended_touches_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -140,16 +140,3 @@ def test_a_pinned_thread_is_restored_from_another_thread() -> None:
     restored.set()
     thread.join()
     assert seen == [{min(CPUS)}, CPUS]
-
-
-class placement_of:  # noqa: N801 - a context manager read as a phrase
-    """The process allowed ``cpus`` (``placement.ALLOWED``) while it is entered."""
-
-    def __init__(self, cpus: set[int]) -> None:
-        self.cpus, self.patch = cpus, pytest.MonkeyPatch()
-
-    def __enter__(self) -> None:
-        self.patch.setattr(placement, "ALLOWED", frozenset(self.cpus))
-
-    def __exit__(self, *exc: object) -> None:
-        self.patch.undo()

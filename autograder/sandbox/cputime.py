@@ -43,9 +43,14 @@ _TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 def run_queue_wait(pid: int) -> float | None:
     """Seconds ``pid`` has spent runnable but waiting for a CPU, or None when unknown."""
     try:
-        return int(reaper.read_proc(f"/proc/{pid}/schedstat").split()[1]) / 1e9
+        return _wait_in(reaper.read_proc(f"/proc/{pid}/schedstat"))
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _wait_in(schedstat: bytes) -> float:
+    """The run-queue wait in a ``schedstat`` file's text (its second field, ns), in seconds."""
+    return int(schedstat.split()[1]) / 1e9
 
 
 def own_wait() -> float:
@@ -56,7 +61,7 @@ def own_wait() -> float:
         fd = _own.get(key)
         if fd is None:
             fd = _own.setdefault(key, os.open("/proc/thread-self/schedstat", os.O_RDONLY))
-        return int(os.pread(fd, 200, 0).split()[1]) / 1e9
+        return _wait_in(os.pread(fd, 200, 0))
     except (OSError, ValueError, IndexError):
         return 0.0
 
@@ -154,7 +159,7 @@ class StudentClock:
         if self._file < 0:
             return run_queue_wait(self.pid) if self.pid is not None else None
         try:
-            return int(os.pread(self._file, 200, 0).split()[1]) / 1e9
+            return _wait_in(os.pread(self._file, 200, 0))
         except (OSError, ValueError, IndexError):
             return None
 
