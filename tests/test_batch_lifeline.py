@@ -71,16 +71,34 @@ def zombie(pid: int) -> bool:
         return True
 
 
-def owned_by(top: Path, pids: set[int]) -> list[Path]:
-    """Folders of ``top`` whose owner file (reaper.mark_owner) names one of ``pids``."""
+def owned_by(top: Path, processes: dict[int, int]) -> list[Path]:
+    """Folders of ``top`` whose owner file (reaper.mark_owner: "PID START") names one of ``processes`` (pid -> start
+    time). The start time counts: a full test run wraps the pids (pid_max is 32768 here), and a folder another test
+    left, whose owner's pid a process of this batch now has, is not this batch's."""
     found = []
     for path in top.iterdir():
         try:
-            if int((path / reaper.OWNER_FILE).read_text().split()[0]) in pids:
-                found.append(path)
-        except (OSError, ValueError, IndexError):
+            pid, start = (int(x) for x in (path / reaper.OWNER_FILE).read_text().split())
+        except (OSError, ValueError):
             continue
+        if processes.get(pid) == start:
+            found.append(path)
     return found
+
+
+def leftovers(folders: list[Path], names: dict[int, str]) -> str:
+    """What a failed check shows of the folders left: each one's owner (the batch process it names, as it was seen
+    before the stop) and its entries."""
+    lines = []
+    for folder in folders:
+        try:
+            owner = (folder / reaper.OWNER_FILE).read_text().strip()
+            entries = sorted(p.name for p in folder.iterdir())
+        except OSError as e:
+            owner, entries = f"({e})", []
+        pid = int(owner.split()[0]) if owner[:1].isdigit() else -1
+        lines.append(f"{folder}: owner {owner!r} = {names.get(pid, '?')}; entries {entries[:20]}")
+    return "\n".join(lines)
 
 
 def wait_for(condition, seconds: float) -> bool:
@@ -208,16 +226,17 @@ def test_a_hung_up_or_killed_batch_leaves_none_of_its_processes(tmp_path: Path, 
     assert wait_for(lambda: workers() >= 2, 60)
     time.sleep(1.0)
     processes = batch_processes(proc.pid)
+    names = {pid: what(pid) for pid in processes}
     proc.send_signal(stop)
     stdout, _ = proc.communicate(timeout=30)
     assert survivors(processes) == [], stdout
     if stop == signal.SIGHUP:  # a stopped batch's zygote removes its folder as it ends: under load, late
-        wait_for(lambda: not owned_by(Path(tempfile.gettempdir()), set(processes)), 10)
-    left = owned_by(Path(tempfile.gettempdir()), set(processes))
+        wait_for(lambda: not owned_by(Path(tempfile.gettempdir()), processes), 10)
+    left = owned_by(Path(tempfile.gettempdir()), processes)
     # a killed batch leaves its scratch (its zygote removed its own), unless another batch on this machine started
     # since and removed it already, as it should: the next run's removal is checked here and, in a private TMPDIR,
     # by test_a_stopped_or_killed_batch_is_resumed_by_the_next_run_which_removes_its_scratch
-    assert len(left) == 0 if stop == signal.SIGHUP else len(left) <= 1
+    assert len(left) == 0 if stop == signal.SIGHUP else len(left) <= 1, leftovers(left, names)
     lifeline.remove_stale()
     assert not [p for p in left if p.exists()]
 
