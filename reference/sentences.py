@@ -114,9 +114,9 @@ SENTENCES: dict[str, str] = {
     "tokens and heads: swap the H and N axes back first, then reshape (PS4 Q2c).",
     "heads_not_split": "You ran one attention over the full width instead of num_heads separate heads: split the "
     "columns into H heads of width d_k, attend per head, then concatenate (PS4 Q2c).",
-    "mha_head_width_model": "You split the heads with width D // num_heads (the model width X.shape[-1]): the "
-    "head width is d_k = W_Q.shape[-1] // num_heads (and d_v = W_V.shape[-1] // num_heads), which differs from D // H "
-    "when the projections change the width (PS4 Q2c).",
+    "mha_head_width_model": "You split the heads with width D // num_heads (D = X.shape[-1]): the head width, and "
+    "the scale 1/sqrt(d_k), come from d_k = W_Q.shape[-1] // num_heads (d_v = W_V.shape[-1] // num_heads), which "
+    "differs from D // H when the projections change widths (PS4 Q2c).",
     "out_width_is_input": "You merged the heads back into the input's width D = X.shape[-1] (e.g. reshape(B, N, D)): "
     "the heads concatenate to H*d_v = W_V.shape[-1] columns, which need not be D: reshape to (..., N, H*d_v) before "
     "W_O (PS4 Q2c).",

@@ -424,7 +424,21 @@ def test_a_case_that_matches_two_stored_mistakes_is_resolved_by_the_tests_other_
                                                     ("causal_top_left", "mask_float")]
     numbers = [("c1", "", ("mask_inverted", ambiguous, "mask_float")), ("c2", "", "causal_top_left")]
     assert resolve(numbers)[0][2] == ("mask_inverted", "causal_top_left", "mask_float")
-    assert resolve([("c1", "", ambiguous)])[0][2] == "causal_off_by_one"  # nothing else to go by: stored order
+
+
+def test_two_explanations_equally_supported_are_settled_by_the_functions_earlier_tests_or_unsaid() -> None:
+    """One case matching two stored mistakes, nothing else in the test to go by: the one an earlier test of the
+    function named is chosen, and with none (or both) named there, neither is: never a pick by stored order."""
+    from autograder.suite.graded.naming import Candidates, mistake_ids, resolve
+
+    tie = Candidates(("masked_zero", "mask_ignored"))
+    assert resolve([("c1", "", tie)])[0][2] is None
+    assert resolve([("c1", "", tie)], earlier=["mask_ignored"])[0][2] == "mask_ignored"
+    assert resolve([("c1", "", tie)], earlier=["masked_zero", "mask_ignored"])[0][2] is None
+    assert resolve([("c1", "", ("no_scale", tie))])[0][2] == ("no_scale",)  # the other cause stays named
+    assert mistake_ids(resolve([("c1", "", (tie,))])[0][2]) == []
+    # the test's own cases still decide first, whatever earlier tests said
+    assert resolve([("c1", "", tie), ("c2", "", "masked_zero")], earlier=["mask_ignored"])[0][2] == "masked_zero"
 
 
 def test_a_required_argument_that_the_contract_defaults_is_named_by_giving_it() -> None:
@@ -529,3 +543,21 @@ def test_one_leading_axis_is_named_only_when_two_fail_and_a_size_of_1_is_no_coin
     assert "batch_first_only" not in named(text) and "extra_leading_axes" in named(text)
     text = failure(LocalStudent(multi_head_attention=mha_with_a_causal_mask_sized_by_axis_0), "mha-two-heads")
     assert "batch_first_only" not in named(text) and "needs_leading_axis" not in named(text)
+
+
+def test_a_functions_earlier_tests_settle_a_tie_only_with_what_the_student_sees_beside_this_test() -> None:
+    """named_earlier: what the function's earlier failed tests named, of the visible ones (and, for a hidden test,
+    the hidden ones too): a hidden test's diagnosis never shapes a visible test's feedback; other functions' never."""
+    from autograder import contract
+
+    student = LocalStudent()
+    support._said[student] = [("softmax", contract.VISIBLE, ("softmax_wrong_axis",)),
+                              ("softmax", contract.HIDDEN, ("temperature_ignored",)),
+                              ("rope", contract.VISIBLE, ("rope_half_split",))]
+    assert support.named_earlier(student, "softmax") == ["softmax_wrong_axis"]
+    token = support._current.set(support.Failed("softmax", "B.9", contract.HIDDEN))
+    try:
+        assert support.named_earlier(student, "softmax") == ["softmax_wrong_axis", "temperature_ignored"]
+    finally:
+        support._current.reset(token)
+    assert support.named_earlier(LocalStudent(), "softmax") == []

@@ -32,10 +32,12 @@ def sdpa(scale_of=None, combine=None):
     return attend
 
 
-def infer(case_id: str, function) -> tuple | None:
+def infer(case_id: str, function, probe: bool = True) -> tuple | None:
+    """What the output of ``function`` on the stored case shows; ``probe``: the function may be called again (a
+    RoPE reading two explanations fit is settled by one probe)."""
     stored = support.case(case_id)
     actual = function(*(v for _, v in support.call_arguments(stored.inputs)))
-    return inference.infer(stored, actual)
+    return inference.infer(stored, actual, LocalStudent(**{stored.function: function}) if probe else None)
 
 
 @pytest.mark.parametrize("scale_of, expected", [
@@ -229,6 +231,36 @@ def test_the_rotation_of_every_pair_is_read_off_the_output_and_fitted(rope, expe
     assert (found and found[0]) == expected or (expected is None and found is None), found
 
 
+@pytest.mark.parametrize("at, expected", [
+    (lambda p: np.arange(len(p), dtype=float), "rope_ignores_positions"),
+    (lambda p: np.floor(p[0]) + np.arange(len(p), dtype=float), "rope_integer_offset"),  # int(positions[0]) + 0..N-1
+])
+def test_two_position_rules_that_give_the_same_angles_are_told_apart_by_a_probe_or_not_named(at, expected) -> None:
+    """rope-real-positions starts at 0.5: a whole start position read from it (0) + 0..N-1 is 0..N-1, positions
+    ignored. The output alone names neither; the same x at positions + 3, where the rules differ, names the one."""
+    rope = _rope_variant(at=at)
+    assert infer("rope-real-positions", rope, probe=False) is None
+    found = infer("rope-real-positions", rope)
+    assert found is not None and found[0] == expected and "a probe" in found[1], found
+
+
+def test_a_mixed_layout_whose_pairs_turn_at_every_other_frequency_is_read_and_at_d_4_is_not_one_frequency() -> None:
+    """Tables cat(freqs, freqs) read at the even columns for the pairs (x_2i, x_2i+1): pair i turns at
+    theta_(2i mod d/2). At d = 8 that is read as the mixed layout; at d = 4 it is one frequency for both pairs, which
+    rope_single_freq gives as well: neither is named."""
+    def mixed(x, positions, base=10000.0):
+        d = x.shape[-1]
+        freqs = np.asarray(positions, float)[:, None] * base ** (-np.arange(0, d, 2) / d)
+        cos, sin = (f(np.concatenate([freqs, freqs], -1))[..., ::2] for f in (np.cos, np.sin))
+        out = np.array(x, dtype=float)
+        a, b = x[..., 0::2], x[..., 1::2]
+        out[..., 0::2], out[..., 1::2] = a * cos - b * sin, a * sin + b * cos
+        return out
+
+    assert infer("rope-d8", mixed)[0] == "rope_mixed_layout"
+    assert infer("rope-real-positions", mixed) is None
+
+
 def _rope_written(table: str, partner: str, out: str = "in place", sign: float = 1.0, lead: tuple = ()):
     """A RoPE as ``x * cos + partners(x) * sin`` whose cos/sin tables (per pair, or two halves as cat(freqs, freqs)),
     partner coordinates and output layout are chosen apart (code that mixes two layouts), with ``lead`` axes of
@@ -417,12 +449,14 @@ def test_a_rank_assert_reached_only_with_a_mask_names_no_mistake_of_the_axes(ass
               if "`assert len(scores.shape) in (3, 4)`" in _where(t)]
     assert quoted, [t["output"] for t in _failing(asserting, "scaled_dot_product_attention")]
     for t in quoted:  # without the mask the same call is right on these axes: the axes are not the code's mistake
-        assert "assumes `Q` is 3-D (one leading axis)" in _where(t), _where(t)
         axes = {"batch_first_only", "needs_leading_axis", "needs_leading_axes", "no_batch_support"}
         assert not axes & set(t["extra_data"]["mistakes"]), t["extra_data"]
-        if "this case's `Q` is 2-D" in _where(t):  # the probe without the mask told the readings apart
+        if "without the mask" in _where(t):  # the probe without the mask told the readings apart: both are said,
+            assert "The same call with one leading axis no longer raises there" in _where(t), _where(t)
+            assert "assumes" not in _where(t), _where(t)  # and no assumption of the axes is
             assert any("without the mask" in e.get("by", "") for e in t["extra_data"]["evidence"]), t["extra_data"]
-    assert any("this case's `Q` is 2-D" in _where(t) for t in quoted)
+    assert any("nor does the same call without the mask (`mask=None`): it assumed neither" in _where(t)
+               for t in quoted), [_where(t) for t in quoted]
 
 
 def test_at_most_two_sentences_and_none_that_another_says() -> None:
@@ -622,6 +656,27 @@ def test_a_line_that_needs_a_fixed_number_of_heads_is_named_when_nothing_else_ge
     for t in quoted:
         assert t["extra_data"]["mistakes"][:1] == ["mha_fixed_heads"], t["output"]
         assert "with num_heads = 2 (the same projections) no longer raises there" in _where(t)
+
+
+NARROW_HEADS = '''
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    d = W_Q.shape[-1] // num_heads
+    base = 10000.0 * 2.0 ** (d / (d - 2))  # an NTK-aware rotary scaling: raises at heads 2 wide
+    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask)
+'''
+
+
+def test_a_line_that_needs_wider_heads_is_not_blamed_on_the_number_of_heads(tmp_path_factory) -> None:
+    """Fewer heads over the same projections are wider heads: the line gets past with num_heads = 2, and as well with
+    the case's 4 heads made as wide, so the number of heads is not what it assumed and nothing is named."""
+    tests = _graded_heads(tmp_path_factory, "", template=NARROW_HEADS)
+    quoted = [t for t in tests if "(d - 2)" in _where(t)]
+    assert quoted, [t["output"][:300] for t in tests]
+    for t in quoted:
+        assert "mha_fixed_heads" not in t["extra_data"]["mistakes"], t["output"]
+        assert FIXED not in _where(t) and "it assumed neither" in _where(t), _where(t)
+        assert re.search(r"nor does the same call with num_heads = \d+ and heads \d+ wide", _where(t)), _where(t)
 
 
 def test_another_reading_that_raises_before_the_line_leaves_the_line_unnamed_where_the_exception_speaks_of_it(

@@ -187,13 +187,33 @@ HEADS_TRIED = (2, 1, 4)  # other numbers of heads a line may have hard-coded (a 
 
 
 def _heads_properties(named: dict[str, Any]) -> Iterator[Property]:
-    """Another number of heads, over the same projections (each head as wide as the widths divide)."""
+    """Another number of heads, over the same projections (each head as wide as the widths divide); named only when
+    the same number of heads at the width that number would give them still raises there (``unless``): a line that
+    needs wider heads (a rotary embedding's d / (d - 2) at d = 2) gets past with fewer heads over the same
+    projections, and the number of heads is then not what it assumed."""
     H, widths = int(named["num_heads"]), (np.shape(named["W_Q"])[-1], np.shape(named["W_V"])[-1])
     for other in HEADS_TRIED:
         if other != H and all(w % other == 0 for w in widths):
             yield ("mha_fixed_heads", f"a fixed number of heads; this case has num_heads = {H}",
                    f"with num_heads = {other} (the same projections)", lambda n, other=other: dict(n, num_heads=other),
-                   None, None, other == 1)  # one head: axes of length 1 broadcast with anything
+                   None, None, other == 1,  # one head: axes of length 1 broadcast with anything
+                   (_charged(lambda n, other=other: heads_as_wide(n, other)),
+                    f"with num_heads = {H} and heads {widths[0] // other} wide (the projections widened per head)"))
+
+
+def heads_as_wide(named: dict[str, Any], other: int) -> dict[str, Any]:
+    """The same number of heads, each as wide as ``other`` heads over these projections would be: every head's
+    columns of W_Q, W_K, W_V (and W_O's rows of its values) repeated or cut to that width."""
+    H = int(named["num_heads"])
+    out = dict(named)
+    for name in ("W_Q", "W_K", "W_V"):
+        W = np.asarray(named[name])
+        d, width = W.shape[-1] // H, W.shape[-1] // other
+        out[name] = W.reshape(W.shape[0], H, d)[..., np.arange(width) % d].reshape(W.shape[0], H * width)
+    W_O, d_v = np.asarray(named["W_O"]), np.shape(named["W_V"])[-1] // H
+    rows = W_O.reshape(H, d_v, W_O.shape[-1])[:, np.arange(np.shape(named["W_V"])[-1] // other) % d_v]
+    out["W_O"] = rows.reshape(-1, W_O.shape[-1])
+    return out
 
 
 def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:

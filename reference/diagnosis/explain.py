@@ -45,7 +45,7 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
             actual: Any) -> tuple[Mistakes, str, bool]:
     """The mistakes a wrong output evidences, how (for extra_data.evidence), and whether the output itself equals
     the mistake's (``exact``, for the TA reading extra_data.evidence); (None, "", False) when none."""
-    if found := _read(stored, actual):
+    if found := _read(stored, actual, student):
         return one_head(stored, confirmed_scale(student, stored, found[0])), *found[1:]
     if (squeezed := masks.without_extra_axes(stored.expected, actual)) is not None:
         removed = "its leading axes of length 1 removed"
@@ -112,8 +112,9 @@ def _doubled(named: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _read(stored: Case, actual: Any) -> tuple[Mistakes, str, bool] | None:
-    """What the output alone shows (no probe), or None."""
+def _read(stored: Case, actual: Any, student: Any = None) -> tuple[Mistakes, str, bool] | None:
+    """What the output alone shows, or None; with ``student``, one probe may settle a reading two explanations fit
+    (``inference.infer``)."""
     if mistake := type_mistake(stored.expected, actual):
         return mistake, "the output's type", False
     if mistake := diagnose(actual, stored.mistakes, stored.expected):
@@ -125,7 +126,7 @@ def _read(stored: Case, actual: Any) -> tuple[Mistakes, str, bool] | None:
         return mistake, "the mask's pattern, written as numbers", False
     if stored.function == "softmax" and (mistake := evidence.softmax_mistake(actual, stored)):
         return mistake, "what the output sums to, along which axis", False
-    if found := inference.infer(stored, actual):
+    if found := inference.infer(stored, actual, student):
         return (*found, False)
     if found := inference.answered(stored, actual):
         return (*found, True)

@@ -17,6 +17,7 @@ Each returns ``(mistake id, how it was shown)`` or None; ``how`` goes to results
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
@@ -36,8 +37,9 @@ Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it w
 # ----------------------------------------------------------------------------
 
 
-def infer(stored: Case, actual: Any) -> Found:
-    """The mistake the output itself shows, by a fit that is exact, or None."""
+def infer(stored: Case, actual: Any, student: Any = None) -> Found:
+    """The mistake the output itself shows, by a fit that is exact, or None. ``student``: for the one probe that
+    settles a RoPE reading two explanations fit (``rotations.read``)."""
     with np.errstate(all="ignore"):
         try:
             if stored.function == "scaled_dot_product_attention":
@@ -45,10 +47,24 @@ def infer(stored: Case, actual: Any) -> Found:
             if stored.function == "causal_mask":
                 return _square_mask(stored, actual)
             if stored.function == "rope":
-                return rotations.read(stored, actual)
+                return rotations.read(stored, actual, _rope_probe(student, stored))
         except (ValueError, TypeError, IndexError, np.linalg.LinAlgError):
             return None
     return None
+
+
+def _rope_probe(student: Any, stored: Case) -> Callable[[np.ndarray], Any] | None:
+    """The student's rope on the case's x and base at other positions (one probe call, within the case's budget)."""
+    named = _plain_arguments(stored) if student is not None else None
+    if named is None:
+        return None
+
+    def probe(positions: np.ndarray) -> Any:
+        if not scales.probe_allowed():
+            raise StudentError("budget", "the case's probe calls are spent")
+        return student.call(stored.function, *dict(named, positions=positions).values())
+
+    return probe
 
 
 def _attention_fit(stored: Case, actual: Any) -> Found:

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from autograder.api import Case, compare, matches
+from autograder.api import Case, StudentError, compare, matches
 
 from ..generated import oracle
 from . import masks
@@ -28,9 +28,12 @@ Found = tuple[Any, str] | None
 ANGLE_TOLERANCE = 1e-6  # radians: a fit explains an angle when it is this close, modulo 2 pi
 
 
-def read(stored: Case, actual: Any) -> Found:
+def read(stored: Case, actual: Any, probe: Callable[[np.ndarray], Any] | None = None) -> Found:
     """The RoPE mistakes the output's rotations show (partial rotary, pairing, direction, positions, frequencies, how
-    the rotated pairs are written), read past any leading axes of length 1 the output added (extra_leading_axes)."""
+    the rotated pairs are written), read past any leading axes of length 1 the output added (extra_leading_axes).
+    Where two as simple explanations give these angles (an integer offset read from positions[0] = 0.5 is 0..N-1),
+    ``probe`` (the student's output for the case's x at other positions) is asked at positions shifted by
+    ``SHIFT``, where they differ, and read again; without it, or when that does not settle them, nothing is named."""
     x = np.asarray(stored.inputs["x"], float)
     positions = np.asarray(stored.inputs["positions"], float)
     base = float(stored.inputs.get("base", 10000.0))
@@ -45,10 +48,36 @@ def read(stored: Case, actual: Any) -> Found:
         actual = np.asarray(actual, float)
         found = _partial(x, actual, positions, base) or _angles(x, actual, positions, base) or _written(
             x, actual, positions, base)
+    if found is TIE:
+        found = _settled(stored, positions, probe)
     if found is None or not added:
         return found
     mistakes = found[0] if isinstance(found[0], tuple) else (found[0],)
     return (*mistakes, "extra_leading_axes"), f"{found[1]}, with extra leading axes {added}"
+
+
+TIE = ("", "")  # a fit to angles two as simple explanations give: ``read`` settles it by a probe, or names nothing
+SHIFT = 3.0  # the probe's positions: the case's plus this (a whole start position no longer 0)
+
+
+def _settled(stored: Case, positions: np.ndarray, probe: Callable[[np.ndarray], Any] | None) -> Found:
+    """The tied reading settled by the output at positions + SHIFT, read again (one probe call); None when that
+    reading is tied too, or there is no probe."""
+    if probe is None:
+        return None
+    moved = positions + SHIFT
+    try:
+        again = probe(moved)
+    except (StudentError, ValueError, TypeError, IndexError):  # refused, or raised: nothing to settle it by
+        return None
+    inputs = dict(stored.inputs, positions=moved)
+    with np.errstate(all="ignore"):
+        found = read(Case(stored.id, stored.function, inputs, oracle.rope(np.asarray(stored.inputs["x"], float),
+                                                                           moved, float(inputs.get("base", 10000.0)))),
+                     again)
+    if found is None or found is TIE:
+        return None
+    return found[0], f"{found[1]} (at positions + {SHIFT:g}, a probe: the case's own angles fit two explanations)"
 
 
 def _partial(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: float) -> Found:
@@ -82,6 +111,8 @@ def _angles(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: floa
         known = (length > 1e-6).reshape(-1, n, d // 2)
         for named, model in _models(positions, base, d):
             if _fits(angle, known, model):
+                if named is None:
+                    return TIE
                 mistakes = tuple(m for m in (pairing, *named) if m)
                 if not mistakes:
                     return None  # the contract's rotation: something else is wrong (not a rotation's business)
@@ -93,14 +124,17 @@ def _angles(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: floa
 DEFAULT_BASE = float(inspect.signature(oracle.rope).parameters["base"].default)
 
 
-def _models(positions: np.ndarray, base: float, d: int) -> Iterator[tuple[tuple[str, ...], np.ndarray]]:
+def _models(positions: np.ndarray, base: float, d: int) -> Iterator[tuple[tuple[str, ...] | None, np.ndarray]]:
     """(mistakes, angles (N, d/2)) for every combination of direction, position rule and frequency rule, the
-    contract's first and then the fewest changes."""
+    contract's first and then the fewest changes; mistakes None for angles that two as simple combinations give."""
     n, i = len(positions), np.arange(d // 2)
     wanted = base ** (-2 * i / d)
     frequencies = {(): wanted, ("rope_wrong_freq",): base ** (-i / d),
                    ("rope_freq_off_by_one",): base ** (-2 * (i + 1) / d), ("rope_freq_sign",): base ** (2 * i / d),
-                   ("rope_single_freq",): np.ones_like(wanted)}
+                   ("rope_single_freq",): np.ones_like(wanted),
+                   # tables cat(freqs, freqs) read at the even columns for the pairs (x_2i, x_2i+1): pair i turns at
+                   # theta_(2i mod d/2), a rotation of the contract's pairs (at d = 4, one frequency: ambiguous)
+                   ("rope_mixed_layout",): base ** (-2 * ((2 * i) % max(d // 2, 1)) / d)}
     if not np.isclose(base, DEFAULT_BASE):  # the contract's default base instead of the one given
         frequencies[("rope_base_ignored",)] = DEFAULT_BASE ** (-2 * i / d)
     rules = {(): positions, ("rope_ignores_positions",): np.arange(n, dtype=float),
@@ -113,13 +147,18 @@ def _models(positions: np.ndarray, base: float, d: int) -> Iterator[tuple[tuple[
             for slip, theta in frequencies.items():
                 combos.append(((*direction, *rule, *slip), sign * np.outer(at, theta)))
     combos.sort(key=lambda c: len(c[0]))
+    simplest: dict[bytes, list[tuple[str, ...]]] = {}  # the simplest explanations of each set of angles
+    for named, model in combos:
+        found = simplest.setdefault(np.round(model, 9).tobytes(), [named])
+        if named not in found and len(named) == len(found[0]):
+            found.append(named)
     seen: set[bytes] = set()
     for named, model in combos:
         key = np.round(model, 9).tobytes()  # the same angles as a simpler explanation (e.g. whole positions given)
-        if key in seen and named:
+        if key in seen:
             continue
-        seen.add(key)
-        yield named, model
+        seen.add(key)  # as simple, two explanations of these angles (an integer offset read from positions[0] = 0.5
+        yield (named if len(simplest[key]) == 1 else None), model  # is 0..N-1): a fit to them names neither
 
 
 def _fits(angle: np.ndarray, known: np.ndarray, model: np.ndarray) -> bool:
@@ -161,6 +200,8 @@ def _written(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: flo
         layout += ("rope_half_split",) * (table == partner == "half")
         for (named, _), (cos, sin) in zip(models, waves[table]):
             if matches(actual, written(x * cos + partnered[partner] * sin)):
+                if named is None:  # two explanations of these angles
+                    return TIE
                 how = (f"cos/sin tables by {table}, partners {PARTNER_WORDS[partner]}"
                        + (", each pair written to columns (i, i + d/2)" if output else ""))
                 hits.append(((*layout, *(output,) * bool(output), *named), f"{_describe('', named)}, {how}"))
@@ -181,7 +222,9 @@ WORDS = {"rope_half_split": "for pairs (i, i + d/2)", "rope_wrong_direction": "t
          "rope_integer_positions": "at the whole parts of the positions", "rope_position_off_by_one":
          "at positions + 1", "rope_wrong_freq": "with theta_i = base**(-i/d)", "rope_freq_off_by_one":
          "with theta_i = base**(-2(i+1)/d)", "rope_freq_sign": "with theta_i = base**(2i/d)",
-         "rope_single_freq": "with one frequency for every pair", "rope_base_ignored": "with the default base"}
+         "rope_single_freq": "with one frequency for every pair",
+         "rope_mixed_layout": "with pair i at theta_(2i mod d/2) (cat(freqs, freqs) tables read at the even columns)",
+         "rope_base_ignored": "with the default base"}
 
 
 def _describe(pairing: str, named: tuple[str, ...]) -> str:

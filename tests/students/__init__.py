@@ -2977,7 +2977,7 @@ PORTS = [
                                  "mha_value_width", "always_causal", "swapped_qk"),
         **{f: ("batch_first_only", "needs_square") for f in DECODE},
     }, callee={"scaled_dot_product_attention": ("attention_scores",), "multi_head_attention": ("attention_scores",),
-               **decoding("scaled_dot_product_attention")},
+               **decoding("scaled_dot_product_attention", "attention_scores")},
         notes="code/attention.py (commit 062a003) kqv: `B, N, D = x.size()` (3-D only), `torch.split(kqv_output, "
         "kqv_output.size(-1) // 3, dim=-1)` (more than three pieces, or pieces straddling the blocks, unless d_v == "
         "d_k); attention_scores(a, b): `B1, N1, D1 = a.size()` (3-D only), `torch.matmul(a, b.transpose(-2, -1)) / "

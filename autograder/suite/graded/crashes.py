@@ -211,6 +211,9 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
             apart = _gets_past(student, stored, named, prop.unless[0], original) if calls >= 0 else UNKNOWN
             if apart in (PAST, UNKNOWN):  # the line is reached only with what ``unless`` takes away (or cannot tell)
                 mistake = None
+                if apart == PAST:  # what the line assumed is then neither: say only what the probes showed
+                    text = (f"{WHERE} {line} raised on this case. The same call {prop.how} no longer raises there, "
+                            f"nor does the same call {prop.unless[1]}: it assumed neither.")
                 how += f"; the same case {prop.unless[1]} " + ("gets past it too, so no mistake is named" if apart
                                                                  == PAST else "could not be told: no mistake is named")
         if mistake is None:  # the line says nothing of its own; the call where the property holds still may

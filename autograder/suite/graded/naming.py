@@ -9,7 +9,7 @@ results.json records (``extra_data.mistakes``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from autograder import contract
@@ -41,21 +41,33 @@ def diagnose(actual: Any, mistakes: Mapping[str, Any], expected: Any) -> str | C
     return Candidates(matching)
 
 
-def resolve(failures: Sequence[tuple[Case, str, Mistakes]]) -> list[tuple[Case, str, Mistakes]]:
-    """Each case's Candidates become the one mistake the most failing cases of the test are consistent with
-    (on a tie, the first in stored order): one case cannot tell a top-left causal mask from an off-by-one
-    mask when n_k = n_q + 1, the test's other cases can."""
+def resolve(failures: Sequence[tuple[Case, str, Mistakes]],
+            earlier: Collection[str] = ()) -> list[tuple[Case, str, Mistakes]]:
+    """Each case's Candidates become the one mistake the most failing cases of the test are consistent with: one
+    case cannot tell a top-left causal mask from an off-by-one mask when n_k = n_q + 1, the test's other cases can.
+    When the test's cases support several equally, the one the function's ``earlier`` tests named (unambiguously)
+    is chosen; when that does not tell them apart either, none is named: two explanations of one output are never
+    settled by an order of our own (an ignored mask and masked scores set to 0 agree on a case whose masked
+    scores are 0 after the softmax)."""
     support = Counter(base for _, _, m in failures for item in _items(m) for base in _bases(item))
+    before = {_base(m) for m in earlier}
 
-    def pick(item: str | Candidates) -> str:
+    def pick(item: str | Candidates) -> str | None:
         if not isinstance(item, Candidates):
             return item
-        return max(item, key=lambda m: (support[_base(m)], -item.index(m)))
+        most = max(support[_base(m)] for m in item)
+        bases = list(dict.fromkeys(_base(m) for m in item if support[_base(m)] == most))
+        if len(bases) > 1:
+            bases = [b for b in bases if b in before]
+        return next((m for m in item if _base(m) == bases[0]), None) if len(bases) == 1 else None
 
     def chosen(mistake: Mistakes) -> Mistakes:
         if isinstance(mistake, Candidates):
             return pick(mistake)
-        return tuple(pick(m) for m in mistake) if isinstance(mistake, tuple) else mistake
+        if isinstance(mistake, tuple):
+            kept = tuple(m for m in (pick(item) for item in mistake) if m is not None)
+            return kept or None
+        return mistake
 
     return [(c, text, chosen(m)) for c, text, m in failures]
 

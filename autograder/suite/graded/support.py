@@ -86,6 +86,7 @@ def graded(test_number: str, function: str, *, hidden: bool = False, partial: bo
                 if student_facing(error):  # a test that hit an internal error is never cited (Check first)
                     _failed.setdefault(student, []).append(Failed(function, test_number, shown))
                     remembered.__mistakes__ = list(_named.get() or [])
+                    _said.setdefault(student, []).append((function, shown, tuple(remembered.__mistakes__)))
                     remembered.__evidence__ = ([{"sentence": "probes", "calls": probes, "budget": probing.PROBE_CALLS}]
                                                if probes else []) + list(_evidence.get() or [])
                 raise
@@ -114,6 +115,17 @@ _current: contextvars.ContextVar[Failed | None] = contextvars.ContextVar("curren
 _named: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("named_mistakes", default=None)
 _evidence: contextvars.ContextVar[list[dict] | None] = contextvars.ContextVar("evidence", default=None)
 _failed: weakref.WeakKeyDictionary[Any, list[Failed]] = weakref.WeakKeyDictionary()
+# what each failed test named: (function, visibility, mistakes), for the function's later tests (``named_earlier``)
+_said: weakref.WeakKeyDictionary[Any, list[tuple[str, str, tuple[str, ...]]]] = weakref.WeakKeyDictionary()
+
+
+def named_earlier(student: Any, function: str) -> list[str]:
+    """The mistakes the earlier failed tests of ``function`` named, of those the student sees with the current one
+    (a hidden test's diagnosis never shapes a visible test's feedback)."""
+    current = _current.get()
+    shown_now = current[2] if current else contract.VISIBLE
+    return [m for f, shown, named in _said.get(student, []) if f == function and shown in (contract.VISIBLE, shown_now)
+            for m in named]
 
 
 def student_facing(error: BaseException) -> bool:
@@ -224,7 +236,8 @@ def check(
                 how = f"a probe: case {failures[0][0].id} rewritten so the property holds, with the same answer, passes"
             if evidence:
                 record_evidence({"sentence": "shapes", "by": how})
-        pytest.fail(failure_message(resolve(failures), len(case_ids), note, evidence), pytrace=False)
+        resolved = resolve(failures, named_earlier(student, function))
+        pytest.fail(failure_message(resolved, len(case_ids), note, evidence), pytrace=False)
 
 
 def failure_message(
