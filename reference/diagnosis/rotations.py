@@ -48,8 +48,8 @@ def read(stored: Case, actual: Any, probe: Callable[[np.ndarray], Any] | None = 
         actual = np.asarray(actual, float)
         found = _partial(x, actual, positions, base) or _angles(x, actual, positions, base) or _written(
             x, actual, positions, base)
-    if found is TIE:
-        found = _settled(stored, positions, probe)
+    if found is TIE:  # read again at other positions, in full (its added axes with it)
+        return _settled(stored, positions, probe)
     if found is None or not added:
         return found
     mistakes = found[0] if isinstance(found[0], tuple) else (found[0],)
