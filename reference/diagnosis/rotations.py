@@ -12,8 +12,9 @@ as it was is partial rotary.
 
 from __future__ import annotations
 
+import functools
 import inspect
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from itertools import product
 from typing import Any
 
@@ -124,9 +125,16 @@ def _angles(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: floa
 DEFAULT_BASE = float(inspect.signature(oracle.rope).parameters["base"].default)
 
 
-def _models(positions: np.ndarray, base: float, d: int) -> Iterator[tuple[tuple[str, ...] | None, np.ndarray]]:
+def _models(positions: np.ndarray, base: float, d: int) -> tuple[tuple[tuple[str, ...] | None, np.ndarray], ...]:
     """(mistakes, angles (N, d/2)) for every combination of direction, position rule and frequency rule, the
-    contract's first and then the fewest changes; mistakes None for angles that two as simple combinations give."""
+    contract's first and then the fewest changes; mistakes None for angles that two as simple combinations give.
+    Made once per case (each pairing and each written layout reads the same list)."""
+    return _model_list(np.asarray(positions, float).tobytes(), float(base), d)
+
+
+@functools.lru_cache(maxsize=8)
+def _model_list(encoded: bytes, base: float, d: int) -> tuple[tuple[tuple[str, ...] | None, np.ndarray], ...]:
+    positions = np.frombuffer(encoded, dtype=float)
     n, i = len(positions), np.arange(d // 2)
     wanted = base ** (-2 * i / d)
     frequencies = {(): wanted, ("rope_wrong_freq",): base ** (-i / d),
@@ -147,18 +155,20 @@ def _models(positions: np.ndarray, base: float, d: int) -> Iterator[tuple[tuple[
             for slip, theta in frequencies.items():
                 combos.append(((*direction, *rule, *slip), sign * np.outer(at, theta)))
     combos.sort(key=lambda c: len(c[0]))
+    keys = [np.round(model, 9).tobytes() for _, model in combos]  # the same angles: the same key
     simplest: dict[bytes, list[tuple[str, ...]]] = {}  # the simplest explanations of each set of angles
-    for named, model in combos:
-        found = simplest.setdefault(np.round(model, 9).tobytes(), [named])
+    for (named, _), key in zip(combos, keys):
+        found = simplest.setdefault(key, [named])
         if named not in found and len(named) == len(found[0]):
             found.append(named)
-    seen: set[bytes] = set()
-    for named, model in combos:
-        key = np.round(model, 9).tobytes()  # the same angles as a simpler explanation (e.g. whole positions given)
-        if key in seen:
+    models, seen = [], set()
+    for (named, model), key in zip(combos, keys):
+        if key in seen:  # the same angles as a simpler explanation (e.g. whole positions given)
             continue
         seen.add(key)  # as simple, two explanations of these angles (an integer offset read from positions[0] = 0.5
-        yield (named if len(simplest[key]) == 1 else None), model  # is 0..N-1): a fit to them names neither
+        model.setflags(write=False)  # shared by every reading of the case (cached)
+        models.append((named if len(simplest[key]) == 1 else None, model))  # is 0..N-1): a fit to them names neither
+    return tuple(models)
 
 
 def _fits(angle: np.ndarray, known: np.ndarray, model: np.ndarray) -> bool:
@@ -187,7 +197,7 @@ def _written(x: np.ndarray, actual: np.ndarray, positions: np.ndarray, base: flo
     split halves): every combination with every angle model, named when it reproduces the output exactly; when
     several do, only the mistakes they all share (two explanations of one output are never picked between)."""
     d = x.shape[-1]
-    models = list(_models(positions, base, d))
+    models = _models(positions, base, d)
     partnered = {partner: make(x) for partner, make in PARTNERS.items()}  # each computed once, not per model
     angles = [np.broadcast_to(model, (*x.shape[:-1], d // 2)) for _, model in models]
     waves = {table: [(np.cos(a), np.sin(a)) for a in map(spread, angles)] for table, spread in TABLES.items()}
