@@ -551,9 +551,9 @@ def test_a_functions_earlier_tests_settle_a_tie_only_with_what_the_student_sees_
     from autograder import contract
 
     student = LocalStudent()
-    support._said[student] = [("softmax", contract.VISIBLE, ("softmax_wrong_axis",)),
-                              ("softmax", contract.HIDDEN, ("temperature_ignored",)),
-                              ("rope", contract.VISIBLE, ("rope_half_split",))]
+    support._failed[student] = [support.Failed("softmax", "B.1", contract.VISIBLE, ("softmax_wrong_axis",)),
+                                support.Failed("softmax", "B.8", contract.HIDDEN, ("temperature_ignored",)),
+                                support.Failed("rope", "E.1", contract.VISIBLE, ("rope_half_split",))]
     assert support.named_earlier(student, "softmax") == ["softmax_wrong_axis"]
     token = support._current.set(support.Failed("softmax", "B.9", contract.HIDDEN))
     try:

@@ -50,7 +50,7 @@ def read(stored: Case, actual: Any, probe: Callable[[np.ndarray], Any] | None = 
         found = _partial(x, actual, positions, base) or _angles(x, actual, positions, base) or _written(
             x, actual, positions, base)
     if found is TIE:  # read again at other positions, in full (its added axes with it)
-        return _settled(stored, positions, probe)
+        return _settled(stored, x, positions, base, probe)
     if found is None or not added:
         return found
     mistakes = found[0] if isinstance(found[0], tuple) else (found[0],)
@@ -61,7 +61,8 @@ TIE = ("", "")  # a fit to angles two as simple explanations give: ``read`` sett
 SHIFT = 3.0  # the probe's positions: the case's plus this (a whole start position no longer 0)
 
 
-def _settled(stored: Case, positions: np.ndarray, probe: Callable[[np.ndarray], Any] | None) -> Found:
+def _settled(stored: Case, x: np.ndarray, positions: np.ndarray, base: float,
+             probe: Callable[[np.ndarray], Any] | None) -> Found:
     """The tied reading settled by the output at positions + SHIFT, read again (one probe call); None when that
     reading is tied too, or there is no probe."""
     if probe is None:
@@ -71,11 +72,9 @@ def _settled(stored: Case, positions: np.ndarray, probe: Callable[[np.ndarray], 
         again = probe(moved)
     except (StudentError, ValueError, TypeError, IndexError):  # refused, or raised: nothing to settle it by
         return None
-    inputs = dict(stored.inputs, positions=moved)
     with np.errstate(all="ignore"):
-        found = read(Case(stored.id, stored.function, inputs, oracle.rope(np.asarray(stored.inputs["x"], float),
-                                                                           moved, float(inputs.get("base", 10000.0)))),
-                     again)
+        moved_case = Case(stored.id, stored.function, dict(stored.inputs, positions=moved), oracle.rope(x, moved, base))
+        found = read(moved_case, again)
     if found is None or found is TIE:
         return None
     return found[0], f"{found[1]} (at positions + {SHIFT:g}, a probe: the case's own angles fit two explanations)"

@@ -84,9 +84,9 @@ def graded(test_number: str, function: str, *, hidden: bool = False, partial: bo
                         probes = probing.used()
             except BaseException as error:
                 if student_facing(error):  # a test that hit an internal error is never cited (Check first)
-                    _failed.setdefault(student, []).append(Failed(function, test_number, shown))
                     remembered.__mistakes__ = list(_named.get() or [])
-                    _said.setdefault(student, []).append((function, shown, tuple(remembered.__mistakes__)))
+                    _failed.setdefault(student, []).append(Failed(function, test_number, shown,
+                                                                  tuple(remembered.__mistakes__)))
                     remembered.__evidence__ = ([{"sentence": "probes", "calls": probes, "budget": probing.PROBE_CALLS}]
                                                if probes else []) + list(_evidence.get() or [])
                 raise
@@ -102,11 +102,13 @@ def graded(test_number: str, function: str, *, hidden: bool = False, partial: bo
 
 
 class Failed(NamedTuple):
-    """A graded test: the contract function it tags, its number, its visibility."""
+    """A graded test: the contract function it tags, its number, its visibility (and, once it failed, the mistakes
+    its feedback named)."""
 
     function: str
     number: str
     shown: str
+    named: tuple[str, ...] = ()
 
 
 # The test running now, the mistakes its feedback names, and the tests that failed so far, per Student
@@ -115,17 +117,19 @@ _current: contextvars.ContextVar[Failed | None] = contextvars.ContextVar("curren
 _named: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("named_mistakes", default=None)
 _evidence: contextvars.ContextVar[list[dict] | None] = contextvars.ContextVar("evidence", default=None)
 _failed: weakref.WeakKeyDictionary[Any, list[Failed]] = weakref.WeakKeyDictionary()
-# what each failed test named: (function, visibility, mistakes), for the function's later tests (``named_earlier``)
-_said: weakref.WeakKeyDictionary[Any, list[tuple[str, str, tuple[str, ...]]]] = weakref.WeakKeyDictionary()
+
+
+def seen_failures(student: Any) -> list[Failed]:
+    """The tests that failed so far that the student sees beside the current one: visible tests, or tests shown at
+    the same time (a hidden test's failure never shapes a visible test's feedback)."""
+    current = _current.get()
+    shown_now = current.shown if current else contract.VISIBLE
+    return [failed for failed in _failed.get(student, []) if failed.shown in (contract.VISIBLE, shown_now)]
 
 
 def named_earlier(student: Any, function: str) -> list[str]:
-    """The mistakes the earlier failed tests of ``function`` named, of those the student sees with the current one
-    (a hidden test's diagnosis never shapes a visible test's feedback)."""
-    current = _current.get()
-    shown_now = current[2] if current else contract.VISIBLE
-    return [m for f, shown, named in _said.get(student, []) if f == function and shown in (contract.VISIBLE, shown_now)
-            for m in named]
+    """The mistakes the earlier failed tests of ``function`` named, of those the student sees with the current one."""
+    return [m for failed in seen_failures(student) if failed.function == function for m in failed.named]
 
 
 def student_facing(error: BaseException) -> bool:
@@ -142,17 +146,13 @@ def failing_callees(student: Any, function: str, *, unused: Collection[str] = ()
     ``contract.unused_callees``); whether a candidate is cited is for the served probe to show
     (``callees.callee_note``).
     """
-    current = _current.get()
-    shown_now = current[2] if current else contract.VISIBLE
     failing: dict[str, list[str]] = {}
-    for callee, test_number, shown in _failed.get(student, []):
-        if callee not in contract.callees(function) or shown not in (contract.VISIBLE, shown_now):
+    for failed in seen_failures(student):
+        if failed.function not in contract.callees(function) or failed.function in unused:
             continue
-        if callee in unused:
-            continue
-        failing.setdefault(callee, [])
-        if test_number not in failing[callee]:
-            failing[callee].append(test_number)
+        numbers = failing.setdefault(failed.function, [])
+        if failed.number not in numbers:
+            numbers.append(failed.number)
     return failing
 
 
