@@ -26,6 +26,7 @@ from autograder.sandbox.values import answer, oddity
 from autograder.suite.cases import Case, call_arguments, case_seed
 from autograder.suite.graded import precision
 from autograder.suite.graded.calls import case_header, describe_call, error_mistake, error_text, type_mistake
+from autograder.suite.graded.crashes import WHERE, where_raised
 from autograder.suite.graded.naming import Candidates, Mistakes, diagnose, mistake_ids
 from autograder.suite.graded.probing import ProbeBudgetError, probing
 from autograder.suite.graded.support import check, graded, record_evidence, run_case
@@ -38,8 +39,9 @@ def points_of_test(number: str, function: str) -> float:
 
 
 __all__ = [
-    "CallbackLimit", "Candidates", "Case", "GraderObject", "Mistakes", "ProbeBudgetError", "StudentError", "answer",
-    "call_arguments", "case_header", "case_seed", "check", "compare", "contract", "describe_call", "diagnose",
-    "error_mistake", "error_text", "graded", "items", "matches", "mistake_ids", "oddity", "points_of_test",
-    "precision", "probing", "quiet", "real_array", "record_evidence", "run_case", "type_mistake",
+    "WHERE", "CallbackLimit", "Candidates", "Case", "GraderObject", "Mistakes", "ProbeBudgetError", "StudentError",
+    "answer", "call_arguments", "case_header", "case_seed", "check", "compare", "contract", "describe_call",
+    "diagnose", "error_mistake", "error_text", "graded", "items", "matches", "mistake_ids", "oddity",
+    "points_of_test", "precision", "probing", "quiet", "real_array", "record_evidence", "run_case", "type_mistake",
+    "where_raised",
 ]

@@ -221,6 +221,9 @@ SENTENCES: dict[str, str] = {
     "needs_shared_mask": "Your function works only with one (N_q, N_k) mask for the whole batch (e.g. it reshapes "
     "the mask to (1, 1, N_q, N_k)): a mask may have leading axes of its own, e.g. (B, N_q, N_k), so keep them and let "
     "it broadcast.",
+    "matrix_input_only": "Your function works only with 2-D inputs (N, d): the `...` may hold any number of leading "
+    "batch/head axes, so index from the end (`Q.shape[-2]`, `np.swapaxes(K, -1, -2)` rather than `.T`) and let `@` "
+    "broadcast over them.",
     "needs_leading_axis": "Your function fails without leading axes: a 2-D input (N, d) is valid too (the `...` "
     "may be empty), so index from the end (`Q.shape[-1]`, `np.swapaxes(K, -1, -2)`, `'...id,...jd->...ij'` in "
     "einsum) instead of naming a batch axis.",
@@ -242,8 +245,9 @@ SENTENCES: dict[str, str] = {
     "none): use only the mask given, and no mask at all when it is None.",
     "needs_square": "Your function works only when there are as many queries as keys (n_q = n_k): Q has N_q rows, K "
     "and V have N_k rows, and the scores are (..., N_q, N_k); size each axis by its own array.",
-    "needs_equal_widths": "Your function works only when d_v = d_k: V may be narrower or wider than Q and K, so size "
-    "the output by V.shape[-1] and never assume (or assert) that the widths are equal.",
+    "needs_equal_widths": "Your code works only when d_v = d_k: values may be narrower or wider than queries and "
+    "keys, so size each array by its own last axis (the output by V.shape[-1]) and never assume (or assert) that the "
+    "widths are equal.",
     "needs_float_mask": "Your function works only with a mask of numbers (0/1): the mask is boolean, so use it as "
     "one (np.where(mask, scores, -np.inf), ~mask), not in arithmetic such as 1 - mask.",
     "rope_partial": "You rotated only some of the dimensions (partial rotary, as in GPT-NeoX): here every pair "

@@ -239,7 +239,17 @@ def test_an_input_written_to_and_missing_batch_support_are_named() -> None:
         return Q @ K.T
 
     text = failure(LocalStudent(attention_scores=two_d_only), "scores-batch", batched=True)
-    assert compare.MISTAKES["no_batch_support"] in text
+    assert compare.MISTAKES["matrix_input_only"] in text  # it raised: only that it needs 2-D inputs is shown
+
+    def mixes_axes(Q, K):
+        return np.asarray(Q).reshape(-1, Q.shape[-1]) @ np.asarray(K).reshape(-1, K.shape[-1]).T
+
+    def by_slices(Q, K):  # right on each 2-D slice, the axes mixed when batched
+        return Q @ K.T if Q.ndim == 2 else mixes_axes(Q, K)[: Q.shape[-2], : K.shape[-2]] + np.zeros(
+            (*Q.shape[:-1], K.shape[-2]))
+
+    text = failure(LocalStudent(attention_scores=by_slices), "scores-batch", batched=True)
+    assert compare.MISTAKES["no_batch_support"] in text, text
 
 
 def test_call_counts_name_a_cached_path_that_recomputes_and_a_naive_path_that_does_not() -> None:

@@ -709,6 +709,122 @@ def test_a_reading_the_exception_does_not_speak_of_that_raises_before_the_line_d
             t["extra_data"]
 
 
+GROUP_CHECK = '''
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    head_dim, group_size = W_Q.shape[-1] // num_heads, X.shape[-1]  # a QK-norm's group size taken from D
+    if head_dim % group_size != 0:
+        raise ValueError(f"head_dim ({{head_dim}}) must be divisible by group_size ({{group_size}})")
+    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask)
+'''
+
+
+def test_a_check_that_gets_past_with_heads_wider_than_d_over_h_too_is_not_read_as_heads_of_width_d_over_h(
+        tmp_path_factory) -> None:
+    """A check of the student's own that needs d_k to be a multiple of D gets past with D = num_heads * d_k on the
+    one-head case, and as well with heads 2D wide, where a split by D // H would still fail: heads of width D // H
+    are not what it assumed, and nothing is named for the line."""
+    tests = _graded_heads(tmp_path_factory, "", template=GROUP_CHECK)
+    assert all(t["score"] < t["max_score"] for t in tests), [t["number"] for t in tests]
+    for t in tests:
+        assert "mha_head_width_model" not in t["extra_data"]["mistakes"], t["output"]
+    neither = [t for t in tests if "with D = num_heads * d_k no longer raises there" in _where(t)]
+    assert neither, [_where(t) for t in tests]
+    for t in neither:
+        assert re.search(r"with D = num_heads \* d_k no longer raises there, nor does the same call with heads \d+ "
+                         r"wide \(d_k = 2D", _where(t)), _where(t)
+
+
+def _graded_with(tmp_path_factory: pytest.TempPathFactory, kept: str, source: str, function: str) -> list[dict]:
+    """The reference with ``kept`` (``"_name = name"``: the reference's, under another name) and ``source`` after it,
+    graded by the real engine: ``function``'s tests."""
+    from autograder import runner
+    from tests.homework import UPLOAD
+
+    folder = tmp_path_factory.mktemp("graded")
+    (folder / f"{UPLOAD}.py").write_text(f"{open(homework_module('attention').__file__).read()}\n{kept}\n{source}")
+    return [t for t in runner.grade_folder(folder)["tests"] if t["tags"] == [function]]
+
+
+MATRIX_ONLY = '''
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
+    n_q, d_k = Q.shape  # one (N, d) matrix only
+    return _reference_sdpa(Q, K, V, mask, scale)
+'''
+
+
+def test_a_line_that_gets_past_only_without_leading_axes_is_named_as_needing_2_d_inputs(tmp_path_factory) -> None:
+    """`n_q, d_k = Q.shape` raises with one leading axis and with two, and gets past with none: the line works only
+    with 2-D inputs, which is said as what it needs (not as axes mixed, which no output shows)."""
+    tests = _graded_with(tmp_path_factory, "_reference_sdpa = scaled_dot_product_attention", MATRIX_ONLY,
+                         "scaled_dot_product_attention")
+    batched = [t for t in tests if "is 2-D (no leading axes)" in _where(t)]
+    assert batched, [_where(t) for t in tests]
+    for t in batched:
+        assert "Your line `n_q, d_k = Q.shape`" in _where(t), _where(t)
+        assert t["extra_data"]["mistakes"][:1] == ["matrix_input_only"], t["output"]
+        assert "no_batch_support" not in t["extra_data"]["mistakes"], t["output"]
+        backed = [e for e in t["extra_data"]["evidence"] if e["sentence"] == "matrix_input_only"]
+        assert any("the same case read the other way still raises there" in e["by"] for e in backed), t["extra_data"]
+    assert all(t["score"] == t["max_score"] for t in tests if "Q of shape (" in t["output"] and not _where(t)
+               and "raised" not in t["output"]), "2-D cases pass"
+
+
+CHECKS = '''
+
+def _check(condition):  # a checking helper: one bare raise for every check
+    if not condition:
+        raise AssertionError
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
+    _check(Q.ndim == 3)  # (B, N, d) only
+    _check(K.shape == V.shape)  # d_v = d_k only
+    return _reference_sdpa(Q, K, V, mask, scale)
+'''
+
+
+def test_a_checking_helpers_bare_raise_is_read_at_the_line_that_called_it(tmp_path_factory) -> None:
+    """Every check raises at the helper's one `raise AssertionError`: the line quoted is the check that called it,
+    its condition is read as an assert's (it speaks of a rank), and a rewriting that fails a later check has got
+    past this one (the same line of the helper, reached from another line, is another raise)."""
+    tests = _graded_with(tmp_path_factory, "_reference_sdpa = scaled_dot_product_attention", CHECKS,
+                         "scaled_dot_product_attention")
+    first = [t for t in tests if "Your line `_check(Q.ndim == 3)`" in _where(t)]
+    assert first, [_where(t) for t in tests]
+    for t in first:
+        assert "`raise AssertionError`" not in _where(t), _where(t)
+    two_d = [t for t in first if "is 3-D (one leading axis); this case's `Q` is 2-D" in _where(t)]
+    assert two_d, [_where(t) for t in first]
+    for t in two_d:  # with one leading axis it fails the later check only; with two, this one again
+        assert t["extra_data"]["mistakes"][:1] == ["batch_first_only"], t["output"]
+
+
+EQUAL_WIDTHS_CACHE = '''
+
+class KVCache(_ReferenceCache):
+    def append(self, k, v):
+        if np.shape(k)[-1] != np.shape(v)[-1]:
+            raise ValueError("keys and values must have one width")
+        return super().append(k, v)
+'''
+
+
+def test_a_cache_whose_own_line_raises_on_values_of_another_width_is_named_by_a_probe(tmp_path_factory) -> None:
+    """The student's KVCache raises when d_v != d_k: the same appends with every value as wide as its key go through,
+    so its line is quoted with what it assumed, d_v = d_k, backed by that probe (not by the outputs)."""
+    tests = _graded_with(tmp_path_factory, "_ReferenceCache = KVCache", EQUAL_WIDTHS_CACHE, "KVCache")
+    failing = [t for t in tests if t["score"] < t["max_score"]]
+    assert failing, [t["number"] for t in tests]
+    for t in failing:
+        assert t["extra_data"]["mistakes"] == ["needs_equal_widths"], t["output"]
+        assert "Your line `raise ValueError(\"keys and values must have one width\")`" in _where(t), t["output"]
+        assert "assumes keys and values of one width (d_v = d_k)" in _where(t), _where(t)
+        said = [e for e in t["extra_data"]["evidence"] if e.get("sentence") == "needs_equal_widths"]
+        assert said and all(not e["exact"] and "no longer raise" in e["by"] for e in said), t["extra_data"]
+
+
 EVEN_HEADS = '''
 
 def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
@@ -788,13 +904,19 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
 
 def test_a_crash_whose_rewritten_call_shows_several_mistakes_names_them(tmp_path_factory) -> None:
     """One head over the full width, no W_O, `k.T` of every axis: a batched case raises at that line; without its
-    leading axis the call returns the contract's answer as one head without W_O, and both mistakes are named."""
+    leading axes the call returns the contract's answer as one head without W_O. The quote says all three; of the
+    sentences (at most two), the line's own comes first: it works only with 2-D inputs (with one leading axis as
+    well it still raises there), then the first mistake its answer shows. Where the mask is what the line needs
+    (the same call without it gets past), the line names nothing and both of the answer's mistakes are said."""
     tests = _graded_heads(tmp_path_factory, "", ONE_HEAD_2D)
     quoted = [t for t in tests if "`s = (q @ k.T) / np.sqrt(q.shape[-1] // num_heads)`" in _where(t)]
     assert quoted, [t["output"][:400] for t in tests]
     for t in quoted:
-        assert "with no leading axes returns the contract's answer as one head over the full width" in _where(t)
-        assert {"heads_not_split", "no_output_projection"} <= set(t["extra_data"]["mistakes"]), t["extra_data"]
+        assert re.search(r"with no leading axes returns the contract's answer as one head over the full width, .*"
+                         r"without W_O", _where(t)), _where(t)
+        said = t["extra_data"]["mistakes"]
+        assert said in (["matrix_input_only", "heads_not_split"], ["heads_not_split", "no_output_projection"]), said
+    assert any(t["extra_data"]["mistakes"][:1] == ["matrix_input_only"] for t in quoted)
 
 
 ONE_HEAD_BY_CHANCE = '''

@@ -39,12 +39,13 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
 def test_a_batch_the_code_reads_as_one_matrix_is_named_with_heads_of_the_model_width(tmp_path_factory) -> None:
     """The batched case raises at the heads' reshape; without its batch axis it still raises there, and so it does
     with heads of width D / H alone; with both, the call returns the contract's answer but for its own causal mask
-    and no W_O: the search names the two properties it needed, read with what the answer shows."""
+    and no W_O: the search names the two properties it needed, read with what the answer shows (the call raised, so
+    only that it works on 2-D inputs, not that it mixes their axes)."""
     batched = _graded(tmp_path_factory, MATRIX_HEADS)["D.4"]  # (2, 5, 8), 4 heads of d_k = 3, d_v = 2
     assert batched["score"] == 0
     named = batched["extra_data"]["mistakes"]
-    assert named == ["no_batch_support", "mha_head_width_model"], named
-    said = [e["by"] for e in batched["extra_data"]["evidence"] if "no_batch_support" in e.get("sentence", "")]
+    assert named == ["matrix_input_only", "mha_head_width_model"], named  # a raise shows no axes mixed
+    said = [e["by"] for e in batched["extra_data"]["evidence"] if "matrix_input_only" in e.get("sentence", "")]
     assert any("with 0 leading axes and with heads of width d_k = D / num_heads" in by for by in said), said
     assert any("with a causal mask of its own, without W_O" in by for by in said), said
 

@@ -89,7 +89,10 @@ def _token_count(function: str, named: dict[str, Any], message: str) -> Iterator
     if function not in inference.ATTENTION or "broadcast" not in message:
         return
     n_q, n_k = inference._lengths(function, named)
-    sizes = {int(a) for a, b in re.findall(r"\((?:\d+, ?)*(\d+), ?(\d+)\)", message) if a == b}
+    shapes = [tuple(int(n) for n in re.findall(r"\d+", shape)) for shape in re.findall(r"\(([\d, ]+)\)", message)]
+    if not any(shape[-2:] == (n_q, n_k) for shape in shapes):  # the scores themselves are not what it met (a
+        return  # square weight broadcast to the tokens meets the projection, not the scores)
+    sizes = {shape[-1] for shape in shapes if len(shape) >= 2 and shape[-1] == shape[-2]}
     fixed = sorted(m for m in sizes - {n_q, n_k} if 2 <= m <= MAX_TOKENS)
     if not fixed:
         return
@@ -138,6 +141,10 @@ def _rank_properties(function: str, named: dict[str, Any]) -> Iterator[Property]
         (0, 2): ("needs_leading_axes", None),  # fails with none and with one (tried first)
         (2, 1): (None, (0, None, "batch_first_only")),
         (1, 2): (None, (0, None, "needs_leading_axes")),
+        # none, after another number than the case's failed too: the line works only without leading axes (a line
+        # that gets past with none but not with the other number says what it needs, not how it mixes the axes)
+        (2, 0): (None, (1, None, "matrix_input_only")),
+        (1, 0): (None, (2, None, "matrix_input_only")),
     }
     # a masked case: the line may be reached only with a mask (a mask helper that asserts the scores' rank), so a
     # mistake of the code's axes is named only when the same call without the mask still raises there
@@ -179,8 +186,16 @@ def _width_properties(named: dict[str, Any]) -> Iterator[Property]:
                f"{d_k}, d_v = {d_v} (W_V has {H * d_v} columns)",
                "mha_head_width_model": f"the heads split the model width D = X.shape[-1] (D = num_heads * d_k); this "
                f"case has D = {D}, num_heads * d_k = {H * d_k}"}
+    # heads of width D // H are named only when the line still raises with the queries' and keys' heads of a width
+    # D // H never gives (D != num_heads * d_k again, another way): a split by D // H needs that equality, while a
+    # check of the student's own that gets past at both (head_dim % D == 0, its group size taken from D) does not
+    width = probe_inputs.past_model_width(d_k, D)
+    wider = (_charged(lambda n: rewritings.heads_of_width(n, width, d_v)),
+             f"with heads {width} wide (d_k = {width // D}D, so that D = num_heads * d_k still fails)")
     for mistake, how, rewrite in rewritings.mha_widths(named):  # D = num_heads * d_k either way: a code whose head
-        yield mistake, assumed[mistake], how, rewrite  # width must be even (a rotary embedding's) may stop early
+        # width must be even (a rotary embedding's) may stop early
+        yield (mistake, assumed[mistake], how, rewrite, None, None, False,
+               wider if mistake == "mha_head_width_model" else None)
 
 
 HEADS_TRIED = (2, 1, 4)  # other numbers of heads a line may have hard-coded (a course template's two heads first)
@@ -202,18 +217,8 @@ def _heads_properties(named: dict[str, Any]) -> Iterator[Property]:
 
 
 def heads_as_wide(named: dict[str, Any], other: int) -> dict[str, Any]:
-    """The same number of heads, each as wide as ``other`` heads over these projections would be: every head's
-    columns of W_Q, W_K, W_V (and W_O's rows of its values) repeated or cut to that width."""
-    H = int(named["num_heads"])
-    out = dict(named)
-    for name in ("W_Q", "W_K", "W_V"):
-        W = np.asarray(named[name])
-        d, width = W.shape[-1] // H, W.shape[-1] // other
-        out[name] = W.reshape(W.shape[0], H, d)[..., np.arange(width) % d].reshape(W.shape[0], H * width)
-    W_O, d_v = np.asarray(named["W_O"]), np.shape(named["W_V"])[-1] // H
-    rows = W_O.reshape(H, d_v, W_O.shape[-1])[:, np.arange(np.shape(named["W_V"])[-1] // other) % d_v]
-    out["W_O"] = rows.reshape(-1, W_O.shape[-1])
-    return out
+    """The same number of heads, each as wide as ``other`` heads over these projections would be."""
+    return rewritings.heads_of_width(named, np.shape(named["W_Q"])[-1] // other, np.shape(named["W_V"])[-1] // other)
 
 
 def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:

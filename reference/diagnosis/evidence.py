@@ -39,6 +39,7 @@ from .probe_inputs import (
     output_width_applies,
     two_axes,
     value_width,
+    wider_than_model,
 )
 
 # ----------------------------------------------------------------------------
@@ -125,10 +126,14 @@ def _scale_or_width(student: Any, stored: Case, named: dict[str, Any], names: li
                     original: Any, found: tuple[str, ...]) -> tuple[str, ...]:
     """Heads widened to D // H fix code split by D // H, and equally code that only scales by 1/sqrt(D) when that
     makes D // H = d_k (one head): the same probe with the queries scaled by sqrt(D / d_k) instead fixes only the
-    scale. When it flips the outcome too, the heads' width was never the cause: scale_d_model is."""
-    if not _rerun(student, stored, named, names, combo, "mha_head_width_model", model_scale):
-        return found
-    return tuple(dict.fromkeys("scale_d_model" if m == "mha_head_width_model" else m for m in found))
+    scale. When it flips the outcome too, the heads' width was never the cause: scale_d_model is. Otherwise the
+    same probe with heads of a width D // H never gives (``wider_than_model``): when that flips it too, what the
+    width probe fixed was not a split by D // H (a check of the code's own on d_k and D), and it is not named."""
+    if _rerun(student, stored, named, names, combo, "mha_head_width_model", model_scale):
+        return tuple(dict.fromkeys("scale_d_model" if m == "mha_head_width_model" else m for m in found))
+    if _rerun(student, stored, named, names, combo, "mha_head_width_model", wider_than_model):
+        return tuple(m for m in found if m != "mha_head_width_model")
+    return found
 
 
 def _leading_axes(student: Any, stored: Case, named: dict[str, Any], names: list[str], combo: tuple, original: Any,

@@ -137,9 +137,11 @@ def _read(stored: Case, actual: Any, student: Any = None) -> tuple[Mistakes, str
 
 def probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,
            original: Any) -> Mistakes:
-    """no_batch_support when every 2-D slice of the case is right; but a slice of a per-sequence mask is a shared
-    one, so when a probe on the whole batch (its mask given a head axis, say) removes another cause, that one."""
+    """no_batch_support when every 2-D slice of the case is right (matrix_input_only when the call raised: what
+    it mixes is not seen, only that it works on 2-D inputs); but a slice of a per-sequence mask is a shared one, so
+    when a probe on the whole batch (its mask given a head axis, say) removes another cause, that one."""
     if batched and evidence.works_on_a_slice(student, stored, args):
         per_sequence = np.ndim(dict(zip(names, args)).get("mask")) > 2
-        return (per_sequence and evidence.probe(student, stored, args, names, original)) or "no_batch_support"
+        return (per_sequence and evidence.probe(student, stored, args, names, original)) or (
+            "no_batch_support" if original is not None else "matrix_input_only")
     return evidence.probe(student, stored, args, names, original) or None

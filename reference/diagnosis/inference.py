@@ -26,8 +26,8 @@ import numpy as np
 from autograder.api import Case, StudentError, answer, call_arguments, compare, matches
 
 from ..generated import oracle
-from . import masks, rotations, scales, variants
-from .rewritings import ATTENTION, TOKENS, _lead_to, rewritings
+from . import masks, probe_inputs, rotations, scales, variants
+from .rewritings import ATTENTION, TOKENS, _lead_to, heads_of_width, rewritings
 
 Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
 
@@ -195,10 +195,24 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                 if "needs_leading_axes" in mistakes and _with_lead(student, stored.function, named, combo, 1,
                                                                    charged=True):
                     mistakes = _some_lead(mistakes, "needs_leading_axes")
+                if original is None:  # a raise mixed no axes: a pass without them says only that it needs none
+                    mistakes = tuple("matrix_input_only" if m == "no_batch_support" else m for m in mistakes)
+                if "mha_head_width_model" in mistakes and _width_control(student, stored.function, named, combo):
+                    continue  # right at a width D // H never gives too: not heads split by D // H
                 hows = " and ".join(how for _, how, _ in combo)
                 return (mistakes[0] if len(mistakes) == 1 else mistakes), (
                     f"a probe: the same case {hows} gives the contract's answer {found[1]}".rstrip())
     return None
+
+
+def _width_control(student: Any, function: str, named: dict[str, Any], combo: tuple) -> bool:
+    """Whether the combination passes with heads of a width D // H never gives for D = H * d_k: no D // H split."""
+    _, d_k, d_v, D = probe_inputs.mha_widths(named)
+    inputs = dict(named)
+    for mistake, _, rewrite in combo:  # each applied once already, by the search
+        inputs = heads_of_width(inputs, probe_inputs.past_model_width(d_k, D), d_v) if mistake == \
+            "mha_head_width_model" else rewrite(inputs)
+    return scales.probe_allowed() and _answer_to(student, function, inputs) is not None
 
 
 def decomposed(function: str, inputs: dict[str, Any], actual: Any, *, fitted: bool) -> tuple | None:

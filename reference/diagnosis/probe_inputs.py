@@ -87,6 +87,20 @@ def _pad_input(v: Variant, extra: int) -> Variant:
     return Variant(named, v.unwrap)
 
 
+def past_model_width(d_k: int, D: int) -> int:
+    """A head width that heads split by D // H never have, for a control: the least multiple of D, at least 2D, wider
+    than d_k. At one head D = H * d_k makes d_k a multiple of D; a control at another multiple tells code that needs
+    d_k = D / H from code whose own check needs only a multiple of D (a QK-norm's group size taken from D)."""
+    return D * max(2, d_k // D + 1)
+
+
+def wider_than_model(stored: Case, v: Variant) -> Variant:
+    """The queries' and keys' heads widened (``past_model_width``), the output unchanged: code split by D // H still
+    fails; code that a D = H * d_k probe fixed for another reason passes here too."""
+    _, d_k, d_v, D = mha_widths(v.named)
+    return _widen(v, past_model_width(d_k, D), d_v)
+
+
 def model_scale(stored: Case, v: Variant) -> Variant:
     """The queries scaled by sqrt(D / d_k), standing for the case: code that scales the scores by 1/sqrt(D) (the
     model width) instead of 1/sqrt(d_k) then computes the case's answer. It separates that scale from heads split by

@@ -147,6 +147,20 @@ def mha_widths(named: dict[str, Any]) -> Iterator[Rewriting]:
             yield "mha_head_width_model", f"with heads of width d_k = D / num_heads = {D // H}", keys_as_narrow
 
 
+def heads_of_width(named: dict[str, Any], width: int, value_width: int) -> dict[str, Any]:
+    """The same number of heads, those of W_Q and W_K ``width`` wide and those of W_V ``value_width`` wide: every
+    head's columns repeated or cut to that width (W_O's rows of its values likewise)."""
+    H = int(named["num_heads"])
+    out = dict(named)
+    for name, wide in (("W_Q", width), ("W_K", width), ("W_V", value_width)):
+        W = np.asarray(named[name])
+        d = W.shape[-1] // H
+        out[name] = W.reshape(W.shape[0], H, d)[..., np.arange(wide) % d].reshape(W.shape[0], H * wide)
+    W_O, d_v = np.asarray(named["W_O"]), np.shape(named["W_V"])[-1] // H
+    out["W_O"] = W_O.reshape(H, d_v, W_O.shape[-1])[:, np.arange(value_width) % d_v].reshape(-1, W_O.shape[-1])
+    return out
+
+
 def values_as_wide(named: dict[str, Any]) -> dict[str, Any]:
     """W_V with H * d_k columns (cut or zero-padded per head), W_O with the matching rows."""
     H = int(named["num_heads"])

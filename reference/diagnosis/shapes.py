@@ -50,7 +50,7 @@ class Evidence(str):
         return evidence
 
 
-LEADING = ("batch_first_only", "no_batch_support", "needs_leading_axes", "needs_leading_axis")
+LEADING = ("batch_first_only", "no_batch_support", "needs_leading_axes", "needs_leading_axis", "matrix_input_only")
 
 
 def _main(case: Case) -> Any:

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from autograder.api import (
+    WHERE,
     Case,
     StudentError,
     call_arguments,
@@ -24,7 +25,9 @@ from autograder.api import (
     matches,
     precision,
     probing,
+    record_evidence,
     type_mistake,
+    where_raised,
 )
 
 from .objects import Cache, Layer
@@ -213,11 +216,38 @@ def run_kv_cache(student: Any, stored: Case) -> tuple[str | None, str | None]:
             problem = f"**len(cache)** after each append: expected {wanted}; yours {', '.join(map(str, lengths))}."
     except StudentError as error:
         if problem is None:
-            return f"{header}\n\n{error_text('KVCache', error)}", error_mistake(error)
+            if not (mistake := error_mistake(error)) and (crash := _kv_crash(probing(student), stored, error)):
+                return f"{header}\n\n{crash}\n\n{error_text('KVCache', error)}", "needs_equal_widths"
+            return f"{header}\n\n{error_text('KVCache', error)}", mistake
         return f"{header}\n\n{problem}", None  # it failed first, then raised on a later append
     if problem is None:
         return None, None
     return f"{header}\n\n{problem}", _kv_mistake(stored, cache, lengths)
+
+
+def _kv_crash(student: Any, stored: Case, error: StudentError) -> str | None:
+    """A raise in the student's own KVCache code on keys and values of different widths: the same appends on a new
+    cache with every value as wide as its key (cut, or padded with zeros). When they all go through, the line
+    assumed d_v = d_k: its quote and what the probe showed (its calls charged to the test's probe budget), else
+    None."""
+    ks, vs = stored.inputs["k"], stored.inputs["v"]
+    d_k, d_v = int(np.shape(ks[0])[-1]), int(np.shape(vs[0])[-1])
+    raised = where_raised(student, error)
+    if d_k == d_v or raised is None:
+        return None
+    try:
+        cache = student.new("KVCache")
+        for k, value in zip(ks, vs):
+            v = np.asarray(value)
+            wide = v[..., :d_k] if d_v > d_k else np.concatenate([v, np.zeros((*v.shape[:-1], d_k - d_v))], axis=-1)
+            cache.call("append", k, wide)
+    except StudentError:  # it still raises (there or elsewhere), or the probe budget is spent: nothing shown
+        return None
+    how = "with every value as wide as its key (d_v = d_k)"
+    record_evidence({"sentence": "needs_equal_widths", "case": stored.id, "exact": False,
+                     "by": f"a probe: the same appends {how} on a new cache no longer raise"})
+    return (f"{WHERE} {raised[1]} assumes keys and values of one width (d_v = d_k); this case has d_k = {d_k}, "
+            f"d_v = {d_v}. The same appends {how} no longer raise.")
 
 
 def _kv_mistake(stored: Case, cache: Any, lengths: list[int]) -> str | None:

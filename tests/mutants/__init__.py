@@ -100,7 +100,7 @@ MUTANTS: list[Mutant] = [
       (QKV, "    return X @ W_Q.T, X @ W_K.T, X @ W_V.T"), also=MHA),
     m("qkv_wrong_weight", "qkv_project", "qkv_wrong_weight", (QKV, "    return X @ W_Q, X @ W_Q, X @ W_V"), also=MHA),
     m("qkv_order", "qkv_project", "qkv_order", (QKV, "    return X @ W_Q, X @ W_V, X @ W_K"), also=MHA),
-    m("qkv_2d_only", "qkv_project", "no_batch_support",
+    m("qkv_2d_only", "qkv_project", "matrix_input_only",  # it raises with leading axes: none mixed
       (QKV, "    n, d = X.shape\n    return X @ W_Q, X @ W_K, X @ W_V"), also=MHA),
     m("transposed_scores", "attention_scores", "transposed_scores",
       (SCORES, "    return K @ np.swapaxes(Q, -1, -2)"), also=SCORES_CALLERS),
@@ -108,7 +108,8 @@ MUTANTS: list[Mutant] = [
       also=SCORES_CALLERS),
     m("scores_scaled", "attention_scores", "scores_scaled",
       (SCORES, "    return Q @ np.swapaxes(K, -1, -2) / np.sqrt(Q.shape[-1])"), also=SCORES_CALLERS),
-    m("scores_dot_T", "attention_scores", "no_batch_support", (SCORES, "    return Q @ K.T"), also=SCORES_CALLERS),
+    m("scores_dot_T", "attention_scores", "matrix_input_only", (SCORES, "    return Q @ K.T"),  # raises when batched
+      also=SCORES_CALLERS),
     # --- Part B ---
     m("softmax_wrong_axis", "softmax", "softmax_wrong_axis",
       (SM_MAX, SM_MAX.replace("axis=axis", "axis=0")), (SM_SUM, SM_SUM.replace("axis=axis", "axis=0")),

@@ -34,6 +34,7 @@ from pathlib import Path
 from autograder import runner
 from autograder.feedback import compare
 from autograder.suite.graded import hooks
+from autograder.suite.graded.probing import PROBE_CALLS
 from tests.students import BATCHES, PORTS, Port, split
 
 CITED = re.compile(r"your `(\w+)` (?:fails its own test|goes wrong in this call)")
@@ -157,6 +158,12 @@ def write_verdicts(named: dict[str, dict[str, tuple[str, ...]]]) -> None:
     VERDICTS_FILE.write_text("\n".join(lines) + "\n")
 
 
+def probe_calls(test: dict) -> int:
+    """The calls a failing test's diagnosis made of the student's code (its results.json evidence), 0 without."""
+    return max((int(e.get("calls", 0)) for e in test.get("extra_data", {}).get("evidence", [])
+                if e.get("sentence") == "probes"), default=0)
+
+
 def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "-"
 
@@ -197,6 +204,7 @@ def main(argv: list[str] | None = None) -> int:
     verdicts = {half: Verdicts() for half in HALVES}
     batches = {name: Verdicts() for name in BATCHES}  # each fresh batch alone (also counted in the validation half)
     named: dict[str, dict[str, tuple[str, ...]]] = {}
+    probes: list[tuple[int, str]] = []  # (probe calls, "port test") of every failing test of every port
     with tempfile.TemporaryDirectory(prefix="students-") as tmp:
         for port in ports:
             print(f"grading {port.name} ({split(port)})", file=sys.stderr, flush=True)
@@ -206,12 +214,17 @@ def main(argv: list[str] | None = None) -> int:
                 if port.name in names:
                     judge(port, data, batches[batch])
             named[port.name] = {t["number"]: tuple(t["extra_data"]["mistakes"]) for t in failing}
+            probes += [(probe_calls(t), f"{port.name} {t['number']}") for t in failing]
             if args.out:
                 write_outputs(args.out, port, failing)
     if args.write_verdicts:
         write_verdicts(named)
     lines = [line for half in HALVES for line in report(half, verdicts[half])]
     lines += [line for batch, v in batches.items() if v.ports for line in report(f"{batch} (part of validation)", v)]
+    if probes:
+        calls = sorted(probes)
+        lines.append(f"PROBE CALLS per failing test (budget {PROBE_CALLS}): median {calls[len(calls) // 2][0]}, "
+                     f"max {calls[-1][0]} ({calls[-1][1]})")
     lines += [""] + [line for half in HALVES for line in details(half, verdicts[half])]
     print("\n".join(lines))
     return 0

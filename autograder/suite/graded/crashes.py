@@ -136,6 +136,16 @@ def _sources(student: Any) -> dict[str, tuple[str, int, list[str]]]:
     return out
 
 
+def where_raised(student: Any, error: StudentError) -> tuple[Frame, str] | None:
+    """The innermost frame of a raise in the student's files, and its quote ("Your line `...` (file, line N)"), for a
+    homework's own search (a method of an object's); None without one (a library's raise alone, or no traceback)."""
+    found = frames(student, error) if error.kind == "exception" else []
+    if not found:
+        return None
+    shown = _checked_at(error, found[-1], found)
+    return found[-1], f"Your line {code_span(shown.code)} ({plain(shown.label)}, line {shown.line})"
+
+
 def own_frame(student: Any, error: StudentError, function: str) -> Frame | None:
     """The innermost frame of the student's code when the raise is in ``function``'s own code (its frames, or
     helpers of the student's that are no contract function); None when it is a callee's (another contract
@@ -176,14 +186,15 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
     frame = own_frame(student, error, stored.function)
     if frame is None:
         return None
-    line = f"Your line {code_span(frame.code)} ({plain(frame.label)}, line {frame.line})"
+    candidates, skipped, original = list(properties()), [], frames(student, error)
+    shown = _checked_at(error, frame, original)
+    line = f"Your line {code_span(shown.code)} ({plain(shown.label)}, line {shown.line})"
     if operands := _operands(error, frame.code):
         return Crash(f"{WHERE} {line} {operands}", None, "the exception and its operands")
-    candidates, skipped, original = list(properties()), [], frames(student, error)
     for index, prop in enumerate(candidates):
         if calls <= 0:
             break
-        if prop.when and not re.search(prop.when, _says(error, frame)):
+        if prop.when and not re.search(prop.when, _says(error, frame, original)):
             skipped.append(prop)  # not named for this exception, but tried below should another be
             continue
         calls -= 1
@@ -197,7 +208,7 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
             continue
         answer = "" if found is None else f"returns the contract's answer{' ' * bool(found[1])}{found[1]}"
         text = f"{WHERE} {line} assumes {prop.assumed}. The same call {prop.how} {answer or 'no longer raises there'}."
-        how = f"a probe: the same case {prop.how} no longer raises at the student's line {frame.line}"
+        how = f"a probe: the same case {prop.how} no longer raises at the student's line {shown.line}"
         how += f"; it {answer}" if answer else ""
         passes = None if prop.also is None or calls <= 0 else _gets_past(
             student, stored, named, prop.also[0], original)
@@ -220,7 +231,7 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
             return Crash(text, None, how, right or ())
         aside: list[str] = []
         other = _another_gets_past(student, stored, named, [*skipped, *candidates[index + 1:]], {prop.mistake, mistake},
-                                   original, calls, _says(error, frame), aside)
+                                   original, calls, _says(error, frame, original), aside)
         if other is None:  # every other property still raises there: this one is what the line assumed
             how += "; every other property of the case tried still raises there"
             how += f" (the same case {' or '.join(aside)} stops at an earlier line, and the exception does not speak "\
@@ -278,8 +289,9 @@ def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Cal
                original: Sequence[Frame], seen: list | None = None) -> str:
     """What the call on the rewritten case shows of the line the original raise came from (``original``: its
     frames in the student's files): PAST when it returns, or raises after that line; RAISES when it raises at that
-    line again; NOT_APPLICABLE when the rewriting does not apply to the case; UNKNOWN when it cannot tell (the probe
-    budget is spent, the call stopped before it reached the line, or it timed out or crashed)."""
+    line again, reached the same way; NOT_APPLICABLE when the rewriting does not apply to the case; UNKNOWN when it
+    cannot tell (the probe budget is spent, the call stopped before it reached the line, or it timed out or
+    crashed)."""
     try:
         inputs = rewrite(dict(named))
     except probing.ProbeBudgetError:
@@ -294,8 +306,8 @@ def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Cal
         if again.kind != "exception":
             return UNKNOWN
         new = frames(student, again)
-        if new and original and (new[-1].label, new[-1].line) == (original[-1].label, original[-1].line):
-            return RAISES
+        if new and original and _lines(new) == _lines(original):  # the same line, reached the same way: a helper's
+            return RAISES  # line called from another line of the function (its checks' one `raise`) is another raise
         return UNKNOWN if _stopped_before(original, new) else PAST
     if seen is not None:  # which answer it returned: the contract's, or the contract's but for known mistakes
         seen.append(_answer_of(stored.function, inputs, actual))
@@ -305,6 +317,10 @@ def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Cal
 @quiet(None)
 def _answer_of(function: str, inputs: Mapping[str, Any], actual: Any) -> tuple[tuple[str, ...], str] | None:
     return hooks.answer_of(function, inputs, actual)
+
+
+def _lines(found: Sequence[Frame]) -> list[tuple[str, int]]:
+    return [(f.label, f.line) for f in found]
 
 
 def _stopped_before(original: Sequence[Frame], new: Sequence[Frame]) -> bool:
@@ -319,10 +335,28 @@ def _stopped_before(original: Sequence[Frame], new: Sequence[Frame]) -> bool:
     return False
 
 
-def _says(error: StudentError, frame: Frame) -> str:
+def _bare(error: StudentError, frame: Frame) -> bool:
+    """Whether the line is a ``raise`` whose exception says nothing (``raise AssertionError``)."""
+    said = re.sub(r"\s*\([^()]*, line \d+\)$", "", error.message)  # without where it was raised
+    return re.match(r"raise\b", frame.code) is not None and not said.split(":", 1)[-1].strip()
+
+
+def _checked_at(error: StudentError, frame: Frame, chain: Sequence[Frame]) -> Frame:
+    """The line to quote: the raise's own, or for a bare ``raise`` in a checking helper the line that called the
+    helper with what it checks (``_check(Q.ndim == 3)``)."""
+    return chain[-2] if _bare(error, frame) and len(chain) > 1 else frame
+
+
+def _says(error: StudentError, frame: Frame, chain: Sequence[Frame] = ()) -> str:
     """What a raise says of its cause: its message, and for an ``assert`` statement its condition too (an assert
-    without a message says nothing else: ``assert Q.ndim == 3`` is what failed)."""
-    return f"{error.message}\n{frame.code}" if re.match(r"assert\b", frame.code) else error.message
+    without a message says nothing else: ``assert Q.ndim == 3`` is what failed); a bare ``raise`` with no message
+    (a checking helper's: ``def _check(c): if not c: raise AssertionError``) says what the lines that called it
+    (``chain``: the raise's frames in the student's files) passed it, read as asserts."""
+    if re.match(r"assert\b", frame.code):
+        return f"{error.message}\n{frame.code}"
+    if _bare(error, frame):
+        return error.message + "".join(f"\nassert {f.code}" for f in chain[:-1])
+    return error.message
 
 
 def _operands(error: StudentError, code: str = "") -> str | None:

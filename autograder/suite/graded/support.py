@@ -329,12 +329,12 @@ def sentence(mistake_id: str) -> str:
 
 def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str | None, Mistakes]:
     """(None, None) when the student's code reproduces the case, else (feedback, mistake id(s) or None)."""
-    ran = hooks.run_case(student, stored)
-    if ran is None:
+    before = len((recorded := _evidence.get()) or ())
+    if (ran := hooks.run_case(student, stored)) is None:
         return _run_plain(student, stored, batched=batched)
     problem, mistake = ran
-    if mistake:
-        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "exact": True,
+    if mistake and not any(e.get("case") == stored.id for e in (recorded or [])[before:]):  # (a hook's probe
+        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "exact": True,  # says its own)
                          "by": "the outputs, the objects' state afterwards and the grader's counts of their calls"})
     return problem, mistake
 
