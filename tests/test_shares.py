@@ -179,7 +179,9 @@ def hog(x):
 def test_a_worker_the_oom_killer_took_within_its_slot_is_the_students_crash(user) -> None:
     """Issue 22: the OOM killer acting under the slot's own cap is evidence: no free retry, and the student reads
     that its processes together ran out of memory."""
-    with Student(program(OVER_THE_SLOT), user=user) as s:
+    # the kill is the memory's, not the clock's: a call limit well past the ~1.2 GB's writing under any load (the
+    # default 2 s ran out first once, in a full make test on a slower VM)
+    with Student(program(OVER_THE_SLOT), user=user, call_timeout=20) as s:
         if s.sandbox.slot.memory is None:
             pytest.skip("no writable memory cgroup here")
         with pytest.raises(StudentError) as info:
