@@ -636,14 +636,8 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
 
 def _graded_heads(tmp_path_factory: pytest.TempPathFactory, first: str, template: str = TWO_HEADS,
                   times: str = "") -> list[dict]:
-    from autograder import runner
-    from tests.homework import UPLOAD
-
-    text = (open(homework_module("attention").__file__).read() + "\n_reference_mha = multi_head_attention\n"
-            + template.format(first=first, times=times))
-    folder = tmp_path_factory.mktemp("heads")
-    (folder / f"{UPLOAD}.py").write_text(text)
-    return [t for t in runner.grade_folder(folder)["tests"] if t["tags"] == ["multi_head_attention"]]
+    return _graded_with(tmp_path_factory, "_reference_mha = multi_head_attention",
+                        template.format(first=first, times=times), "multi_head_attention")
 
 
 FIXED = "assumes a fixed number of heads"

@@ -232,8 +232,8 @@ def _kv_crash(student: Any, stored: Case, error: StudentError) -> str | None:
     None."""
     ks, vs = stored.inputs["k"], stored.inputs["v"]
     d_k, d_v = int(np.shape(ks[0])[-1]), int(np.shape(vs[0])[-1])
-    raised = where_raised(student, error)
-    if d_k == d_v or raised is None:
+    line = where_raised(student, error)
+    if d_k == d_v or line is None:
         return None
     try:
         cache = student.new("KVCache")
@@ -246,7 +246,7 @@ def _kv_crash(student: Any, stored: Case, error: StudentError) -> str | None:
     how = "with every value as wide as its key (d_v = d_k)"
     record_evidence({"sentence": "needs_equal_widths", "case": stored.id, "exact": False,
                      "by": f"a probe: the same appends {how} on a new cache no longer raise"})
-    return (f"{WHERE} {raised[1]} assumes keys and values of one width (d_v = d_k); this case has d_k = {d_k}, "
+    return (f"{WHERE} {line} assumes keys and values of one width (d_v = d_k); this case has d_k = {d_k}, "
             f"d_v = {d_v}. The same appends {how} no longer raise.")
 
 

@@ -136,14 +136,15 @@ def _sources(student: Any) -> dict[str, tuple[str, int, list[str]]]:
     return out
 
 
-def where_raised(student: Any, error: StudentError) -> tuple[Frame, str] | None:
-    """The innermost frame of a raise in the student's files, and its quote ("Your line `...` (file, line N)"), for a
-    homework's own search (a method of an object's); None without one (a library's raise alone, or no traceback)."""
+def where_raised(student: Any, error: StudentError) -> str | None:
+    """The quote of a raise's line in the student's files ("Your line `...` (file, line N)"), for a homework's own
+    search (a method of an object's); None without one (a library's raise alone, or no traceback)."""
     found = frames(student, error) if error.kind == "exception" else []
-    if not found:
-        return None
-    shown = _checked_at(error, found[-1], found)
-    return found[-1], f"Your line {code_span(shown.code)} ({plain(shown.label)}, line {shown.line})"
+    return _quote(_checked_at(error, found[-1], found)) if found else None
+
+
+def _quote(frame: Frame) -> str:
+    return f"Your line {code_span(frame.code)} ({plain(frame.label)}, line {frame.line})"
 
 
 def own_frame(student: Any, error: StudentError, function: str) -> Frame | None:
@@ -187,14 +188,14 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
     if frame is None:
         return None
     candidates, skipped, original = list(properties()), [], frames(student, error)
-    shown = _checked_at(error, frame, original)
-    line = f"Your line {code_span(shown.code)} ({plain(shown.label)}, line {shown.line})"
+    shown, says = _checked_at(error, frame, original), _says(error, frame, original)
+    line = _quote(shown)
     if operands := _operands(error, frame.code):
         return Crash(f"{WHERE} {line} {operands}", None, "the exception and its operands")
     for index, prop in enumerate(candidates):
         if calls <= 0:
             break
-        if prop.when and not re.search(prop.when, _says(error, frame, original)):
+        if prop.when and not re.search(prop.when, says):
             skipped.append(prop)  # not named for this exception, but tried below should another be
             continue
         calls -= 1
@@ -231,7 +232,7 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
             return Crash(text, None, how, right or ())
         aside: list[str] = []
         other = _another_gets_past(student, stored, named, [*skipped, *candidates[index + 1:]], {prop.mistake, mistake},
-                                   original, calls, _says(error, frame, original), aside)
+                                   original, calls, says, aside)
         if other is None:  # every other property still raises there: this one is what the line assumed
             how += "; every other property of the case tried still raises there"
             how += f" (the same case {' or '.join(aside)} stops at an earlier line, and the exception does not speak "\

@@ -333,8 +333,8 @@ def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str 
     if (ran := hooks.run_case(student, stored)) is None:
         return _run_plain(student, stored, batched=batched)
     problem, mistake = ran
-    if mistake and not any(e.get("case") == stored.id for e in (recorded or [])[before:]):  # (a hook's probe
-        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "exact": True,  # says its own)
+    if mistake and not any(e.get("case") == stored.id for e in (recorded or [])[before:]):  # unless the hook's own
+        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "exact": True,
                          "by": "the outputs, the objects' state afterwards and the grader's counts of their calls"})
     return problem, mistake
 
