@@ -45,7 +45,8 @@ from tests.students import (
 )
 from tests.students.verdicts import VERDICTS
 
-CITATION = re.compile(r"\b[\w.-]+/[\w.-]+, [\w./-]+\.(py|ipynb)\b")  # repository, path
+CITATION = re.compile(r'\b[\w.-]+/[\w.-]+,\s+(?:"[^"]+\.(?:py|ipynb)"|[\w./-]+\.(?:py|ipynb)\b)')  # repository, path
+# (a path with spaces in quotes)
 
 
 def test_the_corpus_has_at_least_18_cited_ports_of_varied_sources() -> None:

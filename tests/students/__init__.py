@@ -54,7 +54,8 @@ P1-04, The Annotated Transformer), ported after the sixteenth was measured; ``FR
 measured; ``FRESH_19`` a nineteenth batch of 12 (Bar-Ilan University's Deep Learning for Texts and Sequences,
 "Small Transformer Language Models"; UCLA ECE 239AS, spring 2024, project 3 "Language modelling and
 Transformers"; Nanjing University's LLM course, open-llm-assignments 1, 3 and 4), ported after the eighteenth
-was measured.
+was measured; ``FRESH_20`` a twentieth batch of 14 (Heinrich Heine University Düsseldorf's "Implementing Transformer
+Models", Unicamp IA024, the Hanghae99 Plus AI bootcamp), ported after the nineteenth was measured.
 """
 
 from __future__ import annotations
@@ -282,6 +283,17 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "attn_group_size_model_width": "the attention module raises unless head_dim % group_size == 0, with a QK-norm "
     "group size that defaults to the model width D = X.shape[-1] (a token's width in decoding) and is checked even "
     "with QK-norm off: multi-head attention and decoding raise unless d_k is a multiple of D",
+    # FRESH_20 helper B
+    "causal_buffer_max_tokens": "attention always cuts its causal mask from a (L, L) tril buffer built once at "
+    "construction (register_buffer('tril', torch.tril(torch.ones(context_size, context_size))), L = the notebook's "
+    "context_size, 9) as tril[:N, :N]: right up to L tokens, but with more than L tokens the cut stays (L, L) and the "
+    "broadcast against the (N, N) scores raises",
+    # FRESH_20 helper C
+    "mha_mask_unsqueezed_query_axis": "multi_head_attention gives the mask its head axis with mask.unsqueeze(-2) "
+    "(meant for the course's (B, 1, N) padding mask, which becomes (B, 1, 1, N)): a shared (N, N) mask becomes (N, 1, "
+    "N) and a per-sequence (B, N, N) one (B, N, 1, N), so the mask's query axis (before the inserted 1) meets the (B, "
+    "H, N, N) scores' head axis: every contract mask raises unless N equals H (then every query of head h reads mask "
+    "row h) or H is 1 (then the scores are broadcast to (B, N, N, N))",
 }
 
 
@@ -3127,6 +3139,218 @@ PORTS = [
         "src/modeling/transformer.py TransformerDecoderKVCache (right). Its RoPE and decoder layer are not ported: "
         "src/functional.py's apply_rotary_pos_emb still raises NotImplementedError. The reference's "
         "multi_head_attention calls the student's attention, which drops the mask."),
+    # the FRESH_20 ports (helper A): Heinrich Heine University Düsseldorf (Germany), the practical course "Implementing
+    # Transformer Models" (Carel van Niekerk and Hsien-Chin Lin; winter semesters 2023/24, 2024/25 and 2025/26, each
+    # student's own GitHub (or git.hhu.de) project): in Practical II the students write an attention module
+    # `Attention(mask_future)` taking "query, key, value, mask=None", the mask being the course's binary (batch, key
+    # length) padding mask, 1 = a real token, with the future mask built inside (tests/practical_2_test.py); in
+    # Practical V a `MultiHeadAttention(d_model, n_heads, mask_future)` of bias-free nn.Linear(d_model, d_model)
+    # projections query_transform, key_transform, value_transform and output_transform, which the course's tests fill
+    # with load_state_dict (practical_5_mha_tests.py); five students' solutions, a course the corpus had not used
+    Port("hhu_73gon", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_key_padding", "mask_finite_fill",
+                                         "extra_leading_axes"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_square_weights",
+                                 "mha_head_width_model", "mha_value_width", "mask_key_padding", "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="modelling/attention.py (commit 3503217; model/attention.py at 0947f35) Attention.forward(q, k, v, "
+        "mask=None): no scale argument, `torch.matmul(q, k.transpose(-2, -1)) / math.sqrt(d_k)`, `if mask.dim() == 2: "
+        "mask = mask.unsqueeze(1)` (the course's (batch, N_k) padding mask: a contract (N_q, N_k) mask becomes (N_q, "
+        "1, N_k), its first axis read as the batch; a (1, N_k) mask on 2-D scores, or one query's (1, N_k) mask, "
+        "gives the output a leading axis of length 1), `torch.where(mask == 0, -1e9, 0.0)` added to the scores (a "
+        "finite fill: a fully masked row keeps its own scores' softmax), `F.softmax(scores, dim=-1)`; "
+        "MultiHeadAttention: `assert d_model % num_heads == 0`, `self.head_dim = d_model // num_heads`, four "
+        "`nn.Linear(d_model, d_model, bias=False)` loaded with load_state_dict (every weight must be (D, D)), "
+        "`batch_size, q_len, _ = q.size()` (3-D only), heads merged into the batch `reshape(batch_size * "
+        "self.num_heads, q_len, self.head_dim)`, `mask.repeat_interleave(self.num_heads, dim=0)` (a shared (N, N) "
+        "mask becomes N * H padding rows: it raises unless N equals the batch, and then sequence b's keys are masked "
+        "with mask row b for every query; a (B, N, N) mask is right), `self.attention(Q, K, V, mask=mask)`, "
+        "`out.reshape(batch_size, q_len, self.d_model)` (the input's width), output_transform."),
+    Port("hhu_kasparsenft", {
+        "scaled_dot_product_attention": ("batch_first_only", "needs_mask", "scale_argument_ignored",
+                                         "mask_key_padding", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "needs_mask", "mha_square_weights", "mask_key_padding",
+                                 "softmax_nan_fully_masked"),
+        **{f: ("batch_first_only", "needs_mask") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("scaled_dot_product_attention")},
+        notes="modelling/attention.py (commit 328ef3e; Attention since 649bed2, MultiHeadAttention since 51471d5) "
+        "Attention.forward(q, k, v, attn_mask): the mask has no default and is used unconditionally (no mask: "
+        "AttributeError), no scale argument, `n_q = q.shape[1]`, `torch.bmm(q, k.transpose(1, 2)) / scale` with "
+        "`scale = torch.tensor(d).sqrt()` (3-D only: one batch axis), `attn_mask = attn_mask.unsqueeze(dim=1)` (the "
+        "course's (batch, N_k) padding mask: a contract (N_q, N_k) mask becomes (N_q, 1, N_k), its first axis read as "
+        "the batch), `attn_logits.masked_fill_(attn_mask == 0, -torch.inf)` (in place: the mask must fit the scores' "
+        "shape), `torch.softmax(attn_logits, dim =-1)` (an all -inf row is NaN), `torch.bmm(w, v)`; "
+        "MultiHeadAttention: four `torch.nn.Linear(d_model, d_model, bias = False)` loaded with load_state_dict "
+        "(every weight must be (D, D)), transpose_for_mha `x.reshape(x.shape[0], x.shape[1], self.h, -1)` (3-D "
+        "input; the head width from the projection), `torch.repeat_interleave(attn_mask, repeats=self.h, dim=0)` (no "
+        "mask: TypeError; a shared (N, N) mask becomes N * h padding rows, which raise unless N equals the batch; a "
+        "(B, N, N) mask raises), `self.attn(Q, K, V, attn_mask)` (scale 1/sqrt(head width)), "
+        "untranspose_for_mha, output_transform. The reference's decoding passes 2-D queries, keys and values, and no "
+        "mask, to the student's attention."),
+    Port("hhu_floriankark", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_finite_fill"),
+        "multi_head_attention": ("batch_first_only", "needs_mask", "mha_square_weights", "mha_head_width_model",
+                                 "mha_value_width", "mask_key_padding", "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="modelling/attention.py (commit 038f380) scaled_dot_product_attention(q, k, v, attn_mask=None, "
+        "mask_future=False, dropout=0.1): no scale argument, `scale_factor = 1.0/sqrt(k.size(-1))`, `attn_weight = "
+        "(q @ k.transpose(-2, -1)) * scale_factor + attn_bias` (zeros without mask_future), `attn_weight = "
+        "attn_weight.masked_fill(attn_mask == 0, float(-1e4))` (the mask as given; a finite fill: a fully masked row "
+        "becomes uniform), `torch.softmax(attn_weight, dim=-1)` (its `torch.dropout(..., train=True)` on the weights "
+        "is left out); MultiHeadAttention: `self.head_dim = d_model // n_heads`, q_proj, k_proj, v_proj and out_proj "
+        "`nn.Linear(d_model, d_model, bias=False)` loaded with load_state_dict (every weight must be (D, D)), "
+        "`batch_size = k.size(0)`, `seq_len = k.size(1)`, `.view(batch_size, seq_len_q, self.n_heads, "
+        "self.head_dim)` (3-D input only), `attn_mask.view(batch_size, 1, 1, seq_len).expand(-1, self.n_heads, "
+        "seq_len, -1)` (the course's (batch, N_k) padding mask: no mask raises AttributeError, a shared (N, N) mask "
+        "raises unless N equals the batch, and then sequence b's keys are masked with mask row b for every query; a "
+        "(B, N, N) mask raises), `.view(batch_size, seq_len, self.d_model)` (the input's width), out_proj."),
+    Port("hhu_smtlmoel", {
+        "scaled_dot_product_attention": ("batch_first_only", "needs_mask", "scale_argument_ignored",
+                                         "mask_key_padding", "softmax_nan_fully_masked", "extra_leading_axes"),
+        "multi_head_attention": ("batch_first_only", "needs_mask", "mha_square_weights", "mha_head_width_model",
+                                 "mha_value_width", "mask_key_padding", "softmax_nan_fully_masked"),
+        **{f: ("batch_first_only", "needs_mask") for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="modelling/attention.py (commit d5c4902) Attention.forward(query, key, value, mask=None): `B_Q, N_Q, "
+        "C_Q = query.shape` (3-D only), `combined_mask = future_mask.masked_fill(~mask.unsqueeze(1).to(torch.bool), "
+        "-np.Infinity)` whether a mask is given or not (no mask: AttributeError; the course's (batch, N_k) padding "
+        "mask: a contract (N_q, N_k) mask becomes (N_q, 1, N_k), its first axis read as the batch, and a (B, N_q, "
+        "N_k) mask becomes (B, 1, N_q, N_k), which gives the output an extra axis, of length 1 when B = 1), _attention "
+        "`nn.functional.softmax((q @ k.transpose(1,2) / np.sqrt(q.shape[-1]) + mask), dim=-1) @ v` (no scale "
+        "argument; an all -inf row is NaN); MultiHeadAttention (its own attention in _mask_attention, not the "
+        "student's Attention): `self.d_key = int(self.d_model/self.num_heads)`, four `nn.Linear(d_model, d_model, "
+        "bias=False)` loaded with load_state_dict (every weight must be (D, D)), `B = query.size(0)` and "
+        "`.view(B, -1, self.num_heads, self.d_key)` (the first axis read as the batch, all others as tokens), "
+        "`masked_fill(mask.unsqueeze(1).unsqueeze(2)==0, -np.inf)` (no mask: AttributeError; a shared (N, N) mask "
+        "becomes (N, 1, 1, N), its rows read as the sequences: it raises unless the batch is N or 1), "
+        "`torch.softmax(scaled_dot_product, dim=-1) @ V` (an all -inf row is NaN), `.view(B, -1, self.d_model)` (the "
+        "input's width), output_transform. The reference's decoding passes 2-D queries, keys and values, and no "
+        "mask, to the student's attention."),
+    Port("hhu_leonardebinger", {
+        "scaled_dot_product_attention": ("scale_argument_ignored", "mask_key_padding", "extra_leading_axes"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_square_weights",
+                                 "mha_head_width_model", "mha_value_width", "mask_key_padding"),
+    }, notes="modelling/attention.py (commit dbd1d10) Attention.forward(query, key, value, mask=None): no scale "
+       "argument, `torch.matmul(query, key.transpose(-2, -1)) / math.sqrt(d_k)`, `mask = mask.unsqueeze(1)` (the "
+       "docstring's \"(batch, seq_len_k) -> (batch, 1, seq_len_k)\": a contract (N_q, N_k) mask becomes (N_q, 1, N_k), "
+       "its first axis read as the batch; out of place, so a (1, N_k) mask on 2-D scores or a (1, N_q, N_k) mask on "
+       "(1, N_q, N_k) scores gives the output an extra leading axis of length 1), `scores.masked_fill(mask == 0, "
+       "float('-inf'))`, `torch.softmax(scores, dim=-1)` then `torch.nan_to_num(attn_weights, nan=0.0)` (a fully "
+       "masked row is zeros, as the contract asks); MultiHeadAttention (its own attention, not the student's "
+       "Attention): `assert d_model % num_heads == 0`, `self.d_k = d_model // num_heads`, four `nn.Linear(d_model, "
+       "d_model, bias=False)` loaded with load_state_dict (every weight must be (D, D)), `batch_size = "
+       "query.size(0)`, `seq_len_q = query.size(1)` and `.view(batch_size, seq_len_q, self.num_heads, self.d_k)` "
+       "(3-D input only), `mask = mask.unsqueeze(1).unsqueeze(2)` (\"(batch, seq_len_k) -> (batch, 1, 1, "
+       "seq_len_k)\": a shared (N, N) mask becomes (N, 1, 1, N), its rows read as the sequences: it raises unless the "
+       "batch is N or 1), `masked_fill(mask == 0, float('-inf'))`, softmax and nan_to_num, `.view(batch_size, "
+       "seq_len_q, self.d_model)` (the input's width), output_transform."),
+    # the FRESH_20 ports (helper B): Unicamp (Universidade Estadual de Campinas, Brazil), FEEC's course IA024 "Redes
+    # Neurais Profundas para Processamento de Linguagem Natural" (1st semester 2024; given again in the 2nd semester of
+    # 2025 as IA368HH "Aprendizado Profundo Avançado: LLMs e Agentes Inteligentes na Prática", with the same sequence of
+    # exercises): the exercises "Modelo de Linguagem com auto-atenção" (a self-attention layer with WQ, WK, WV and WO
+    # added to the Bengio language model) and "Modelo de Linguagem com auto-atenção e máscara causal" (a decoder-only
+    # transformer LM on Machado de Assis with the students' own masked multi-head self-attention; the 2024 brief asked
+    # for a "Karpathy style causal mask"). The students write the layers from scratch in a notebook (no skeleton code
+    # for the attention); four students' solutions (three of the causal-mask exercise, one of the self-attention
+    # exercise), a course the corpus had not used
+    Port("unicamp_eltoncn", {
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_value_width", "always_causal"),
+    }, notes="04-MáscaraCausal/\"Aula 3_4 - Exercício Modelo de Linguagem com auto atenção e máscara causal.ipynb\" "
+       "(commit b26d32a) MultiHeadAttention.__init__: `self.head_dim = embed_dim//num_heads`, `if self.head_dim * "
+       "num_heads != embed_dim: raise ValueError(...)`, `self.register_buffer(\"dk_root\", "
+       "torch.sqrt(torch.tensor(self.head_dim, ...)))`; forward(query, key, value, is_causal=False): `if "
+       "query.shape[2] != self.embed_dim: raise ValueError` (3-D only), `Q.transpose(0,1).reshape(context_size, "
+       "batch_size*self.num_heads, self.head_dim).transpose(0,1)` for Q, K AND V (heads of embed_dim // num_heads), "
+       "`scores /= self.dk_root`, with is_causal an additive bias `attention_bias[mask] = -torch.inf` above the "
+       "diagonal (no mask argument: the decoder block passes is_causal=True; ported as causal whenever a mask is "
+       "given, its entries never read), `E.reshape(batch_size, context_size, self.embed_dim)`, `E @ self.w0.T`."),
+    Port("unicamp_matheusrdg", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal",
+                                 "causal_buffer_max_tokens"),
+    }, notes="3_4/Aula_3_4_Exercício_Modelo_de_Linguagem_com_auto_atenção_e_máscara_causal_MH.ipynb (commit cee4c6b) "
+       "Block: `head_size = embedding_dim // n_head`; Head: key, value AND query `nn.Linear(embedding_dim, head_size, "
+       "bias=False)`, `self.register_buffer(\"tril\", torch.tril(torch.ones(context_size, context_size)))` with the "
+       "notebook's `context_size = 9`; Head.forward(x) (no mask argument): `B, T, C = x.shape` (3-D only), `wei = q @ "
+       "k.transpose(1, 2) / (k.shape[-1]**0.5)`, `wei.masked_fill(self.tril[:T, :T] == 0, float(\"-inf\"))` (always "
+       "causal; with more than 9 tokens the (9, 9) cut raises against the scores); MultiheadAttention: "
+       "`torch.cat([head(x) for head in self.heads], dim=-1)`, `self.wo = nn.Linear(embedding_dim, embedding_dim)`."),
+    Port("unicamp_mfbosco", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "scale_d_model",
+                                 "always_causal", "causal_buffer_max_tokens"),
+    }, notes="05-GPT-2/mascara_causal_gpt_2.ipynb (commit 53f5fbf) TransformerBlock: `head_size = embed_dim // "
+       "num_heads`; AttentionHead: wq, wk AND wv `nn.Linear(d_model, head_size, bias=False)`, "
+       "`self.register_buffer('tril', torch.tril(torch.ones(context_size, context_size)))` with the global "
+       "`context_size = 9`; AttentionHead.forward(x, mask=None): `B,S,C = x.shape` (3-D only), `weights = Q @ "
+       "K.transpose(-2, -1) / math.sqrt(C)` (C the embedding width), `weights.masked_fill(self.tril[:S, :S] == 0, "
+       "float(\"-inf\"))` (always causal, `mask` never read; with more than 9 tokens the (9, 9) cut raises against the "
+       "scores); MultiHeadAttention.forward(x) (no mask argument): `torch.cat(head_outputs, dim=-1)`, "
+       "`self.projection = nn.Linear(d_model, d_model)`."),
+    Port("unicamp_carisio", {
+        "multi_head_attention": ("batch_first_only", "heads_not_split", "scale_d_model", "mask_ignored"),
+    }, notes="\"2 - auto-atencao e encoding posicional/notebook/[IA24_Aula2]_Bengio_com_mecanismo_de_atenção.ipynb\" "
+       "(commit b9ce7b3) AutoAtencao(m): WQ, WK, WV, WO all (m, m) parameters (one head: no split into heads); "
+       "forward(x) (no mask argument): `Q = torch.matmul(x, self.WQ)`, `qkt = torch.bmm(Q, K.transpose(1, 2)) / "
+       "math.sqrt(m)` (torch.bmm: 3-D only; m the notebook's global embedding width, `m = 64 # tamanho dos "
+       "embeddings`), `torch.softmax(qkt, dim=2)`, `torch.bmm(qkt_softmax, V)`, `torch.matmul(qkv, self.WO)`."),
+    # the FRESH_20 ports (helper C): the Hanghae99 Plus AI bootcamp (항해99 "항해 플러스 AI", cohort 1, autumn
+    # 2024: an online bootcamp whose learners submit each week's notebooks to their own hanghae-plus-AI/AI-1-<name>
+    # repository), week 2 (Chapter 1-2) assignment "Multi-head Attention으로 감정 분석 모델 구현하기": the learners
+    # extend the course's single-head SelfAttention of its "Transformer 실습" notebook (an IMDb sentiment classifier
+    # whose padding mask `(x == pad)[:, None, :]` is True at the padding and is added to the scores as `mask * -1e9`)
+    # to a MultiHeadAttention class, and add layer norm, dropout and residual connections; five learners' own
+    # classes, a course the corpus had not used
+    Port("hanghae_jw3215", {
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "scale_d_model",
+                                 "out_width_is_input", "mha_mask_unsqueezed_query_axis", "mask_inverted",
+                                 "mask_finite_fill"),
+    }, notes="Chapter1/Chapter1-2_과제_A.ipynb (commit 659db95), cell \"[과제] Multi-head Attention\": `if input_dim % "
+       "n_heads != 0: raise ValueError(\"input_dim must be divisible by n_heads\")`; split_into_heads: `if "
+       "len(tensor.shape) is not 3: raise ValueError(...)` (3-D only), `d_prime = d // n_heads` of each tensor's own "
+       "width; forward: `score = score / sqrt(self.d_model)` (d_model = wq's output width, H*d_k), `score = score + "
+       "(mask.unsqueeze(-2) * -1e9)` (the course's True = padding: the penalty on the True entries, finite and added; "
+       "unsqueeze(-2) makes a (N, N) mask (N, 1, N) and a (B, N, N) one (B, N, 1, N) against (B, H, N, N) scores), "
+       "`result = result.reshape(x.shape)` (the heads merged into the input's shape: H*d_v must be D), then "
+       "`self.dense(result)`."),
+    Port("hanghae_tolluset", {
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "mha_mask_unsqueezed_shared",
+                                 "mask_inverted", "mask_finite_fill"),
+    }, notes="week2/2-A.ipynb (commit b46cdbd) MultiHeadAttention: `self.depth = d_model // n_heads` (d_model = wq's "
+       "output width; one head width for q, k AND v); split_heads: `batch_size, seq_len, _ = x.size()` (3-D only), "
+       "`x.view(batch_size, seq_len, self.n_heads, self.depth).transpose(1, 2)` (values of another width raise); "
+       "forward: `/ sqrt(self.depth)` (right), `mask = mask.unsqueeze(1)` (a (N, N) mask becomes (N, 1, N)), `score "
+       "= score + (mask * -1e9)` (the course's True = padding: the penalty on the True entries, finite and added), "
+       "`.view(batch_size, -1, self.d_model)`, `self.dense(result)`."),
+    Port("hanghae_hyeondata", {
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "scale_d_model",
+                                 "mha_mask_unsqueezed_shared", "mask_inverted", "mask_finite_fill"),
+    }, notes="2주차/Chapter1_2_과제A.ipynb (commit 0b7cf06) MultiHeadAttention: `self.head_dim = d_model // num_heads` "
+       "(d_model = wq's output width; one head width for q, k AND v); forward: `batch_size, seq_length, _ = x.size()` "
+       "(3-D only), `.view(batch_size, seq_length, self.num_heads, self.head_dim)` for q, k and v (values of another "
+       "width raise), `score = score / sqrt(self.d_model)` (the course's single-head scale kept: H*d_k, not d_k), "
+       "`mask = mask.unsqueeze(1)` (a (N, N) mask becomes (N, 1, N)), `score = score + (mask * -1e9)` (the course's "
+       "True = padding: the penalty on the True entries, finite and added), `result.view(batch_size, -1, "
+       "self.d_model)`, `self.dense(result)`."),
+    Port("hanghae_jhtwiz", {
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "mha_mask_head_axis", "mask_inverted",
+                                 "mask_finite_fill"),
+    }, notes="Chapter1-2_과제A.ipynb (commit 9255ca6) MultiHeadAttention: `self.head_dim = d_model // n_heads` "
+       "(d_model = wq's output width; one head width for q, k AND v); forward: `batch_size = x.shape[0]`, `seq_length "
+       "= x.shape[1]`, `.view(batch_size, seq_length, self.n_heads, self.head_dim)` for q, k and v (3-D only; values "
+       "of another width raise), `score / sqrt(self.head_dim)` (right), `score = score + (mask * -1e9)` with the mask "
+       "as it comes (\"mask 차원 추가는 TextClassifier에 적용했습니다\": its TextClassifier passes "
+       "`mask[:, None, None, :]`; a (B, N, N) mask gets no head axis; the course's True = padding: the penalty on "
+       "the True entries, finite and added), `.view(batch_size, seq_length, self.d_model)`, `self.dense(result)`."),
+    Port("hanghae_choi0619", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "mha_mask_head_axis", "mask_finite_fill"),
+    }, notes="week 2/Chapter1-2_기본과제.ipynb (commit 95ed3be) MultiHeadAttention(d_model, n_heads): `self.d_k = "
+       "d_model // n_heads` with `nn.Linear(d_model, d_model)` for wq, wk, wv and wo (one width, the input's D, for "
+       "the projections, every head and the merge); forward: `batch_size = x.size(0)` (a 2-D input makes every token "
+       "its own sequence), `.view(batch_size, -1, self.n_heads, self.d_k).transpose(1, 2)` for q, k and v, `/ "
+       "math.sqrt(self.d_k)`, `scores.masked_fill(mask == 0, -1e9)` (the contract's polarity; finite: a fully masked "
+       "row becomes uniform; a (B, N, N) mask gets no head axis), `context.transpose(1, 2).contiguous().view("
+       "batch_size, -1, self.d_model)` (merged into D columns), `self.wo(context)`."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -3256,6 +3480,14 @@ FRESH_18: tuple[str, ...] = ('cs288_andersvestrum', 'cs288_lru0612', 'cs288_jorg
 FRESH_19: tuple[str, ...] = ('biudl_rseck', 'biudl_hailzanbar', 'biudl_shacharsl97', 'biudl_itamarbachar',
                              'ece239as_reuben_r', 'ece239as_krish1925', 'ece239as_awong0811', 'ece239as_zxz_math',
                              'njullm_huskykingdom', 'njullm_juvendybala', 'njullm_chaos0621', 'njullm_zykrichard')
+# a twentieth batch, from sources the corpus had not used (helper A: Heinrich Heine University Düsseldorf's
+# practical course "Implementing Transformer Models"; helper B: Unicamp's IA024, deep neural networks for NLP;
+# helper C: the Hanghae99 Plus AI bootcamp, week 2), ported after the nineteenth was measured, by sessions that never
+# ran the grader on them; graded once for the report. Like the others, they join the validation half only.
+FRESH_20: tuple[str, ...] = ('hhu_73gon', 'hhu_kasparsenft', 'hhu_floriankark', 'hhu_smtlmoel', 'hhu_leonardebinger',
+                             'unicamp_eltoncn', 'unicamp_matheusrdg', 'unicamp_mfbosco', 'unicamp_carisio',
+                             'hanghae_jw3215', 'hanghae_tolluset', 'hanghae_hyeondata', 'hanghae_jhtwiz',
+                             'hanghae_choi0619')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
@@ -3263,7 +3495,7 @@ BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fres
                                        "fresh_11": FRESH_11, "fresh_12": FRESH_12, "fresh_13": FRESH_13,
                                        "fresh_14": FRESH_14, "fresh_15": FRESH_15,
                                        "fresh_16": FRESH_16, "fresh_17": FRESH_17,
-                                       "fresh_18": FRESH_18, "fresh_19": FRESH_19}
+                                       "fresh_18": FRESH_18, "fresh_19": FRESH_19, "fresh_20": FRESH_20}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
