@@ -65,6 +65,10 @@ BY_INFERENCE: dict[str, str] = {
     "needs_square": "the case rewritten with n_q = n_k passes",
     "needs_equal_widths": "the case rewritten with d_v = d_k passes",
     "needs_float_mask": "the case rewritten with a 0/1 mask passes",
+    "mha_square_weights": "the student's line that raised gets past with X and every weight zero-padded to one "
+    "square width (the crash search: diagnosis/crashes.py)",
+    "needs_mask": "the student's line that raised on a case without a mask gets past with an all-True mask given "
+    "(the crash search: diagnosis/crashes.py)",
     "needs_shared_mask": "the student's line that raised gets past with one (n_q, n_k) mask for all sequences "
     "(the crash search: diagnosis/crashes.py)",
     "rope_partial": "only the first dimensions are rotated, the rest kept",

@@ -556,6 +556,12 @@ MISTAKES.update(
      'needs_equal_widths': 'Your code works only when d_v = d_k: values may be narrower or wider than queries and '
                            'keys, so size each array by its own last axis (the output by V.shape[-1]) and never '
                            'assume (or assert) that the widths are equal.',
+     'mha_square_weights': 'Your multi_head_attention works only when every weight is square, (D, D) (e.g. '
+                           'nn.Linear(D, D) layers loaded with the weights): W_Q and W_K are (D, num_heads * d_k), '
+                           'W_V (D, num_heads * d_v) and W_O (num_heads * d_v, D_out), so size each by its own '
+                           'weight.',
+     'needs_mask': 'Your function works only when a mask is given: `mask=None` (the default) means no masking, '
+                   'every query attending to every key, so skip the masking step when the mask is None.',
      'needs_float_mask': 'Your function works only with a mask of numbers (0/1): the mask is boolean, so use it as '
                          'one (np.where(mask, scores, -np.inf), ~mask), not in arithmetic such as 1 - mask.',
      'rope_partial': 'You rotated only some of the dimensions (partial rotary, as in GPT-NeoX): here every pair '

@@ -65,11 +65,12 @@ def crash_properties(stored: Case, named: dict[str, Any], error: StudentError) -
 
 
 # A mistake whose sentence already says what another's says: the other is not said beside it (at most two sentences
-# per test). "D // H" names d_v and the scale too; "exactly one leading axis" and "one fixed number" imply "fails
-# without"; "treats its input as one 2-D matrix" implies "works only with 2-D inputs"; every wrong scale is "another
-# constant than the scale asked for".
+# per test). "D // H" names d_v and the scale too, and "every weight square" D // H; "exactly one leading axis" and
+# "one fixed number" imply "fails without"; "treats its input as one 2-D matrix" implies "works only with 2-D inputs";
+# every wrong scale is "another constant than the scale asked for".
 COVERS = {
     "mha_head_width_model": ("mha_value_width", "scale_other"),
+    "mha_square_weights": ("mha_head_width_model", "mha_value_width", "scale_other"),
     "batch_first_only": ("needs_leading_axis",),
     "needs_leading_axes": ("needs_leading_axis",),
     "no_batch_support": ("matrix_input_only",),

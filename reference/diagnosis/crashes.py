@@ -27,8 +27,9 @@ Property = tuple  # (mistake | None, assumed, how, rewrite[, also]): autograder.
 def properties(stored: Case, named: dict[str, Any], type_error: bool, message: str = "") -> list[Property]:
     """The properties this case breaks, each with a rewriting that makes it hold (charged to the probe budget);
     ``message``: the exception's, whose shapes may show a size of the code's own."""
+    square = _square_properties(named) if stored.function == "multi_head_attention" else ()
     return [(mistake, assumed, how, _charged(rewrite), *rest) for mistake, assumed, how, rewrite, *rest in
-            [*_properties(stored, named, type_error), *_token_count(stored.function, named, message)]]
+            [*_properties(stored, named, type_error), *_token_count(stored.function, named, message), *square]]
 
 
 def _charged(rewrite: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[dict[str, Any]], dict[str, Any]]:
@@ -69,9 +70,12 @@ def _properties(stored: Case, named: dict[str, Any], type_error: bool) -> Iterat
         yield from _heads_properties(named)
     yield from _rank_properties(function, named)
     if function == "rope" and np.asarray(named["positions"]).dtype.kind == "f":
+        # below the number of tokens too: a table of as many rows as tokens (indexed by the positions) is no reason
+        # for a line that cannot index with floats to raise again
         yield ("rope_integer_positions", "integer positions; this case's positions are floats",
-               "with whole, non-negative positions as integers",
-               lambda n: dict(n, positions=np.abs(np.round(np.asarray(n["positions"]))).astype(int)))
+               "with whole, non-negative positions as integers (each below the number of tokens)",
+               lambda n: dict(n, positions=np.abs(np.round(np.asarray(n["positions"]))).astype(int) % max(
+                   np.shape(n["x"])[-2], 1)))
 
 
 # what numpy and Python say when an array has another number of axes than the code expects, and how an assert reads
@@ -93,7 +97,9 @@ def _token_count(function: str, named: dict[str, Any], message: str) -> Iterator
     if not any(shape[-2:] == (n_q, n_k) for shape in shapes):  # the scores themselves are not what it met (a
         return  # square weight broadcast to the tokens meets the projection, not the scores)
     sizes = {shape[-1] for shape in shapes if len(shape) >= 2 and shape[-1] == shape[-2]}
-    fixed = sorted(m for m in sizes - {n_q, n_k} if 2 <= m <= MAX_TOKENS)
+    lead = set(np.shape(named[inference.TOKENS[function][0]])[:-2])  # a size read off a leading axis (the batch
+    # taken for the tokens) is no fixed number of tokens: with that many tokens the code gets past by coincidence
+    fixed = sorted(m for m in sizes - {n_q, n_k} - lead if 2 <= m <= MAX_TOKENS)
     if not fixed:
         return
     m = fixed[0]
@@ -198,6 +204,29 @@ def _width_properties(named: dict[str, Any]) -> Iterator[Property]:
                wider if mistake == "mha_head_width_model" else None)
 
 
+def _square_properties(named: dict[str, Any]) -> Iterator[Property]:
+    """Widths that hold only together, tried after the rest (each needs more than one width changed): heads of
+    D // H for the values too (D = num_heads * d_k = num_heads * d_v), then every weight square, (D, D), as layers
+    built nn.Linear(D, D) and loaded with the weights need (an output width D too). A line that gets past the first
+    is named by it, and the second, whose sentence says the first's (COVERS), is then no other reading."""
+    H = int(named["num_heads"])
+    D, d_k, d_v = np.shape(named["X"])[-1], np.shape(named["W_Q"])[-1] // H, np.shape(named["W_V"])[-1] // H
+    if d_v != d_k and D != H * d_k:
+        width = probe_inputs.past_model_width(d_k, D)
+        yield ("mha_head_width_model", f"the heads split the model width D = X.shape[-1], the values' too (D = "
+               f"num_heads * d_k = num_heads * d_v); this case has D = {D}, num_heads * d_k = {H * d_k}, num_heads * "
+               f"d_v = {H * d_v}", "with D = num_heads * d_k and d_v = d_k",
+               lambda n: rewritings.model_as_wide(rewritings.values_as_wide(n)), None, None, False,
+               (_charged(lambda n: rewritings.heads_of_width(n, width, width)),
+                f"with heads {width} wide, the values' too (d_k = d_v = {width // D}D, so that D = num_heads * d_k "
+                "still fails)"))
+    shapes = {n: np.shape(named[n]) for n in ("W_Q", "W_K", "W_V", "W_O")}
+    if any(shape != (D, D) for shape in shapes.values()):
+        yield ("mha_square_weights", f"every weight is square, (D, D) with D = X.shape[-1]; this case has D = {D}, "
+               + ", ".join(f"{n} of shape {shape}" for n, shape in shapes.items()),
+               "with every weight square (X and each head zero-padded to one width)", rewritings.square_weights)
+
+
 HEADS_TRIED = (2, 1, 4)  # other numbers of heads a line may have hard-coded (a course template's two heads first)
 
 
@@ -228,7 +257,7 @@ def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
     mask = named["mask"]
     n_q, n_k = inference._lengths(function, named)
     if mask is None:
-        yield (None, "a mask is given; this case passes none (`mask=None`)", "with an all-True mask given",
+        yield ("needs_mask", "a mask is given; this case passes none (`mask=None`)", "with an all-True mask given",
                lambda n: dict(n, mask=np.ones((n_q, n_k), bool)))
         return
     mask = np.asarray(mask)
@@ -259,7 +288,11 @@ def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
         full = probe_inputs.full_mask(stored, probe_inputs.Variant(named)).named["mask"].shape
         yield ("mask_full_shape", f"a mask written out in full, of shape {tuple(full)}; this case's mask has shape "
                f"{shape} (it broadcasts)", "with the mask written out in full",
-               lambda n: dict(n, mask=np.broadcast_to(np.asarray(n["mask"]), full).copy()))
+               lambda n: dict(n, mask=np.broadcast_to(np.asarray(n["mask"]), full).copy()), None, None, False,
+               # a line that indexes the mask with one more axis than it has (`mask[:, :N, :N]` on a course's
+               # (1, L, L) buffer) gets past with one leading axis of length 1 too, which writes nothing out
+               (_charged(lambda n: dict(n, mask=np.asarray(n["mask"])[None])),
+                "with the mask given one leading axis of length 1 (`mask[None]`)"))
     if mask.dtype.kind == "b":
         yield ("needs_float_mask", "a mask of numbers (0/1); this case's mask is boolean",
                "with the mask as 0/1 numbers", lambda n: dict(n, mask=np.asarray(n["mask"]).astype(float)))

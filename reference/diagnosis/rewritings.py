@@ -176,6 +176,29 @@ def values_as_wide(named: dict[str, Any]) -> dict[str, Any]:
     return dict(named, W_V=heads.reshape(W_V.shape[0], H * d_k), W_O=rows.reshape(H * d_k, W_O.shape[-1]))
 
 
+def square_weights(named: dict[str, Any]) -> dict[str, Any]:
+    """Every weight square, (D', D') with D' = num_heads * w, w the widest of D / num_heads (rounded up), d_k, d_v
+    and D_out / num_heads: X's features, each head's columns, W_O's rows per head and its columns zero-padded."""
+    H = int(named["num_heads"])
+    X, W_O = np.asarray(named["X"]), np.asarray(named["W_O"])
+    widths = {name: np.shape(named[name])[-1] // H for name in ("W_Q", "W_K", "W_V")}
+    w = max(-(-X.shape[-1] // H), *widths.values(), -(-W_O.shape[-1] // H))
+    side = H * w
+
+    def padded(a: np.ndarray, axis: int, to: int) -> np.ndarray:
+        pad = [(0, 0)] * a.ndim
+        pad[axis] = (0, to - a.shape[axis])
+        return np.pad(a, pad)
+
+    out = dict(named, X=padded(X, -1, side))
+    for name, d in widths.items():
+        W = np.asarray(named[name])
+        out[name] = padded(padded(W.reshape(W.shape[0], H, d), -1, w).reshape(W.shape[0], side), 0, side)
+    rows = padded(W_O.reshape(H, widths["W_V"], W_O.shape[-1]), 1, w).reshape(side, W_O.shape[-1])
+    out["W_O"] = padded(rows, -1, side)
+    return out
+
+
 def keys_as_narrow(named: dict[str, Any]) -> dict[str, Any]:
     """W_Q and W_K with heads of width D / num_heads (each head's first columns)."""
     H, D = int(named["num_heads"]), np.shape(named["X"])[-1]

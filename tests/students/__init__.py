@@ -248,9 +248,7 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "masks its keys with mask row b for every query and on 4-D (B, H, N_q, N_k) scores head h does (each raises "
     "unless N_q equals that axis or 1), and on 2-D scores it raises (in place, masked_fill_) or broadcasts the scores "
     "to (N_q, N_q, N_k) (out of place); a (B, N_q, N_k) mask is right on 4-D scores only",
-    "mha_square_weights": "multi_head_attention loads every weight into an nn.Linear(d_model, d_model) with "
-    "load_state_dict (d_model = X.shape[-1]), whose shape check raises unless W_Q, W_K, W_V and W_O are all (D, D): "
-    "besides H*d_k = H*d_v = D, an output width D_out other than the input's D raises",
+    # mha_square_weights: now known (the crash search tries every weight square, (D, D), after the widths alone)
     # FRESH_16 helper C
     "mask_read_as_valid_lens": "attention reads its boolean mask as d2l's valid_lens (the number of valid keys of "
     "each sequence or query row, masked_softmax): an entry True counts as 1 valid key and False as 0, so a query row "

@@ -19,7 +19,8 @@ from autograder.feedback import compare
 from autograder.sandbox.callbacks import Served
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded import hooks
+from autograder.suite.graded import crashes, hooks, probing
+from autograder.suite.graded.tools import quiet
 
 
 class Note(str):
@@ -151,6 +152,50 @@ def _cited(function: str, names: Sequence[str], failing: Mapping[str, list[str]]
                 f"yours, `{function}` gets this case right: fix {them} first, then look at this test again.")
     note.cited = tuple(names)
     return note
+
+
+def explain_crash(student: Any, stored: Case, named: Mapping[str, Any], error: StudentError) -> crashes.Crash | None:
+    """A raise on ``stored`` explained at the student's own line (``crashes.explain``). When it came from a callee's
+    code (a contract function the function calls), the function's own code is judged with correct stand-ins for
+    every callee the grader serves: if the same call then raises at a line of its own, that line is explained
+    through the same stand-ins (every probe served; the worker is then discarded), so a callee that raises first
+    does not hide the function's own mistake. None when there is nothing to say."""
+    def properties(raised: StudentError) -> Callable[[], list[crashes.Property]]:
+        return lambda: [crashes.Property(*p) for p in hooks.crash_properties(stored, dict(named), raised)]
+
+    student = probing.probing(student)
+    crash = crashes.explain(student, stored, dict(named), error, properties(error))
+    if crash is not None or _is_class(stored.function) or error.kind != "exception" \
+            or crashes.own_frame(student, error, stored.function) is not None:
+        return crash
+    names = [name for name in contract.callees(stored.function) if name in servable()
+             and name not in contract.unused_callees(stored.function, stored.inputs)]
+    if not {f.function for f in crashes.frames(student, error)} & set(names):  # not a callee's raise
+        return None
+    try:
+        return _served_crash(student, stored, named, names, properties)
+    finally:
+        student.discard()
+
+
+@quiet(None)
+def _served_crash(student: Any, stored: Case, named: Mapping[str, Any], names: Sequence[str],
+                  properties: Callable[[StudentError], Callable[[], list[crashes.Property]]]) -> crashes.Crash | None:
+    served = Served({name: servable()[name] for name in names})
+    serving = _Serving(student, served, stored.function)
+    try:
+        serving.call(stored.function, *named.values())
+    except StudentError as again:
+        used = [name for name in names if served.used.get(name)]
+        if not used:
+            return None
+        lead = f"With a correct {_stand_ins(used)} standing in for yours (yours raised first: below), "
+        found = crashes.explain(serving, stored, dict(named), again, properties(again), lead=lead)
+        # only the line's own reading: what the answer shows beside it may be a share of the work the student gave
+        # their callee (a scale applied in their scores), which the stand-in does not do
+        return found._replace(how=f"correct {', '.join(used)} served in every call; {found.how}", more=()) \
+            if found else None
+    return None  # with correct callees it returns: "Check first" speaks of it
 
 
 def _passes_served(student: Any, stored: Case, names: Sequence[str]) -> tuple[bool, dict[str, int]]:

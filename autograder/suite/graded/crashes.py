@@ -1,8 +1,10 @@
 """A raise in the student's own code: their line, and what it assumed that the case breaks.
 
 When a graded call raises, the traceback's innermost frame in the student's files is their line. It is the
-function's own line when no frame between the call and it is another contract function's (a callee's raise is
-for "Check first", never quoted here); a line of ours or of a library is never quoted.
+function's own line when no frame between the call and it is another contract function's; a line of ours or of a
+library is never quoted. A callee's raise is not quoted here: the call is made again with correct stand-ins for
+the callees (``callees.explain_crash``), and a line of the function's own that raises then is explained through
+them, so a callee that raises first does not hide it.
 
 What the line assumed is found in two ways:
 
@@ -38,7 +40,7 @@ from autograder.sandbox.student import StudentError
 from autograder.suite.graded import hooks, probing
 from autograder.suite.graded.tools import quiet
 
-MAX_PROBES = 10  # probe calls per failing case that raised, the ones that tell readings apart included (each
+MAX_PROBES = 12  # probe calls per failing case that raised, the ones that tell readings apart included (each
 # also counts against the case's probe budget, which the homework's rewritings charge)
 FRAME = re.compile(r'^  File "(?P<file>[^"\n]+)", line (?P<line>\d+), in (?P<name>[^\n]+)$', re.MULTILINE)
 
@@ -143,8 +145,9 @@ def where_raised(student: Any, error: StudentError) -> str | None:
     return _quote(_checked_at(error, found[-1], found)) if found else None
 
 
-def _quote(frame: Frame) -> str:
-    return f"Your line {code_span(frame.code)} ({plain(frame.label)}, line {frame.line})"
+def _quote(frame: Frame, lead: str = "") -> str:
+    """"Your line `...` (file, line N)", after ``lead`` (then "your line")."""
+    return f"{lead}{'your' if lead else 'Your'} line {code_span(frame.code)} ({plain(frame.label)}, line {frame.line})"
 
 
 def own_frame(student: Any, error: StudentError, function: str) -> Frame | None:
@@ -180,16 +183,16 @@ def _top_level(student: Any, frame: Frame) -> bool:
 
 @quiet(None)
 def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentError,
-            properties: Callable[[], Sequence[Property]], *, calls: int = MAX_PROBES) -> Crash | None:
+            properties: Callable[[], Sequence[Property]], *, calls: int = MAX_PROBES, lead: str = "") -> Crash | None:
     """The student's line that raised on this case and what it assumed, or None (not their own code's raise, or
     nothing to say). ``properties``: the homework's, asked only for a raise in the function's own code; ``calls``:
-    probe calls it may make."""
+    probe calls it may make; ``lead``: what the quote of the line follows (how the call was made)."""
     frame = own_frame(student, error, stored.function)
     if frame is None:
         return None
     candidates, skipped, original = list(properties()), [], frames(student, error)
     shown, says = _checked_at(error, frame, original), _says(error, frame, original)
-    line = _quote(shown)
+    line = _quote(shown, lead)
     if operands := _operands(error, frame.code):
         return Crash(f"{WHERE} {line} {operands}", None, "the exception and its operands")
     for index, prop in enumerate(candidates):

@@ -354,8 +354,7 @@ def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str 
         unimplemented = error.kind == "exception" and "NotImplementedError" in str(error)
         mistake, how, crash = error_mistake(error), "the error", None
         if not mistake and not unimplemented:  # the student's own line, and what it assumed (a bounded search)
-            crash = crashes.explain(probing.probing(student), stored, dict(named), error, lambda raised=error: [
-                crashes.Property(*p) for p in hooks.crash_properties(stored, dict(named), raised)])
+            crash = callees.explain_crash(student, stored, dict(named), error)
         if not mistake and not unimplemented and (found := hooks.explain_error(
                 probing.probing(student), stored, args, names, batched, error)):
             mistake, how = found
