@@ -4,7 +4,8 @@ search tries (``autograder/suite/graded/crashes.py``), most specific first.
 Each is ``(mistake or None, what the line assumed in the case's terms, how the probe rewrites the case, rewrite)``,
 listed only when the case breaks it: another number of leading axes, as many queries as keys, d_v = d_k, the
 heads' widths and number, the mask's head axis, a mask written out in full, shared by the batch or of one row per
-sequence (read as key padding), a 0/1 mask, a mask given or whole positions, the contract's defaults given. A
+sequence (read as key padding), a 0/1 mask, a mask given or whole positions, the contract's defaults given, and
+last the widths that hold only together (heads of D // H for the values too, every weight square). A
 rewriting need not keep the answer: the search reads only whether the line still raises. Each probe is one call
 of the case's probe budget (``scales.probe_allowed``).
 """

@@ -146,7 +146,7 @@ def where_raised(student: Any, error: StudentError) -> str | None:
 
 
 def _quote(frame: Frame, lead: str = "") -> str:
-    """"Your line `...` (file, line N)", after ``lead`` (then "your line")."""
+    """The quote of a line, "Your line `...` (file, line N)"; after ``lead``, "your line ..."."""
     return f"{lead}{'your' if lead else 'Your'} line {code_span(frame.code)} ({plain(frame.label)}, line {frame.line})"
 
 
