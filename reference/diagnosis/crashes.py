@@ -196,13 +196,20 @@ def _width_properties(named: dict[str, Any]) -> Iterator[Property]:
     # heads of width D // H are named only when the line still raises with the queries' and keys' heads of a width
     # D // H never gives (D != num_heads * d_k again, another way): a split by D // H needs that equality, while a
     # check of the student's own that gets past at both (head_dim % D == 0, its group size taken from D) does not
-    width = probe_inputs.past_model_width(d_k, D)
-    wider = (_charged(lambda n: rewritings.heads_of_width(n, width, d_v)),
-             f"with heads {width} wide (d_k = {width // D}D, so that D = num_heads * d_k still fails)")
+    wider = _wider_heads(d_k, D, d_v)
     for mistake, how, rewrite in rewritings.mha_widths(named):  # D = num_heads * d_k either way: a code whose head
         # width must be even (a rotary embedding's) may stop early
         yield (mistake, assumed[mistake], how, rewrite, None, None, False,
                wider if mistake == "mha_head_width_model" else None)
+
+
+def _wider_heads(d_k: int, D: int, d_v: int | None = None) -> tuple[Callable[[dict[str, Any]], dict[str, Any]], str]:
+    """The control of heads of width D // H (an ``unless``): the queries' and keys' heads of a width D // H never
+    gives, the least multiple of D from 2D wider than d_k; the values' ``d_v`` wide, or as wide too when None."""
+    width = probe_inputs.past_model_width(d_k, D)
+    values, too, equal = (width, ", the values' too", "d_k = d_v") if d_v is None else (d_v, "", "d_k")
+    return (_charged(lambda n: rewritings.heads_of_width(n, width, values)),
+            f"with heads {width} wide{too} ({equal} = {width // D}D, so that D = num_heads * d_k still fails)")
 
 
 def _square_properties(named: dict[str, Any]) -> Iterator[Property]:
@@ -213,14 +220,11 @@ def _square_properties(named: dict[str, Any]) -> Iterator[Property]:
     H = int(named["num_heads"])
     D, d_k, d_v = np.shape(named["X"])[-1], np.shape(named["W_Q"])[-1] // H, np.shape(named["W_V"])[-1] // H
     if d_v != d_k and D != H * d_k:
-        width = probe_inputs.past_model_width(d_k, D)
         yield ("mha_head_width_model", f"the heads split the model width D = X.shape[-1], the values' too (D = "
                f"num_heads * d_k = num_heads * d_v); this case has D = {D}, num_heads * d_k = {H * d_k}, num_heads * "
                f"d_v = {H * d_v}", "with D = num_heads * d_k and d_v = d_k",
                lambda n: rewritings.model_as_wide(rewritings.values_as_wide(n)), None, None, False,
-               (_charged(lambda n: rewritings.heads_of_width(n, width, width)),
-                f"with heads {width} wide, the values' too (d_k = d_v = {width // D}D, so that D = num_heads * d_k "
-                "still fails)"))
+               _wider_heads(d_k, D))
     shapes = {n: np.shape(named[n]) for n in ("W_Q", "W_K", "W_V", "W_O")}
     if any(shape != (D, D) for shape in shapes.values()):
         yield ("mha_square_weights", f"every weight is square, (D, D) with D = X.shape[-1]; this case has D = {D}, "

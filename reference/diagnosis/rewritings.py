@@ -13,6 +13,7 @@ import numpy as np
 
 from ..generated import oracle
 from . import masks
+from .shapes import _pad, _pad_heads
 
 ATTENTION = ("scaled_dot_product_attention", "multi_head_attention")
 TOKENS = {"attention_scores": ("Q", "K"), "scaled_dot_product_attention": ("Q", "K", "V"), "qkv_project": ("X",),
@@ -184,18 +185,11 @@ def square_weights(named: dict[str, Any]) -> dict[str, Any]:
     widths = {name: np.shape(named[name])[-1] // H for name in ("W_Q", "W_K", "W_V")}
     w = max(-(-X.shape[-1] // H), *widths.values(), -(-W_O.shape[-1] // H))
     side = H * w
-
-    def padded(a: np.ndarray, axis: int, to: int) -> np.ndarray:
-        pad = [(0, 0)] * a.ndim
-        pad[axis] = (0, to - a.shape[axis])
-        return np.pad(a, pad)
-
-    out = dict(named, X=padded(X, -1, side))
-    for name, d in widths.items():
-        W = np.asarray(named[name])
-        out[name] = padded(padded(W.reshape(W.shape[0], H, d), -1, w).reshape(W.shape[0], side), 0, side)
-    rows = padded(W_O.reshape(H, widths["W_V"], W_O.shape[-1]), 1, w).reshape(side, W_O.shape[-1])
-    out["W_O"] = padded(rows, -1, side)
+    out = dict(named, X=_pad(X, -1, side))
+    for name in widths:
+        out[name] = _pad(_pad_heads(np.asarray(named[name]), H, w), 0, side)
+    rows = _pad(W_O.reshape(H, widths["W_V"], W_O.shape[-1]), 1, w).reshape(side, W_O.shape[-1])
+    out["W_O"] = _pad(rows, -1, side)
     return out
 
 
