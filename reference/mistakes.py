@@ -67,8 +67,12 @@ BY_INFERENCE: dict[str, str] = {
     "needs_float_mask": "the case rewritten with a 0/1 mask passes",
     "mha_square_weights": "the student's line that raised gets past with X and every weight zero-padded to one "
     "square width (the crash search: diagnosis/crashes.py)",
+    "needs_no_mask": "the student's line that raised, reading an array of several entries as one truth value, gets "
+    "past without the mask (the crash search: diagnosis/crashes.py)",
     "needs_mask": "the student's line that raised on a case without a mask gets past with an all-True mask given "
     "(the crash search: diagnosis/crashes.py)",
+    "mask_needs_batch_axis": "the student's line that raised on a 2-D mask gets past with the mask given a leading "
+    "axis of length 1, mask[None] (the crash search: diagnosis/crashes.py)",
     "needs_shared_mask": "the student's line that raised gets past with one (n_q, n_k) mask for all sequences "
     "(the crash search: diagnosis/crashes.py)",
     "rope_partial": "only the first dimensions are rotated, the rest kept",
@@ -80,8 +84,10 @@ BY_INFERENCE: dict[str, str] = {
     "default_required": "the case called again with the contract's default arguments given explicitly passes",
     "mask_key_padding": "the output equals the contract's answer with the mask's first axis read as a batch of "
     "key-padding rows, mask[:, None, None, :] (diagnosis/decompose.py)",
+    "causal_buffer_max_tokens": "the student's line that raised on a broadcast with an (m, m) array of its own gets "
+    "past with m tokens and with m - 1 (the crash search: diagnosis/crashes.py)",
     "causal_mask_block_size": "the student's line that raised on a broadcast with an (m, m) array of its own gets "
-    "past with m tokens (the crash search: diagnosis/crashes.py)",
+    "past with m tokens, and still raises there with m - 1 (the crash search: diagnosis/crashes.py)",
     "mha_applies_rope": "the output equals the contract's answer with each head's queries and keys rotated by RoPE "
     "at positions 0..N-1, in interleaved pairs or in halves (diagnosis/decompose.py)",
 }

@@ -233,6 +233,9 @@ SENTENCES: dict[str, str] = {
     "causal_mask_block_size": "Your causal mask is a fixed (block_size, block_size) buffer used whole, so your code "
     "works only with exactly that many tokens: cut it to the scores (`tril[:N, :N]`; bottom-right aligned when n_q < "
     "n_k) or build it for each call.",
+    "causal_buffer_max_tokens": "Your causal mask is cut from a fixed (block_size, block_size) buffer (`tril[:N, "
+    ":N]`), so your code works only up to that many tokens: build the mask from the scores' n_q and n_k in each "
+    "call (bottom-right aligned when n_q < n_k).",
     "mha_applies_rope": "Your multi_head_attention rotates each head's queries and keys with a RoPE of its own: "
     "the contract's multi-head attention has no positional encoding, so leave positions to the caller (rope is its "
     "own function).",
@@ -251,8 +254,14 @@ SENTENCES: dict[str, str] = {
     "mha_square_weights": "Your multi_head_attention works only when every weight is square, (D, D) (e.g. "
     "nn.Linear(D, D) layers loaded with the weights): W_Q and W_K are (D, num_heads * d_k), W_V (D, num_heads * d_v) "
     "and W_O (num_heads * d_v, D_out), so size each by its own weight.",
+    "needs_no_mask": "Your function works only without a mask: a test such as `if mask:` asks whether a whole array "
+    "is true, which raises for a mask of more than one entry; to tell whether a mask was given, write `if mask is "
+    "not None:`.",
     "needs_mask": "Your function works only when a mask is given: `mask=None` (the default) means no masking, "
     "every query attending to every key, so skip the masking step when the mask is None.",
+    "mask_needs_batch_axis": "Your function works only with a mask that has a leading batch axis, e.g. (1, n_q, "
+    "n_k) (it slices, unsqueezes or checks the mask's axes as if it had one): a mask need only broadcast to the "
+    "scores, so a 2-D (n_q, n_k) mask, shared by the batch, must work too.",
     "needs_float_mask": "Your function works only with a mask of numbers (0/1): the mask is boolean, so use it as "
     "one (np.where(mask, scores, -np.inf), ~mask), not in arithmetic such as 1 - mask.",
     "rope_partial": "You rotated only some of the dimensions (partial rotary, as in GPT-NeoX): here every pair "

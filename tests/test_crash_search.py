@@ -156,3 +156,31 @@ def test_a_table_indexed_by_float_positions_is_named_for_its_integers(tmp_path_f
     for t in floats:  # a position past the table's end, rounded, raises at that line too: not a reason
         assert "integer positions; this case's positions are floats" in _where(t), t["output"]
         assert t["extra_data"]["mistakes"][:1] == ["rope_integer_positions"], t["output"]
+
+
+MASK_RANK = '''
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
+    if mask is not None:  # the course's mask helper: 3-D or 4-D scores, a (B, n_q, n_k) mask only
+        assert (Q @ np.swapaxes(K, -1, -2)).ndim in (3, 4)
+        assert len(mask.shape) == 3
+    return _reference_sdpa(Q, K, V, mask, scale)
+'''
+
+
+def test_a_rank_probe_that_cuts_the_mask_with_the_tokens_says_either_may_be_assumed(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A rank probe cuts a per-sequence mask's leading axes with the tokens': the line that reads the mask's rank
+    gets past it, so the sentence says the tokens' or the mask's rank, never the tokens' alone; no mistake of the
+    axes is named (without the mask the line is not reached)."""
+    tests = _failing(_graded_with(tmp_path_factory, "_reference_sdpa = scaled_dot_product_attention", MASK_RANK,
+                                  "scaled_dot_product_attention"))
+    quoted = [t for t in tests if "`assert len(mask.shape) == 3`" in _where(t)]
+    assert quoted, [_where(t) for t in tests]
+    cut = [t for t in quoted if "leading ax" in _where(t) and "assumes `Q`" in _where(t)]
+    assert cut, [_where(t) for t in quoted]
+    for t in cut:
+        assert "or its mask" in _where(t) and "(its mask cut to match)" in _where(t), _where(t)
+    for t in quoted:
+        axes = {"batch_first_only", "needs_leading_axis", "needs_leading_axes", "matrix_input_only"}
+        assert not axes & set(t["extra_data"].get("mistakes", [])), t["extra_data"]

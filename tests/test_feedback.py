@@ -183,6 +183,8 @@ def test_heatmap_by_element_name():
         ((2, 3, 4, 5), (3, 2, 4, 5), "The same axes in a different order"),
         ((2, 3, 4, 5), (4, 5), "The leading axes (2, 3) are missing"),
         ((4,), (1, 4), "You have extra leading axes (1,)"),
+        ((4,), (1, 4), "drop them (e.g. with [0])"),
+        ((5, 3), (5, 5, 3), "You have extra leading axes (5,): something broadcast your result up to them"),
         ((4, 5), (4, 1, 5), "They differ only by axes of length 1"),
         ((4, 6), (3, 8), "Same number of entries, arranged differently"),
     ],

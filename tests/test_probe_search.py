@@ -62,12 +62,35 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
 
 def test_a_square_buffer_of_its_own_in_the_exception_is_read_as_a_fixed_number_of_tokens(tmp_path_factory) -> None:
     """numpy's broadcast error shows the (8, 8) buffer beside the case's (5, 5) scores: with 8 tokens the call gets
-    past the line, so the line assumed exactly 8 tokens."""
+    past the line, and with 7 it still raises there, so the line assumed exactly 8 tokens (the buffer used whole)."""
     tests = _graded(tmp_path_factory, "\n_reference_mha = multi_head_attention\n" + BLOCK)
     for number in ("D.1", "D.4"):  # 5 tokens, with no leading axis and with one
         test = tests[number]
         assert test["extra_data"]["mistakes"][:1] == ["causal_mask_block_size"], test["output"]
-        assert "assumes exactly 8 tokens (an (8, 8) array of its own meets this case's (5, 5) scores)" in test["output"]
+        assert "assumes 8 tokens (an (8, 8) array of its own meets this case's (5, 5) scores)" in test["output"]
+        assert "the same case read the other way still raises there" in str(test["extra_data"]["evidence"])
+
+
+BLOCK_CUT = '''
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    n = X.shape[-2]
+    tril = np.tril(np.ones((4, 4)))[:n, :n]  # a block_size of 4, cut to the sequence: up to 4 tokens
+    scores = np.zeros((*X.shape[:-1], n))
+    np.where(tril == 0, -np.inf, scores)
+    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask)
+'''
+
+
+def test_a_square_buffer_cut_to_the_sequence_is_read_as_at_most_that_many_tokens(tmp_path_factory) -> None:
+    """The (4, 4) buffer cut with `[:n, :n]` stays (4, 4) past 4 tokens: the line gets past with 4 tokens and with 3
+    too, so it works up to 4 tokens, not with exactly 4 (causal_buffer_max_tokens, not causal_mask_block_size)."""
+    tests = _graded(tmp_path_factory, "\n_reference_mha = multi_head_attention\n" + BLOCK_CUT)
+    for number in ("D.1", "D.4"):  # 5 tokens
+        test = tests[number]
+        assert test["extra_data"]["mistakes"][:1] == ["causal_buffer_max_tokens"], test["output"]
+        assert "causal_mask_block_size" not in test["extra_data"]["mistakes"], test["output"]
+        assert "the same case read the other way gets past it too" in str(test["extra_data"]["evidence"])
 
 
 def test_a_reshape_error_with_square_sizes_is_no_fixed_number_of_tokens() -> None:

@@ -3,9 +3,11 @@ search tries (``autograder/suite/graded/crashes.py``), most specific first.
 
 Each is ``(mistake or None, what the line assumed in the case's terms, how the probe rewrites the case, rewrite)``,
 listed only when the case breaks it: another number of leading axes, as many queries as keys, d_v = d_k, the
-heads' widths and number, the mask's head axis, a mask written out in full, shared by the batch or of one row per
-sequence (read as key padding), a 0/1 mask, a mask given or whole positions, the contract's defaults given, and
-last the widths that hold only together (heads of D // H for the values too, every weight square). A
+heads' widths and number, the mask's head axis, a mask with a batch axis, written out in full, shared by the batch
+or of one row per sequence (read as key padding), a 0/1 mask, a mask given (or none, for a line that reads the mask
+as one truth value) or whole positions, the contract's defaults given, a number of tokens read off the exception's
+shapes (exactly that many, or at most), and last the widths that hold only together (heads of D // H for the values
+too, every weight square). A
 rewriting need not keep the answer: the search reads only whether the line still raises. Each probe is one call
 of the case's probe budget (``scales.probe_allowed``).
 """
@@ -22,7 +24,7 @@ from autograder.api import Case, ProbeBudgetError
 
 from . import inference, masks, probe_inputs, rewritings, scales
 
-Property = tuple  # (mistake | None, assumed, how, rewrite[, also]): autograder.suite.graded.crashes.Property
+Property = tuple  # (mistake | None, assumed, how, rewrite[, also, when, answered, unless, within]): the engine's
 
 
 def properties(stored: Case, named: dict[str, Any], type_error: bool, message: str = "") -> list[Property]:
@@ -30,7 +32,7 @@ def properties(stored: Case, named: dict[str, Any], type_error: bool, message: s
     ``message``: the exception's, whose shapes may show a size of the code's own."""
     square = _square_properties(named) if stored.function == "multi_head_attention" else ()
     return [(mistake, assumed, how, _charged(rewrite), *rest) for mistake, assumed, how, rewrite, *rest in
-            [*_properties(stored, named, type_error), *_token_count(stored.function, named, message), *square]]
+            [*_properties(stored, named, type_error, message), *_token_count(stored.function, named, message), *square]]
 
 
 def _charged(rewrite: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[dict[str, Any]], dict[str, Any]]:
@@ -47,7 +49,7 @@ def _shape(a: Any) -> str:
     return str(tuple(np.shape(a)))
 
 
-def _properties(stored: Case, named: dict[str, Any], type_error: bool) -> Iterator[Property]:
+def _properties(stored: Case, named: dict[str, Any], type_error: bool, message: str) -> Iterator[Property]:
     function = stored.function
     if type_error:
         missing = rewritings._defaults_after(function, named)
@@ -57,7 +59,7 @@ def _properties(stored: Case, named: dict[str, Any], type_error: bool) -> Iterat
             yield ("default_required", f"the call passes {shown}, which the contract gives a default",
                    "with " + ", ".join(f"`{n}={v!r}`" for n, v in given.items()) + " given",
                    lambda n: {**n, **given})
-    yield from _mask_properties(stored, named)
+    yield from _mask_properties(stored, named, message)
     if function == "scaled_dot_product_attention":
         Q, K, V = (np.shape(named[n]) for n in ("Q", "K", "V"))
         if Q[-2] != K[-2]:
@@ -69,7 +71,10 @@ def _properties(stored: Case, named: dict[str, Any], type_error: bool) -> Iterat
     if function == "multi_head_attention":
         yield from _width_properties(named)
         yield from _heads_properties(named)
-    yield from _rank_properties(function, named)
+    yield from _rank_properties(function, named, message)
+    if function in inference.ATTENTION and np.ndim(named.get("mask")) == 2 and np.ndim(
+            named[inference.TOKENS[function][0]]) == 2:
+        yield _mask_batch_axis(function, named)
     if function == "rope" and np.asarray(named["positions"]).dtype.kind == "f":
         # below the number of tokens too: a table of as many rows as tokens (indexed by the positions) is no reason
         # for a line that cannot index with floats to raise again
@@ -104,8 +109,14 @@ def _token_count(function: str, named: dict[str, Any], message: str) -> Iterator
     if not fixed:
         return
     m = fixed[0]
-    yield ("causal_mask_block_size", f"exactly {m} tokens (an ({m}, {m}) array of its own meets this case's ({n_q}, "
-           f"{n_k}) scores)", f"with {m} tokens", lambda n: _tokens_to(function, n, m))
+    # exactly m, or at most m (a buffer cut to the scores, `tril[:N, :N]`, stays (m, m) past m tokens): told apart by
+    # m - 1 tokens, which the first refuses at the same line; with m = 2 one token may broadcast past either, so a
+    # line that gets past with one token names neither
+    fewer = _charged(lambda n: _tokens_to(function, n, m - 1))
+    also = (fewer, "causal_buffer_max_tokens", "causal_mask_block_size") if m >= 3 else None
+    unless = (fewer, "with 1 token") if m == 2 else None
+    yield ("causal_mask_block_size", f"{m} tokens (an ({m}, {m}) array of its own meets this case's ({n_q}, {n_k}) "
+           "scores)", f"with {m} tokens", lambda n: _tokens_to(function, n, m), also, None, False, unless)
 
 
 MAX_TOKENS = 128  # the largest fixed number of tokens read off an exception's shapes (a probe with more costs
@@ -131,7 +142,17 @@ def _tokens_to(function: str, named: dict[str, Any], m: int) -> dict[str, Any]:
     return out
 
 
-def _rank_properties(function: str, named: dict[str, Any]) -> Iterator[Property]:
+def _reads_more_axes(message: str) -> bool:
+    """Whether a reshape's exception shows a shape whose first sizes already hold the whole array ("cannot reshape
+    array of size 30 into shape (5, 6, 2, 3)": the (5, 6) input read as if it had one more axis), a rank's sign."""
+    found = re.search(r"cannot reshape array of size (\d+) into shape \(([^()]*)\)", message)
+    if found is None or not re.fullmatch(r"[\d, ]+", found[2]):  # a size the reshape infers (-1) fits by design
+        return False
+    sizes = [int(n) for n in re.findall(r"\d+", found[2])]
+    return any(int(np.prod(sizes[:i])) == int(found[1]) for i in range(1, len(sizes)))
+
+
+def _rank_properties(function: str, named: dict[str, Any], message: str = "") -> Iterator[Property]:
     tokens = [n for n in inference.TOKENS.get(function, ()) if isinstance(named.get(n), np.ndarray)]
     if not tokens:
         return
@@ -157,15 +178,21 @@ def _rank_properties(function: str, named: dict[str, Any]) -> Iterator[Property]
     # mistake of the code's axes is named only when the same call without the mask still raises there
     unless = ((_charged(lambda n: dict(n, mask=None)), "without the mask (`mask=None`)")
               if function in inference.ATTENTION and named.get("mask") is not None else None)
+    mask = named.get("mask")
     for k in (1, 2, 0):
         if k == lead:
             continue
         axes = {0: "no leading axes", 1: "one leading axis", 2: "two leading axes"}[k]
         mistake, other = readings.get((lead, k), (None, None))
         also = (lead_to(other[0]), other[1], other[2]) if other and other[0] != lead else None
-        yield (mistake, f"`{first}` is {k + 2}-D ({axes}); this case's `{first}` is {lead + 2}-D, of shape "
-               f"{_shape(named[first])}", f"with {axes}", lambda n, k=k: _lead_to(n, tokens, k), also, RANK_ERRORS,
-               False, unless)
+        # a mask with leading axes loses them with the tokens: the line may read either's rank, so both are said
+        cut = isinstance(mask, np.ndarray) and min(k, mask.ndim - 2) < mask.ndim - 2
+        subject = f"`{first}` is {k + 2}-D ({axes})" + (
+            f", or its mask {min(k, mask.ndim - 2) + 2}-D (the two lose leading axes together)" if cut else "")
+        yield (mistake, f"{subject}; this case's `{first}` is {lead + 2}-D, of shape {_shape(named[first])}"
+               + (f", its mask of shape {_shape(mask)}" if cut else ""), f"with {axes}"
+               + (" (its mask cut to match)" if cut else ""), lambda n, k=k: _lead_to(n, tokens, k), also,
+               None if _reads_more_axes(message) else RANK_ERRORS, False, unless)
 
 
 def _lead_to(named: dict[str, Any], tokens: list[str], k: int) -> dict[str, Any]:
@@ -232,6 +259,23 @@ def _square_properties(named: dict[str, Any]) -> Iterator[Property]:
                "with every weight square (X and each head zero-padded to one width)", rewritings.square_weights)
 
 
+def _mask_batch_axis(function: str, named: dict[str, Any]) -> Property:
+    """A mask with a batch axis, for a shared (n_q, n_k) one: code written for (B, 1, n_k) or (B, n_q, n_k) masks
+    slices (`mask[:, :N, :N]`), unsqueezes (`mask.unsqueeze(1)`) or checks its axes as if it had a leading one. On
+    inputs without leading axes, `mask[None]` gives every array after the mask a leading axis too: there it comes
+    after the ranks, makes their change (``within``), and is named only unless the inputs given one leading axis (the
+    mask as it is) get past too."""
+    mask = np.asarray(named["mask"])
+    tokens = [n for n in inference.TOKENS[function] if isinstance(named.get(n), np.ndarray)]
+    plain = np.ndim(named[tokens[0]]) == 2
+    unless = (_charged(lambda n: _lead_to(n, tokens, 1)), "with one leading axis (the mask as it is)") if plain else \
+        None
+    return ("mask_needs_batch_axis", f"the mask has a leading batch axis; this case's mask has shape {_shape(mask)}, "
+            "shared by the batch", "with the mask given a leading axis of length 1 (`mask[None]`)",
+            lambda n: dict(n, mask=np.asarray(n["mask"])[None]), None, None, False, unless,
+            ("batch_first_only", "needs_leading_axis", "needs_leading_axes") if plain else ())
+
+
 HEADS_TRIED = (2, 1, 4)  # other numbers of heads a line may have hard-coded (a course template's two heads first)
 
 
@@ -255,7 +299,11 @@ def heads_as_wide(named: dict[str, Any], other: int) -> dict[str, Any]:
     return rewritings.heads_of_width(named, np.shape(named["W_Q"])[-1] // other, np.shape(named["W_V"])[-1] // other)
 
 
-def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
+# numpy's and PyTorch's words for an array of several entries used as a truth value (`if mask:`)
+TRUTH_VALUE = r"truth value of an array with more than one element is ambiguous|Boolean value of Tensor with more than"
+
+
+def _mask_properties(stored: Case, named: dict[str, Any], message: str = "") -> Iterator[Property]:
     function = stored.function
     if function not in inference.ATTENTION or "mask" not in named:
         return
@@ -267,6 +315,9 @@ def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
         return
     mask = np.asarray(mask)
     shape = _shape(mask)
+    if re.search(TRUTH_VALUE, message):  # only then: without a mask every line that handles one is skipped
+        yield ("needs_no_mask", f"no mask is given (it reads the mask as one truth value); this case's mask has shape "
+               f"{shape}", "without the mask (`mask=None`)", lambda n: dict(n, mask=None))
     if function == "multi_head_attention" and mask.ndim >= 3:
         yield ("mha_mask_head_axis", f"the mask has a head axis; this case's per-sequence mask has shape {shape} "
                "(no head axis)", "with the head axis inserted (`mask[..., None, :, :]`)",
@@ -289,6 +340,9 @@ def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
                    np.size(n["mask"]) // n_k)]),
                None, None, True)  # named only when that call's answer is read as key padding: a line may check
     # the mask's first axis against the batch for another reason
+    first = inference.TOKENS[function][0]
+    if mask.ndim == 2 and np.ndim(named[first]) > 2:  # with inputs of no leading axes, after the ranks (below)
+        yield _mask_batch_axis(function, named)
     if mask.dtype.kind == "b" and np.ndim(mask) >= 2 and probe_inputs.mask_broadcasts(stored, named):
         full = probe_inputs.full_mask(stored, probe_inputs.Variant(named)).named["mask"].shape
         yield ("mask_full_shape", f"a mask written out in full, of shape {tuple(full)}; this case's mask has shape "
@@ -297,7 +351,9 @@ def _mask_properties(stored: Case, named: dict[str, Any]) -> Iterator[Property]:
                # a line that indexes the mask with one more axis than it has (`mask[:, :N, :N]` on a course's
                # (1, L, L) buffer) gets past with one leading axis of length 1 too, which writes nothing out
                (_charged(lambda n: dict(n, mask=np.asarray(n["mask"])[None])),
-                "with the mask given one leading axis of length 1 (`mask[None]`)"))
+                "with the mask given one leading axis of length 1 (`mask[None]`)"),
+               # written out in full, a 2-D mask gets the leading axes a line may need (mask_needs_batch_axis's)
+               ("mask_needs_batch_axis",) if mask.ndim == 2 and len(full) > 2 else ())
     if mask.dtype.kind == "b":
         yield ("needs_float_mask", "a mask of numbers (0/1); this case's mask is boolean",
                "with the mask as 0/1 numbers", lambda n: dict(n, mask=np.asarray(n["mask"]).astype(float)))

@@ -133,7 +133,7 @@ def _queries_and_keys(named: dict[str, Any]) -> list[tuple[tuple[str, ...], str,
         found.append((("mha_head_width_model",), "with heads of width D // num_heads",
                       {"W_Q": W_Q[..., :cut], "W_K": W_K[..., :cut]}))
     if np.shape(W_Q) == np.shape(W_K):
-        found += [((*m, "swapped_qk"), ", ".join(h for h in (how, "the roles of Q and K swapped") if h),
+        found += [((*m, "swapped_qk"), ", ".join(h for h in (how, "with the roles of Q and K swapped") if h),
                    {"W_Q": qk.get("W_K", W_K), "W_K": qk.get("W_Q", W_Q)}) for m, how, qk in list(found)]
     return found
 

@@ -16,7 +16,7 @@ import numpy as np
 from autograder.api import Case, Mistakes, StudentError, diagnose, matches, mistake_ids, precision, type_mistake
 
 from ..generated import oracle
-from . import decompose, evidence, inference, masks, scales
+from . import decompose, evidence, fits, inference, masks, scales
 
 PROBED = "a probe: the same call on an input without the suspected cause gives the expected output"
 
@@ -114,7 +114,7 @@ def _doubled(named: dict[str, Any]) -> dict[str, Any]:
 
 def _read(stored: Case, actual: Any, student: Any = None) -> tuple[Mistakes, str, bool] | None:
     """What the output alone shows, or None; with ``student``, one probe may settle a reading two explanations fit
-    (``inference.infer``)."""
+    (``fits.infer``)."""
     if mistake := type_mistake(stored.expected, actual):
         return mistake, "the output's type", False
     if mistake := diagnose(actual, stored.mistakes, stored.expected):
@@ -126,7 +126,7 @@ def _read(stored: Case, actual: Any, student: Any = None) -> tuple[Mistakes, str
         return mistake, "the mask's pattern, written as numbers", False
     if stored.function == "softmax" and (mistake := evidence.softmax_mistake(actual, stored)):
         return mistake, "what the output sums to, along which axis", False
-    if found := inference.infer(stored, actual, student):
+    if found := fits.infer(stored, actual, student):
         return (*found, False)
     if found := inference.answered(stored, actual):
         return (*found, True)

@@ -1,9 +1,5 @@
-"""Mechanisms that name a mistake no stored output shows: inference from the output, and a probe search.
+"""Mechanisms that name a mistake no stored output shows: a probe search, and which answer an output is.
 
-* ``infer`` recovers from the student's own output what it computed, in the case's terms: the
-  effective scale and the mask's effect, fitted from the log of the attention weights against the
-  scores (``log w_ij = c * s_ij + b * mask_ij + r_i``); a causal mask of shape (n_q, n_q); what
-  RoPE did (``rotations.py``). A name is given only when the fit is exact.
 * ``search`` re-runs a failing case on inputs rewritten so that properties hold (no leading
   axes, one, two; as many queries as keys; d_v = d_k; a mask of 0/1 numbers; integer positions;
   the contract's default arguments given explicitly),
@@ -11,13 +7,14 @@
   properties (up to three) whose rewriting makes the case pass are named: "works only when ...";
   the answer may also be the contract's for the code's own causal mask, or without the mask or
   the given scale (``answer_for``).
+* ``answer_for`` says which answer an output is: the contract's, or the contract's for another mask or scale.
 
-Each returns ``(mistake id, how it was shown)`` or None; ``how`` goes to results.json's evidence.
+What the output alone shows by an exact fit is ``fits.py``'s. Each returns ``(mistake id, how it was shown)`` or
+None; ``how`` goes to results.json's evidence.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from itertools import combinations
 from typing import Any
 
@@ -26,112 +23,10 @@ import numpy as np
 from autograder.api import Case, StudentError, answer, call_arguments, compare, matches
 
 from ..generated import oracle
-from . import masks, probe_inputs, rotations, scales, variants
-from .rewritings import ATTENTION, TOKENS, _lead_to, heads_of_width, rewritings
+from . import masks, probe_inputs, scales, variants
+from .rewritings import ATTENTION, TOKENS, _lead_to, first_slices, heads_of_width, rewritings
 
 Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
-
-
-# ----------------------------------------------------------------------------
-# Inference from the output
-# ----------------------------------------------------------------------------
-
-
-def infer(stored: Case, actual: Any, student: Any = None) -> Found:
-    """The mistake the output itself shows, by a fit that is exact, or None. ``student``: for the one probe that
-    settles a RoPE reading two explanations fit (``rotations.read``)."""
-    with np.errstate(all="ignore"):
-        try:
-            if stored.function == "scaled_dot_product_attention":
-                return _attention_fit(stored, actual)
-            if stored.function == "causal_mask":
-                return _square_mask(stored, actual)
-            if stored.function == "rope":
-                return rotations.read(stored, actual, _rope_probe(student, stored))
-        except (ValueError, TypeError, IndexError, np.linalg.LinAlgError):
-            return None
-    return None
-
-
-def _rope_probe(student: Any, stored: Case) -> Callable[[np.ndarray], Any] | None:
-    """The student's rope on the case's x and base at other positions (one probe call, within the case's budget)."""
-    named = _plain_arguments(stored) if student is not None else None
-    if named is None:
-        return None
-
-    def probe(positions: np.ndarray) -> Any:
-        if not scales.probe_allowed():
-            raise StudentError("budget", "the case's probe calls are spent")
-        return student.call(stored.function, *dict(named, positions=positions).values())
-
-    return probe
-
-
-def _attention_fit(stored: Case, actual: Any) -> Found:
-    """Fit log w = c * scores + b * mask + (a constant per row) on the entries the student kept (w > 0); when no such
-    fit is exact, the same with a constant per column: a softmax over the queries (softmax_wrong_axis)."""
-    if not isinstance(actual, (tuple, list)) or len(actual) != 2:
-        return None
-    Q, K = np.asarray(stored.inputs["Q"], float), np.asarray(stored.inputs["K"], float)
-    weights = np.asarray(actual[1], dtype=float)
-    scores = Q @ np.swapaxes(K, -1, -2)
-    if weights.shape != scores.shape or not np.isfinite(weights).all():
-        return None
-    mask = stored.inputs.get("mask")
-    allowed = np.broadcast_to(np.asarray(mask, bool), scores.shape) if mask is not None else np.ones(scores.shape,
-                                                                                                        bool)
-    axis, solution = None, None
-    for axis in (-1, -2):
-        turn = (lambda a: a) if axis == -1 else (lambda a: np.swapaxes(a, -1, -2))
-        if (solution := scales.log_fit(turn(weights), turn(scores), turn(allowed))) is not None:
-            break
-    if solution is None or (axis == -2 and scores.shape[-2] < 2):
-        return None
-    c = float(solution[0])
-    b = float(solution[1]) if len(solution) > 1 else 0.0
-    d_k, d_v = Q.shape[-1], np.shape(stored.inputs["V"])[-1]
-    given = stored.inputs.get("scale")
-    wanted = variants.asked(stored.function, stored.inputs)
-    how = f"the weights are the softmax of the scores times {c:.6g} (asked: {wanted:.6g})"
-    if axis == -2:
-        how += ", normalised over the queries (each key's column sums to 1)"
-    if len(solution) > 1 and (np.isclose(b, 1.0, rtol=1e-4) or np.isclose(b, c, rtol=1e-4)) and abs(b) > 1e-6:
-        if axis == -2:
-            return None
-        return "mask_bool_added", how + f", plus {b:.6g} times the boolean mask"
-    kept = weights > 1e-300
-    inverted = mask is not None and not np.array_equal(kept, allowed) and _inverted_pattern(kept, allowed)
-    scale = scales.mistake(c, wanted, given, d_k, d_v, {Q.shape[-2], K.shape[-2], *Q.shape[:-2]})
-    found = tuple(m for m in ("softmax_wrong_axis" if axis == -2 else None, "mask_inverted" if inverted else None,
-                              scale) if m)
-    if not found:
-        return None  # the scale is right and the mask hides what it should: something else is wrong
-    if inverted:
-        how += "; it keeps exactly the keys the mask disallows"
-    return (found[0] if len(found) == 1 else found), how
-
-
-def _inverted_pattern(kept: np.ndarray, allowed: np.ndarray) -> bool:
-    """The weights are nonzero exactly where the mask is False, on every row that the inverted mask leaves a key."""
-    rows = (~allowed).any(axis=-1)
-    return bool(rows.any()) and bool(np.array_equal(kept[rows], ~allowed[rows]))
-
-
-def _square_mask(stored: Case, actual: Any) -> Found:
-    n_q = int(stored.inputs["n_q"])
-    n_k = stored.inputs.get("n_k")
-    if n_k is None or int(n_k) == n_q or not isinstance(actual, np.ndarray) or actual.shape != (n_q, n_q):
-        return None
-    if (read := masks.pattern(actual)) is None:
-        return None
-    (form, allowed), square = read, oracle.causal_mask(n_q)
-    written = " written as numbers" if form else ""
-    if np.array_equal(allowed, square):
-        how = f"the output is causal_mask({n_q}, {n_q}){written}, of shape ({n_q}, {n_q})"
-        return (("causal_ignores_n_k", *form) if form else "causal_ignores_n_k"), how
-    if np.array_equal(allowed, ~square):  # the polarity inverted too
-        return ("causal_ignores_n_k", "mask_inverted", *form), f"the output is ~causal_mask({n_q}, {n_q}){written}"
-    return None
 
 
 # ----------------------------------------------------------------------------
@@ -184,6 +79,8 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                     without = right_without_mask(student, stored.function, named) if without is None else without
                     if without:  # the code takes these axes without a mask: what fails is its mask's handling
                         continue
+                if _data_not_rank(student, stored.function, named, combo):
+                    continue  # the rank's rewriting passes for the data it kept, not for the rank
                 if "needs_square" in mistakes and ("always_causal" in mistakes or (
                         _causal(inputs.get("mask")) and not _honours_mask(student, stored.function, inputs))):
                     continue  # a causal mask of the code's own, right only on square cases, fits as well
@@ -203,6 +100,25 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                 return (mistakes[0] if len(mistakes) == 1 else mistakes), (
                     f"a probe: the same case {hows} gives the contract's answer {found[1]}".rstrip())
     return None
+
+
+def _data_not_rank(student: Any, function: str, named: dict[str, Any], combo: tuple) -> bool:
+    """Whether a combination that drops leading axes (it keeps their first slices) passes with those same slices at
+    the case's own rank too: then what the rank's rewriting changed that mattered is the data it kept (a fully
+    masked row left out, say), not the number of axes (True too when the budget refuses the call)."""
+    tokens = [n for n in TOKENS.get(function, ()) if isinstance(named.get(n), np.ndarray)]
+    lead = np.ndim(named[tokens[0]]) - 2 if tokens else 0
+    ks = [rewrite.keywords["k"] for m, _, rewrite in combo if m in LEAD_MISTAKES]
+    if not ks or ks[0] >= lead:
+        return False
+    inputs = first_slices(named, tokens, ks[0])
+    try:
+        for mistake, _, rewrite in combo:
+            inputs = inputs if mistake in LEAD_MISTAKES else rewrite(inputs)
+    except (ValueError, IndexError):
+        return False
+    # refused by the case's budget, the rank is not shown either
+    return not scales.probe_allowed() or _answer_to(student, function, inputs, partial=True) is not None
 
 
 def _width_control(student: Any, function: str, named: dict[str, Any], combo: tuple) -> bool:
@@ -379,6 +295,8 @@ def answer_for(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tupl
             continue
         if matches(actual, expected):
             return mistakes, how
+        if mistakes == ("mask_key_padding",) and matches(actual, _unit_axes_as(expected, actual)):
+            return mistakes, f"{how}, but for where its axes of length 1 stand"
     if function in ATTENTION:
         for mistakes, how, expected in variants.added(function, inputs, *_lengths(function, inputs)):
             if matches(actual, expected):
@@ -388,8 +306,22 @@ def answer_for(function: str, inputs: dict[str, Any], actual: Any) -> tuple[tupl
             continue
         if scale := scales.named_for(function, candidate, c):
             wanted = variants.asked(function, candidate)
-            return (scale, *mistakes), f"{how} with its scores scaled by {c:.6g} instead of {wanted:.6g}".lstrip()
+            return (scale, *mistakes), ", ".join(h for h in (how, f"with its scores scaled by {c:.6g} instead of "
+                                                               f"{wanted:.6g}") if h)
     return None
+
+
+def _unit_axes_as(expected: Any, actual: Any) -> Any:
+    """``expected`` with its axes of length 1 placed as ``actual``'s are, where the two differ only there (the
+    key-padding reading's ``mask[:, None, None, :]`` adds a head and a query axis; code written for 3-D scores adds
+    the query axis alone, and before 2-D scores either gives the first axis of the mask a new axis of its own)."""
+    if isinstance(expected, tuple):
+        return tuple(_unit_axes_as(e, a) for e, a in zip(expected, actual)) if isinstance(actual, (tuple, list)) and \
+            len(actual) == len(expected) else expected
+    shape, like = np.shape(expected), np.shape(actual)
+    if shape == like or [n for n in shape if n != 1] != [n for n in like if n != 1]:
+        return expected
+    return np.reshape(expected, like)
 
 
 def _lengths(function: str, inputs: dict[str, Any]) -> tuple[int, int]:

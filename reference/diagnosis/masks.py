@@ -149,8 +149,8 @@ def _same_mask(pattern: np.ndarray, allowed: np.ndarray) -> bool:
 
 @quiet(None)
 def without_extra_axes(expected: Any, actual: Any) -> Any:
-    """The output with the extra leading axes of length 1 of some of its arrays removed (the rest of each shape the
-    expected one), or None when it has none."""
+    """The output with the extra leading axes of length 1 of some of its arrays removed (``_cut``), or None when it
+    has none."""
     if isinstance(expected, tuple):
         if not isinstance(actual, (tuple, list)) or len(actual) != len(expected):
             return None
@@ -176,11 +176,13 @@ def with_last_axis_joined(expected: Any, actual: Any) -> np.ndarray | None:
 
 
 def _cut(expected: Any, actual: Any) -> np.ndarray | None:
+    """``actual`` without the leading axes of length 1 it has past ``expected``'s number of axes (whatever the rest
+    of its shape: a causal mask (1, n_q, n_q) for (n_q, n_k) is read as its (n_q, n_q) too); None without them."""
     e = np.asarray(expected)
-    if not isinstance(actual, np.ndarray) or actual.ndim <= e.ndim or actual.size != e.size:
+    if not isinstance(actual, np.ndarray) or actual.ndim <= e.ndim:
         return None
     extra = actual.shape[: actual.ndim - e.ndim]
-    return actual.reshape(e.shape) if all(n == 1 for n in extra) and actual.shape[len(extra):] == e.shape else None
+    return actual.reshape(actual.shape[len(extra):]) if all(n == 1 for n in extra) else None
 
 
 # ----------------------------------------------------------------------------

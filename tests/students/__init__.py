@@ -55,7 +55,9 @@ measured; ``FRESH_19`` a nineteenth batch of 12 (Bar-Ilan University's Deep Lear
 "Small Transformer Language Models"; UCLA ECE 239AS, spring 2024, project 3 "Language modelling and
 Transformers"; Nanjing University's LLM course, open-llm-assignments 1, 3 and 4), ported after the eighteenth
 was measured; ``FRESH_20`` a twentieth batch of 14 (Heinrich Heine University Düsseldorf's "Implementing Transformer
-Models", Unicamp IA024, the Hanghae99 Plus AI bootcamp), ported after the nineteenth was measured.
+Models", Unicamp IA024, the Hanghae99 Plus AI bootcamp), ported after the nineteenth was measured; ``FRESH_21`` a
+twenty-first batch of 13 (ENSAE Paris's Deep Learning course, VK Education's LLM course, Holberton School's machine
+learning curriculum, DeepLearning.AI's NLP Specialization), ported after the twentieth was measured.
 """
 
 from __future__ import annotations
@@ -84,7 +86,6 @@ PROPOSED_IDS: dict[str, str] = {
     "rope_integer_offset": "RoPE takes an integer offset / arange instead of the positions",
     "needs_single_token": "works only on a single token",
     "needs_mask": "works only when a mask is given",
-    "needs_no_mask": "works only without a mask",
 }
 
 # Causes that fit neither feedback.MISTAKES nor PROPOSED_IDS.
@@ -282,22 +283,46 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "group size that defaults to the model width D = X.shape[-1] (a token's width in decoding) and is checked even "
     "with QK-norm off: multi-head attention and decoding raise unless d_k is a multiple of D",
     # FRESH_20 helper B
-    "causal_buffer_max_tokens": "attention always cuts its causal mask from a (L, L) tril buffer built once at "
-    "construction (register_buffer('tril', torch.tril(torch.ones(context_size, context_size))), L = the notebook's "
-    "context_size, 9) as tril[:N, :N]: right up to L tokens, but with more than L tokens the cut stays (L, L) and the "
-    "broadcast against the (N, N) scores raises",
+    # causal_buffer_max_tokens: now known (the crash search tells m tokens from m - 1, a buffer cut to the scores)
     # FRESH_20 helper C
     "mha_mask_unsqueezed_query_axis": "multi_head_attention gives the mask its head axis with mask.unsqueeze(-2) "
     "(meant for the course's (B, 1, N) padding mask, which becomes (B, 1, 1, N)): a shared (N, N) mask becomes (N, 1, "
     "N) and a per-sequence (B, N, N) one (B, N, 1, N), so the mask's query axis (before the inserted 1) meets the (B, "
     "H, N, N) scores' head axis: every contract mask raises unless N equals H (then every query of head h reads mask "
     "row h) or H is 1 (then the scores are broadcast to (B, N, N, N))",
+    # FRESH_21 helper C
+    "mha_heads_split_with_merge": "multi_head_attention splits its projections into heads with its head-MERGING "
+    "function (tl.Fn('AttnHeads', compute_attention_output_closure(...)) where compute_attention_heads_closure was "
+    "asked for): each (B, N, H*d) projection is reshaped straight to (B, H, N, d), transposed to (B, N, H, d) and "
+    "flattened back to (B, N, H*d), so the 'heads' stay one full-width array whose entries are scrambled across tokens "
+    "and columns; one attention runs over the full width (scale 1/sqrt(H*d_k)) on these scrambled queries, keys and "
+    "values, and its output is scrambled the same way again before W_O: right only for one head",
+}
+
+
+# causes found in the corpus (NEW_IDS) whose description says a known mistake's too, declared with it wherever they are
+IMPLIED: dict[str, tuple[str, ...]] = {
+    # a shared (N, N) mask raises where a mask given a leading axis, (1, N, N), gets past: the code takes its mask
+    # only with a batch axis (an unsqueeze(1) meant for (B, 1, N) or (B, N, N) masks; an assert of 3 axes; a slice
+    # mask[:, :N, :N] of the course's (1, L, L) buffer)
+    "mha_mask_unsqueezed_shared": ("mask_needs_batch_axis",),
+    "mask_needs_3d": ("mask_needs_batch_axis",),
+    "mask_sliced_from_buffer": ("mask_needs_batch_axis",),
+    "mha_mask_expand_heads": ("mask_needs_batch_axis",),  # "a shared 2-D (N, N) mask raises ... (B, N, N) works"
+    # mask.unsqueeze(1) in attention reads a shared (N_q, N_k) mask's rows as sequences, each row the key padding of
+    # one (as hhu_leonardebinger's same line is declared), and on 4-D scores only a (B, N_q, N_k) mask is right
+    "mask_unsqueezed_in_attention": ("mask_key_padding", "mask_needs_batch_axis"),
 }
 
 
 @dataclass(frozen=True)
 class Port(_RealWorldPort):
     notes: str = ""  # where in the student's code each cause is
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "causes", {function: (*causes, *(m for c in causes for m in IMPLIED.get(c, ())
+                                                                  if m not in causes))
+                                            for function, causes in self.causes.items()})
 
     def source(self) -> str:
         """The submission: the reference solution, then the port (whose definitions replace the reference's)."""
@@ -3349,6 +3374,245 @@ PORTS = [
        "math.sqrt(self.d_k)`, `scores.masked_fill(mask == 0, -1e9)` (the contract's polarity; finite: a fully masked "
        "row becomes uniform; a (B, N, N) mask gets no head axis), `context.transpose(1, 2).contiguous().view("
        "batch_size, -1, self.d_model)` (merged into D columns), `self.wo(context)`."),
+    # the FRESH_21 ports (helper A), part 1: ENSAE Paris (Institut Polytechnique de Paris, France), the third-year
+    # Deep Learning course (Olivier Koch, spring 2024; the course's repository oakfr/ensae-dl-course, which the students
+    # fork), session 4 "Build a mini GPT from scratch": in session_4/problem.ipynb the students write a scaled
+    # self-attention Head, a masked Head (with the given `register_buffer('tril', torch.tril(torch.ones(block_size,
+    # block_size)))` and the notebook's "do not modify" globals block_size = 2, n_embd = 3, later 6), a
+    # MultiHeadAttention(num_heads, head_size) of Heads plus a linear projection, a FeedForward and a Block, each
+    # checked against fixed torch.allclose values (the first version of those values, which these students solved, was
+    # computed with Karpathy's scale C**-0.5, C the input's width), then copy them into gpt-problem.py; two students'
+    # solutions (a third, ilyeshammouda/Deep-learning-3A-ENSAE, behaves exactly as ensae_elenalmg and was left out), a
+    # course the corpus had not used
+    Port("ensae_elenalmg", {
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "scale_d_model", "always_causal",
+                                 "causal_buffer_max_tokens"),
+    }, notes="session_4/tp4-loumagne-elena.ipynb (commit 3d03aff), the masked Head: key, query AND `values` "
+       "`nn.Linear(n_embd, head_size, bias=False)` (values head_size wide), `B, T, C = x.shape` (3-D only), `wei = "
+       "(Q @ K.transpose(-2,-1))*C**-0.5` (C = the input's width), `wei.masked_fill(self.tril[:T,:T] == 0, "
+       "float('-inf'))` with the (2, 2) buffer of the notebook's `block_size = 2` (always causal, no mask argument; "
+       "with more than 2 tokens the (2, 2) cut raises against the scores); MultiHeadAttention: `torch.cat([h(x) for h "
+       "in self.heads], dim=-1)`, `self.lm = nn.Linear(n_embd, n_embd)`."),
+    Port("ensae_kirscher", {
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "scale_d_model", "always_causal",
+                                 "causal_mask_block_size", "no_output_projection"),
+    }, notes="session_4/problem.ipynb (commit bcbb6a1), the masked Head: K, Q AND V `nn.Linear(n_embd, head_size, "
+       "bias=False)` (values head_size wide), `B, T, C = x.shape` (3-D only), `dot_product = Q @ K.transpose(-2, -1) "
+       "* C**-0.5` (C = the input's width), `dot_product.masked_fill(self.tril == 0, float('-inf'))`: the WHOLE (2, 2) "
+       "buffer of the notebook's `block_size = 2`, never cut (always causal, no mask argument; only 2 tokens work: "
+       "more raise in the broadcast, 1 token grows to 2 rows that `S @ V` refuses); MultiHeadAttention builds "
+       "`self.linear = nn.Linear(num_heads * head_size, n_embd, bias=False)` but forward returns only `torch.cat([h(x) "
+       "for h in self.heads], dim=-1)` (the notebook's own sanity check prints False)."),
+    # the FRESH_21 ports (helper A), part 2: VK's LLM course (VK Education's "NLP course at VK", Moscow, autumn 2024;
+    # the course's repository makarenko95/llm-course-2024-autumn, which the students fork, with GitHub workflows that
+    # run each homework's tests), homework 2: Homework/02/solution.py gives compute_attention(queries, keys, values) on
+    # (B, N, D), compute_multihead_attention(queries, keys, values, projection_matrix) on heads already projected and
+    # split, (B, H, N, d), with an (H*d, H*d) projection applied as nn.Linear's weight, and compute_rotary_embeddings(x)
+    # on (B, N, H, d) (no positions, no base), which tests/test_attention.py compares with
+    # F.scaled_dot_product_attention and nn.MultiheadAttention and tests/test_rotary.py with torchtune's
+    # RotaryPositionalEmbeddings; three students' solutions (the first three forks found, in the index's order), a
+    # course the corpus had not used
+    Port("vkllm_angrysigma", {
+        "scaled_dot_product_attention": ("mask_ignored", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "mask_ignored"),
+        "rope": ("rope_ignores_positions", "rope_base_ignored"),
+        "decode_step": ("rope_ignores_positions",),
+        "generate_cached": ("rope_ignores_positions",),
+        "generate_naive": ("rope_ignores_positions", "rope_base_ignored"),
+    }, callee=decoding("rope"),
+        notes="Homework/02/solution.py (commit 5999544) compute_attention(queries, keys, values): `softmax(queries @ "
+        "keys.transpose(-1, -2) / torch.sqrt(torch.tensor(queries.size()[-1])), dim=-1) @ values` (no mask, no scale "
+        "parameter); compute_multihead_attention: `batch_size, num_heads, seq_len, hidden_dim = queries.size()` (4-D "
+        "heads: one batch axis), `.transpose(1, 2).contiguous().view(batch_size, seq_len, num_heads * hidden_dim)` "
+        "(the queries' width: values of another width raise), `qks @ projection_matrix.T`, no mask parameter; "
+        "compute_rotary_embeddings(x): `base = 10000`, `theta_idx = torch.arange(0, seq_len)` (token t at position t; "
+        "no positions, no base parameter), complex rotation of the interleaved pairs (right otherwise). Decoding: the "
+        "new token is rotated at position 0 (the identity, so base plays no part) in decode_step and generate_cached; "
+        "generate_naive's keys sit at 0..n (right) but its query at 0, with base 10000."),
+    Port("vkllm_khudv", {
+        "scaled_dot_product_attention": ("mask_ignored", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "mask_ignored"),
+        "rope": ("rope_ignores_positions", "rope_base_ignored"),
+        "decode_step": ("rope_ignores_positions",),
+        "generate_cached": ("rope_ignores_positions",),
+        "generate_naive": ("rope_ignores_positions", "rope_base_ignored"),
+    }, callee=decoding("rope"),
+        notes="Homework/02/solution.py (commit c8c783d) compute_attention: `torch.matmul(queries, keys.transpose(-2, "
+        "-1)) / torch.sqrt(torch.tensor(hidden_dim, dtype=torch.float32))`, F.softmax(dim=-1), matmul with values (no "
+        "mask, no scale parameter); compute_multihead_attention: `BATCH_SIZE, N_HEADS, SEQ_LENGTH, DIM_PER_HEAD = "
+        "queries.size()` (4-D heads: one batch axis), its own copy of the attention, `attention_output.permute(0, 2, "
+        "1, 3).reshape(BATCH_SIZE, SEQ_LENGTH, N_HEADS * DIM_PER_HEAD)` (the queries' width: values of another width "
+        "raise), `torch.matmul(concatenated_output, projection_matrix.T)`, no mask parameter; "
+        "compute_rotary_embeddings: `m = torch.arange(SEQ_LENGTH)` (token t at position t; no positions parameter), "
+        "`theta = 10000 ** (-2 * i / DIM_PER_HEAD)` (no base parameter), interleaved pairs (right otherwise). "
+        "Decoding: the new token is rotated at position 0 (the identity) in decode_step and generate_cached; "
+        "generate_naive's query at 0, base 10000."),
+    Port("vkllm_mikhailkomkin", {
+        "scaled_dot_product_attention": ("batch_first_only", "mask_ignored", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mask_ignored"),
+        "rope": ("rope_ignores_positions", "rope_base_ignored"),
+        "decode_step": ("batch_first_only", "rope_ignores_positions"),
+        "generate_cached": ("batch_first_only", "rope_ignores_positions"),
+        "generate_naive": ("batch_first_only", "rope_ignores_positions", "rope_base_ignored"),
+    }, callee=decoding("scaled_dot_product_attention", "rope"),
+        notes="Homework/02/solution.py (commit 830e961) compute_attention: `BATCH_SIZE, SEQ_LENGTH, HIDDEN_DIM = "
+        "queries.shape` (3-D only), `torch.bmm(queries, keys.transpose(1, 2)) / d` with `d = HIDDEN_DIM ** 0.5`, "
+        "torch.softmax(dim=-1), `torch.bmm(A, values)` (no mask, no scale parameter); compute_multihead_attention: "
+        "`BATCH_SIZE, N_HEADS, SEQ_LENGTH, DIM_PER_HEAD = queries.shape` (4-D heads: one batch axis), "
+        "compute_attention on `queries[:, i, :, :]` etc. for each head, `torch.cat(torch_list, dim=2)`, "
+        "`torch.matmul(multihead_attention, projection_matrix.T)` (right widths), no mask parameter; "
+        "compute_rotary_embeddings: `seq_idx = torch.arange(SEQ_LENGTH)` (token t at position t; no positions "
+        "parameter), `theta = 1.0 / (10000 ** (theta / (DIM_PER_HEAD // 2)))` (no base parameter), interleaved pairs "
+        "(right otherwise). The reference's decoding passes 2-D q, K, V to the student's attention: every call raises "
+        "(before the rope's positions would show)."),
+    # the FRESH_21 ports (helper B): Holberton School (founded in San Francisco; campuses include the US, Colombia and
+    # Uruguay), its machine learning curriculum, project 0x11 "Attention" (supervised_learning, TensorFlow 2 / Keras,
+    # cohorts of 2020-2023): task 5 asks for `sdp_attention(Q, K, V, mask=None)` returning `output, weights`, the mask
+    # (the TensorFlow tutorial's convention, 1 = masked) "multiplied by -1e9 and added to the scaled matrix
+    # multiplication"; task 6 for a Keras layer `MultiHeadAttention(dm, h)` with `depth` and four `Dense(dm)` layers Wq,
+    # Wk, Wv and linear, whose `call(Q, K, V, mask)` takes (batch, seq_len, d) inputs and returns `output, weights`; the
+    # students write both files from the task's specification (no skeleton code), checked by the school's intranet. Four
+    # students' solutions (two of Holberton Colombia, one of Holberton Uruguay, one of a US cohort, by their commits'
+    # time zones), a course the corpus had not used. dm is X.shape[-1] and the contract's weights are the Dense layers'
+    # kernels, set as Keras's set_weights would (each must be (D, D)).
+    Port("holberton_edigiraldo", {
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_head_width_model", "mha_value_width",
+                                 "mask_inverted", "mask_finite_fill", "mha_mask_head_axis"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="supervised_learning/0x11-attention/5-sdp_attention.py (commit 74af27a) sdp_attention(Q, K, V, "
+        "mask=None): no scale argument, `qpk = qpk / tf.sqrt(dk)` with `dk = tf.cast(tf.shape(K)[-1], tf.float32)`, "
+        "`qpk += mask * -1e9` (the penalty on the keys a contract mask allows; finite: a row all penalised, or none, "
+        "keeps its own softmax), `tf.nn.softmax(qpk, axis=-1)`; 6-multihead_attention.py (commit 28ae13c) "
+        "MultiHeadAttention(dm, h): `self.depth = int(dm / h)`, `tf.keras.layers.Dense(dm)` for Wq, Wk, Wv and linear "
+        "(every kernel (D, D) with dm = D), `batch = tf.shape(K)[0]`, splitHeads `tf.reshape(m, (batch, -1, self.h, "
+        "self.depth))` + `tf.transpose(m, perm=[0, 2, 1, 3])` (3-D input only; heads of dm // h columns for q, k AND "
+        "v), `sdp_attention(Q, K, V, mask)` (mask as given: no head axis for a (B, N, N) mask), `tf.reshape(output, "
+        "(batch, -1, self.dm))`, `self.linear(output)`."),
+    Port("holberton_jdarangop", {
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_head_width_model", "mha_value_width",
+                                 "qkv_wrong_weight", "no_output_projection", "last_axis_split", "mask_inverted",
+                                 "mask_finite_fill", "mha_mask_head_axis"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="supervised_learning/0x11-attention/5-sdp_attention.py (commit ea6925d, \"Fix scale denominator\") "
+        "sdp_attention(Q, K, V, mask=None): no scale argument, `dk = tf.cast(tf.shape(Q)[-1], tf.float32)`, `scale "
+        "+= (mask * -1e9)` (the penalty on the keys a contract mask allows; finite), `tf.nn.softmax(scale)`; "
+        "6-multihead_attention.py (commit 5eb6eeb) MultiHeadAttention(dm, h): `self.depth = int(dm / h)`, "
+        "`tf.keras.layers.Dense(units=dm)` for Wq, Wk, Wv and linear (W_Q and W_O must be (D, D)), `batch = "
+        "tf.shape(Q)[0]`, `q = self.Wq(Q)`, `k = self.Wq(K)`, `v = self.Wq(V)` (the query layer for the keys and the "
+        "values: W_K and W_V never used), `tf.reshape(x, (batch, -1, self.h, self.depth))` + `tf.transpose(x, perm=[0, "
+        "2, 1, 3])` (3-D input only), `sdp_attention(q, k, v, mask)` (mask as given: no head axis for a (B, N, N) "
+        "mask), `out = tf.transpose(out, perm=[0, 2, 1, 3])`, `concat = tf.reshape(out, (batch, -1, self.dm))`, "
+        "`output = self.linear(concat)`, then `return out, weights` (the heads' outputs (B, N, h, depth), neither "
+        "merged nor projected)."),
+    Port("holberton_bendosch", {
+        "scaled_dot_product_attention": ("needs_no_mask", "mask_inverted", "mask_finite_fill",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_head_width_model", "mha_value_width",
+                                 "head_split_reshape", "head_merge_wrong", "needs_no_mask", "mask_inverted",
+                                 "mask_finite_fill"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="supervised_learning/0x11-attention/5-sdp_attention.py (commit b2d6db8) sdp_attention(Q, K, V, "
+        "mask=None): no scale argument, `dk = tf.cast(K.shape[-1], dtype=tf.float32)`, `if mask:` (a mask of two or "
+        "more entries raises ValueError: its truth value is ambiguous), `step_2 += (mask * -1e9)` (a one-entry mask: "
+        "the penalty on a key it allows; finite), `tf.nn.softmax(step_2)`; 6-multihead_attention.py (commit 65c3aad) "
+        "MultiHeadAttention(dm, h): `self.depth = int(dm / h)`, `tf.keras.layers.Dense(dm)` for Wq, Wk, Wv and linear "
+        "(every kernel (D, D) with dm = D), `batch_size, seq_len_q, dq = Q.shape` (3-D input only), `tf.reshape(Q, "
+        "(batch_size, self.h, seq_len_q, self.depth))` with no transpose (likewise K and V; heads of dm // h columns), "
+        "`sdp_attention(Q, K, V, mask)` (any mask of more than one entry raises there), `self.linear(tf.reshape("
+        "output, (batch_size, seq_len_q, self.dm)))` straight from (B, h, N, depth)."),
+    Port("holberton_joaquin2000zz", {
+        "scaled_dot_product_attention": ("mask_inverted", "mask_finite_fill", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_head_width_model", "mha_value_width",
+                                 "mask_inverted", "mask_finite_fill", "mha_mask_head_axis"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="supervised_learning/0x11-attention/5-sdp_attention.py (commit 5d046ac) sdp_attention(Q, K, V, "
+        "mask=None): no scale argument, `dk = Q.shape[-1]`, `QKT / tf.sqrt(tf.cast(dk, dtype=tf.float32))`, `mask *= "
+        "tf.cast(-1e9, dtype=tf.float32)` and `scaled += mask` (the penalty on the keys a contract mask allows; "
+        "finite: a row all penalised, or none, keeps its own softmax), `tf.nn.softmax(scaled, axis=-1)`; "
+        "6-multihead_attention.py (commit bc2ce69) MultiHeadAttention(dm, h): `self.depth = dm // h`, "
+        "`tf.keras.layers.Dense(dm)` for Wq, Wk, Wv and linear (every kernel (D, D) with dm = D), `batch = "
+        "tf.shape(Q)[0]`, reshape_tensor `tf.reshape(x, shape=(batch, -1, self.h, self.depth))` + `tf.transpose(x, "
+        "perm=[0, 2, 1, 3])` (3-D input only; heads of dm // h columns for q, k AND v), `sdp_attention(Q, K, V, "
+        "mask)` (mask as given: no head axis for a (B, N, N) mask), `tf.reshape(outputs, (batch, -1, self.dm))`, "
+        "`self.linear(outputs)`."),
+    # the FRESH_21 ports (helper C): DeepLearning.AI's Natural Language Processing Specialization on Coursera (a MOOC
+    # with graded notebooks), course 4 "Natural Language Processing with Attention Models", week 2 programming
+    # assignment "Transformer Summarizer" (C4_W2_Assignment.ipynb, the Trax version given from 2020 to 2022): the
+    # learners fill in the "None"s of the graded cells DotProductAttention (with the skeleton's assert that q, k and v
+    # are equally wide, and its -1e9 fill), dot_product_self_attention (the causal mask (1, L_q, L_q)),
+    # compute_attention_heads_closure, compute_attention_output_closure and CausalAttention (a tl.Serial of
+    # tl.Dense(d_feature) projections, the two closures and a final tl.Dense(d_feature); no mask argument); the 2020
+    # notebook only prints CausalAttention's layers, so a wrong closure passes. Four learners' notebooks (2020, 2021,
+    # 2023), a course the corpus had not used (the Sequence Models course of the same organisation is a different
+    # course, in TensorFlow)
+    Port("courseranlp_marzaj1278", {
+        "causal_mask": ("extra_leading_axes", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("needs_equal_widths", "scale_argument_ignored", "mask_finite_fill"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_value_width", "mha_output_width_asserted"),
+        **{f: ("needs_equal_widths",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="Week2/C4_W2_Assignment.ipynb (commit 1c8b640) DotProductAttention(query, key, value, mask): the "
+        "skeleton's `assert query.shape[-1] == key.shape[-1] == value.shape[-1]` (values as wide as the keys), no "
+        "scale argument, `jnp.matmul(query, jnp.swapaxes(key, -1, -2)) / jnp.sqrt(depth)`, `jnp.where(mask, dots, "
+        "jnp.full_like(dots, -1e9))` (a finite fill: a fully masked row becomes uniform), `jnp.exp(dots - logsumexp)`; "
+        "dot_product_self_attention: `mask_size = q.shape[1]`, `jnp.tril(jnp.ones((1, mask_size, mask_size), "
+        "dtype=jnp.bool_), k=0)` (square, with a leading axis of 1); compute_attention_heads: `batch_size = "
+        "x.shape[0]`, `seqlen = x.shape[1]`, `jnp.reshape(x, (batch_size, seqlen, n_heads, d_head))` (3-D only); "
+        "CausalAttention(d_feature, n_heads): `tl.Dense(d_feature)` for the queries, keys AND values and the final "
+        "`tl.Dense(d_feature)` (one width for W_V and W_O's output: values of another width, or a W_O whose output is "
+        "not H*d_k wide, do not fit), no mask argument (always causal). The reference's decoding calls the student's "
+        "attention, whose assert refuses d_v != d_k."),
+    Port("courseranlp_tranlam076", {
+        "causal_mask": ("extra_leading_axes", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("batch_first_only", "needs_equal_widths", "scale_argument_ignored",
+                                         "mask_finite_fill"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_value_width", "mha_output_width_asserted"),
+        **{f: ("batch_first_only", "needs_equal_widths") for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="C4_W2_Assignment.ipynb (commit 725fad2) DotProductAttention: the skeleton's `assert query.shape[-1] == "
+        "key.shape[-1] == value.shape[-1]`, no scale argument, `jnp.matmul(query, jnp.swapaxes(key, 1, 2)) / "
+        "jnp.sqrt(depth)` (axes 1 and 2: a 2-D key raises, a 4-D one swaps its heads with its tokens), "
+        "`jnp.where(mask, dots, jnp.full_like(dots, -1e9))` (finite fill); dot_product_self_attention: "
+        "`jnp.tril(jnp.ones((1, mask_size, mask_size), dtype=jnp.bool_), k=0)` with `mask_size = q.shape[1]`; "
+        "compute_attention_heads: "
+        "`batch_size = x.shape[0]`, `seqlen = x.shape[1]`, `jnp.reshape(x, (batch_size*n_heads, seqlen, d_head))` "
+        "(3-D only); CausalAttention: `tl.Dense(d_feature)` for q, k, v and the output, no mask argument (always "
+        "causal). The reference's decoding calls the student's attention on 2-D arrays: the assert refuses d_v != d_k, "
+        "then swapaxes(key, 1, 2) raises."),
+    Port("courseranlp_edumunozsala", {
+        "causal_mask": ("extra_leading_axes", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("needs_equal_widths", "scale_argument_ignored", "mask_finite_fill"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_value_width", "mha_output_width_asserted",
+                                 "mha_heads_split_with_merge"),
+        **{f: ("needs_equal_widths",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="C4_W2_Assignment.ipynb (commit c2a31ec) DotProductAttention: the skeleton's `assert query.shape[-1] == "
+        "key.shape[-1] == value.shape[-1]`, no scale argument, `jnp.where(mask, dots, jnp.full_like(dots, -1e9))` "
+        "(finite fill); dot_product_self_attention: `mask_size = q.shape[-2]`, `jnp.tril(jnp.ones((1, mask_size, "
+        "mask_size), dtype=jnp.bool_), k=0)`; CausalAttention: `ComputeAttentionHeads = tl.Fn('AttnHeads', "
+        "compute_attention_output_closure(n_heads, d_head), n_out=1)` (the merging closure used to split: "
+        "`jnp.reshape(x, (-1, n_heads, seqlen, d_head))`, `jnp.transpose(x, (0, 2, 1, 3))`, `jnp.reshape(x, (-1, "
+        "seqlen, n_heads * d_head))` on each (B, N, H*d) projection, so one full-width attention on scrambled q, k, v, "
+        "scrambled again by the AttnOutput Fn; `seqlen = x.shape[1]`: 3-D only), `tl.Dense(d_feature)` for q, k, v and "
+        "the output, no mask argument (always causal). The reference's decoding calls the student's attention, whose "
+        "assert refuses d_v != d_k."),
+    Port("courseranlp_shashankrapolu07", {
+        "causal_mask": ("extra_leading_axes", "mask_float", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("needs_equal_widths", "scale_argument_ignored", "mask_finite_fill"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_value_width", "mha_output_width_asserted"),
+        **{f: ("needs_equal_widths",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="C4_W2_Assignment.ipynb (commit 0d6d30c) DotProductAttention: the skeleton's `assert query.shape[-1] == "
+        "key.shape[-1] == value.shape[-1]`, no scale argument, `jnp.matmul(query, jnp.swapaxes(key, -2, -1)) / "
+        "jnp.sqrt(depth)`, `jnp.where(mask, dots, jnp.full_like(dots, -1e9))` (finite fill); "
+        "dot_product_self_attention: `mask_size = q.shape[1]`, `mask = jnp.tril(jnp.ones((1, mask_size, mask_size)), "
+        "k=0)` (float ones and zeros: the skeleton's dtype=jnp.bool_ left out; square, with a leading axis of 1); "
+        "compute_attention_heads: `batch_size = x.shape[0]`, `seqlen = x.shape[1]`, `jnp.reshape(x, (batch_size * "
+        "n_heads, seqlen, d_head))` (3-D only); CausalAttention: `tl.Dense(n_units=d_feature)` for q, k, v and the "
+        "output, no mask argument (always causal). The reference's decoding calls the student's attention, whose "
+        "assert refuses d_v != d_k."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -3486,6 +3750,15 @@ FRESH_20: tuple[str, ...] = ('hhu_73gon', 'hhu_kasparsenft', 'hhu_floriankark', 
                              'unicamp_eltoncn', 'unicamp_matheusrdg', 'unicamp_mfbosco', 'unicamp_carisio',
                              'hanghae_jw3215', 'hanghae_tolluset', 'hanghae_hyeondata', 'hanghae_jhtwiz',
                              'hanghae_choi0619')
+# a twenty-first batch, from sources the corpus had not used (helper A: ENSAE Paris's third-year Deep Learning
+# course, session 4 "mini GPT"; VK Education's LLM course, autumn 2024, homework 2; helper B: Holberton School's
+# machine learning project 0x11 "Attention"; helper C: DeepLearning.AI's NLP Specialization, course 4, week 2, the
+# Trax "Transformer Summarizer"), ported after the twentieth was measured, by sessions that never ran the grader on
+# them; graded once for the report. Like the others, they join the validation half only.
+FRESH_21: tuple[str, ...] = ('ensae_elenalmg', 'ensae_kirscher', 'vkllm_angrysigma', 'vkllm_khudv',
+                             'vkllm_mikhailkomkin', 'holberton_edigiraldo', 'holberton_jdarangop', 'holberton_bendosch',
+                             'holberton_joaquin2000zz', 'courseranlp_marzaj1278', 'courseranlp_tranlam076',
+                             'courseranlp_edumunozsala', 'courseranlp_shashankrapolu07')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
@@ -3493,7 +3766,8 @@ BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fres
                                        "fresh_11": FRESH_11, "fresh_12": FRESH_12, "fresh_13": FRESH_13,
                                        "fresh_14": FRESH_14, "fresh_15": FRESH_15,
                                        "fresh_16": FRESH_16, "fresh_17": FRESH_17,
-                                       "fresh_18": FRESH_18, "fresh_19": FRESH_19, "fresh_20": FRESH_20}
+                                       "fresh_18": FRESH_18, "fresh_19": FRESH_19, "fresh_20": FRESH_20,
+                                       "fresh_21": FRESH_21}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:

@@ -76,6 +76,9 @@ class Property(NamedTuple):
     unless: tuple[Callable[[dict[str, Any]], dict[str, Any]], str] | None = None  # (a rewriting that leaves this
     # property broken but takes away something else the line may need, how: "without the mask"): when the call gets
     # past the line that way too, the line is reached only through that, so no mistake is named (its quote still is)
+    within: tuple[str, ...] = ()  # mistakes whose change this rewriting makes too (a mask written out in full has the
+    # leading axis a shared (n_q, n_k) mask lacks): when one of them is what the line assumed, this one getting past
+    # the line too is no second reading
 
 
 WHERE = "**Where it fails:**"  # the paragraph of a case's text that quotes the student's line
@@ -228,7 +231,7 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
                 mistake = None
                 if apart == PAST:  # what the line assumed is then neither: say only what the probes showed
                     text = (f"{WHERE} {line} raised on this case. The same call {prop.how} no longer raises there, "
-                            f"nor does the same call {prop.unless[1]}: it assumed neither.")
+                            f"nor does the same call {prop.unless[1]}: these probes do not tell what it assumed.")
                 how += f"; the same case {prop.unless[1]} " + ("gets past it too, so no mistake is named" if apart
                                                                  == PAST else "could not be told: no mistake is named")
         if mistake is None:  # the line says nothing of its own; the call where the property holds still may
@@ -238,8 +241,7 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
                                    original, calls, says, aside)
         if other is None:  # every other property still raises there: this one is what the line assumed
             how += "; every other property of the case tried still raises there"
-            how += f" (the same case {' or '.join(aside)} stops at an earlier line, and the exception does not speak "\
-                   "of it)" if aside else ""
+            how += f" (the same case {'; the same case '.join(aside)})" if aside else ""
             return Crash(text, mistake, how, right or ())
         if other and right is not None and mistake in right:  # the call's answer shows the mistake itself:
             return Crash(text, mistake, f"{how}; the same case {other} gets past it too, but this call's answer is "
@@ -261,26 +263,36 @@ def _another_gets_past(student: Any, stored: Any, named: Mapping[str, Any], othe
     coincidence of sizes is then no evidence either way): how, for the first that does; None when every other one
     still raises there (or does not apply); "" when one could not be told (the probe calls ran out, or its call
     stopped before the line), unless the exception (``says``) shows no sign of it (its ``when``): a rank the
-    message does not speak of, whose rewriting stops the call at an earlier line, is no second reading (its how is
-    added to ``aside``)."""
+    message does not speak of, whose rewriting stops the call at an earlier line, is no second reading; nor is one
+    whose rewriting stops the call at an earlier line (which this case gets past) with the kind of exception the
+    property speaks of (a rank that breaks an earlier unpacking `B, T, C = X.shape`: the code needs this case's rank
+    there). Each such how is added to ``aside``."""
     unknown = False
     covers = hooks.covers()
     same = found | {c for m in found for c in covers.get(m or "", ())}
     for prop in others:
-        if prop.mistake in same or set(covers.get(prop.mistake or "", ())) & found:
+        if prop.mistake in same or set(covers.get(prop.mistake or "", ())) & found or set(prop.within) & found:
             continue
         if calls <= 0:
             return ""
         calls -= 1
         seen: list[tuple[tuple[str, ...], str] | None] = []
-        outcome = _gets_past(student, stored, named, prop.rewrite, original, seen)
+        stopped: list[str] = []
+        outcome = _gets_past(student, stored, named, prop.rewrite, original, seen, stopped)
         if outcome == PAST and seen and seen[0] is not None and set(seen[0][0]) & (found - {None}):
             continue  # past it too, but its call's answer shows the same mistake: the readings agree on it
         if outcome == PAST:
             return prop.how
         if outcome == UNKNOWN and prop.when and not re.search(prop.when, says):
             if aside is not None:
-                aside.append(prop.how)
+                aside.append(f"{prop.how} stops at an earlier line, and the exception does not speak of it")
+            continue
+        if outcome == UNKNOWN and prop.when and stopped and re.search(prop.when, stopped[0]):  # this case gets past
+            # that earlier line, which raises the property's kind of exception where it holds: the code needs this
+            # case's side of the property there, so the property is no reading of the later line
+            if aside is not None:
+                aside.append(f"{prop.how} stops at an earlier line, which this case gets past, with that kind of "
+                             "exception")
             continue
         unknown = unknown or outcome == UNKNOWN
     return "" if unknown else None
@@ -290,12 +302,12 @@ PAST, RAISES, NOT_APPLICABLE, UNKNOWN = "past", "raises", "not applicable", "unk
 
 
 def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Callable[[dict[str, Any]], Any],
-               original: Sequence[Frame], seen: list | None = None) -> str:
+               original: Sequence[Frame], seen: list | None = None, stopped: list | None = None) -> str:
     """What the call on the rewritten case shows of the line the original raise came from (``original``: its
     frames in the student's files): PAST when it returns, or raises after that line; RAISES when it raises at that
     line again, reached the same way; NOT_APPLICABLE when the rewriting does not apply to the case; UNKNOWN when it
     cannot tell (the probe budget is spent, the call stopped before it reached the line, or it timed out or
-    crashed)."""
+    crashed); ``stopped`` gets what the raise of a call that stopped before the line says."""
     try:
         inputs = rewrite(dict(named))
     except probing.ProbeBudgetError:
@@ -312,7 +324,11 @@ def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Cal
         new = frames(student, again)
         if new and original and _lines(new) == _lines(original):  # the same line, reached the same way: a helper's
             return RAISES  # line called from another line of the function (its checks' one `raise`) is another raise
-        return UNKNOWN if _stopped_before(original, new) else PAST
+        if not _stopped_before(original, new):
+            return PAST
+        if stopped is not None and new:  # what the earlier line's raise says (an assert's condition too)
+            stopped.append(_says(again, new[-1], new))
+        return UNKNOWN
     if seen is not None:  # which answer it returned: the contract's, or the contract's but for known mistakes
         seen.append(_answer_of(stored.function, inputs, actual))
     return PAST
