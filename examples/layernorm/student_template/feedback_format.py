@@ -55,7 +55,13 @@ def shape_hint(expected: tuple, got: tuple, others: Mapping | None = None) -> st
             "use np.swapaxes(K, -1, -2) rather than .T, which reverses all axes."
         )
     if len(got) > len(expected) and got[len(got) - len(expected) :] == expected:
-        return f" You have extra leading axes {got[: len(got) - len(expected)]}: drop them (e.g. with [0])."
+        extra = got[: len(got) - len(expected)]
+        if all(n == 1 for n in extra):
+            return f" You have extra leading axes {extra}: drop them (e.g. with [0])."
+        return (
+            f" You have extra leading axes {extra}: something broadcast your result up to them (e.g. a mask "
+            "given an axis of its own); the output keeps only the inputs' leading axes."
+        )
     if tuple(n for n in got if n != 1) == tuple(n for n in expected if n != 1):
         return " They differ only by axes of length 1: check indexing like [None] or [0], or np.squeeze."
     if int(np.prod(got)) == int(np.prod(expected)):
