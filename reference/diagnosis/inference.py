@@ -318,7 +318,9 @@ def _unit_axes_as(expected: Any, actual: Any) -> Any:
     if isinstance(expected, tuple):
         return tuple(_unit_axes_as(e, a) for e, a in zip(expected, actual)) if isinstance(actual, (tuple, list)) and \
             len(actual) == len(expected) else expected
-    shape, like = np.shape(expected), np.shape(actual)
+    if not isinstance(expected, np.ndarray) or not isinstance(actual, np.ndarray):  # whatever the code returned
+        return expected
+    shape, like = expected.shape, actual.shape
     if shape == like or [n for n in shape if n != 1] != [n for n in like if n != 1]:
         return expected
     return np.reshape(expected, like)
