@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.test_crash_search import _failing
 from tests.test_inference import _graded_with, _where
-
-
-def _failing(tests: list[dict]) -> list[dict]:
-    return [t for t in tests if t["score"] < t["max_score"]]
-
 
 SLICED_BUFFER = '''
 

@@ -128,14 +128,9 @@ def _equal_widths(named: dict[str, Any]) -> dict[str, Any]:
 def first_slices(named: dict[str, Any], tokens: list[str], k: int) -> dict[str, Any]:
     """The data ``_lead_to`` keeps for fewer leading axes (the first slices, the mask's too), at the case's own rank:
     the axes dropped there kept with length 1 (``a[:1]``), so that a call on it tells the rank from the data."""
-    out = dict(named)
-    lead = np.ndim(named[tokens[0]]) - 2
-    for n in [*tokens, "mask"]:
-        a = named.get(n)
-        cut = lead - k if n != "mask" else np.ndim(a) - 2 - k  # as many axes as _lead_to drops of each
-        if isinstance(a, np.ndarray) and cut > 0:
-            out[n] = a[(slice(0, 1),) * cut]
-    return out
+    kept = _lead_to(named, tokens, k)
+    return {n: np.reshape(a, (1,) * (np.ndim(named[n]) - np.ndim(a)) + np.shape(a)) if isinstance(a, np.ndarray)
+            else a for n, a in kept.items()}
 
 
 def _with_lead(a: np.ndarray, k: int) -> np.ndarray:
