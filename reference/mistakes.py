@@ -38,6 +38,8 @@ NOT_BY_VALUE: dict[str, str] = {
     "mha_mask_head_axis": "probe: multi_head_attention right once the (B, N, N) mask gets its head axis",
     "batch_first_only": "probe: right once the input has exactly one leading axis (added, or the leading ones merged)",
     "low_precision": "every entry within a few float16/bfloat16 ulps of the expected value",
+    "output_rounded": "every entry a multiple of 10**-k, equal to the expected output (or a stored mistake's) rounded "
+    "to k decimal places",
     "extra_leading_axes": "the expected values with extra leading axes of length 1",
     "last_axis_split": "the expected values with the last axis split into several, e.g. (..., N, d/2, 2) for (..., N, "
     "d)",
@@ -67,6 +69,9 @@ BY_INFERENCE: dict[str, str] = {
     "needs_float_mask": "the case rewritten with a 0/1 mask passes",
     "mha_square_weights": "the student's line that raised gets past with X and every weight zero-padded to one "
     "square width (the crash search: diagnosis/crashes.py)",
+    "mha_needs_divisible_width": "the case with X zero-padded to a width num_heads divides (and no width of the "
+    "heads') passes, or gets the student's line that raised past it, and X padded to the next width num_heads does "
+    "not divide does not",
     "needs_no_mask": "the student's line that raised, reading an array of several entries as one truth value, gets "
     "past without the mask (the crash search: diagnosis/crashes.py)",
     "needs_mask": "the student's line that raised on a case without a mask gets past with an all-True mask given "

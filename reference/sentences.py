@@ -130,6 +130,9 @@ SENTENCES: dict[str, str] = {
     "axes.",
     "last_axis_split": "Your output's last axis is split into several (e.g. RoPE's rotated pairs kept as (..., N, "
     "d/2, 2) for (..., N, d)): join them back into one last axis (`out.reshape(*out.shape[:-2], -1)`).",
+    "output_rounded": "Your values are rounded to a few decimal places (e.g. `np.round(out, 4)`): grading compares "
+    "the exact values with a tolerance of about rtol=1e-5, atol=1e-6, which rounding exceeds, so return them "
+    "unrounded.",
     "low_precision": "Your values are right to only about 3 significant digits (errors near 1e-3): part of the "
     "computation runs in low precision (float16/bfloat16, e.g. RoPE cos/sin tables or a cache): compute in float64 "
     "(float32 is enough).",
@@ -254,6 +257,9 @@ SENTENCES: dict[str, str] = {
     "mha_square_weights": "Your multi_head_attention works only when every weight is square, (D, D) (e.g. "
     "nn.Linear(D, D) layers loaded with the weights): W_Q and W_K are (D, num_heads * d_k), W_V (D, num_heads * d_v) "
     "and W_O (num_heads * d_v, D_out), so size each by its own weight.",
+    "mha_needs_divisible_width": "Your multi_head_attention works only when num_heads divides D = X.shape[-1] "
+    "(e.g. `assert embed_dim % num_heads == 0`): the heads' widths come from the weights (d_k = W_Q.shape[-1] // "
+    "num_heads), so D need not be a multiple of num_heads.",
     "needs_no_mask": "Your function works only without a mask: a test such as `if mask:` asks whether a whole array "
     "is true, which raises for a mask of more than one entry; to tell whether a mask was given, write `if mask is "
     "not None:`.",

@@ -268,6 +268,10 @@ def test_a_probe_is_the_same_attention_with_the_assumption_made_true(function: s
             if kind == "head_width":
                 H, W_Q = probe.inputs["num_heads"], probe.inputs["W_Q"]
                 assert np.shape(probe.inputs["X"])[-1] == np.shape(W_Q)[-1] == H * (np.shape(W_Q)[-1] // H)
+            elif kind in ("divisible", "undivided"):  # X wider, by a multiple of H or not, at no width of the heads'
+                H, D = probe.inputs["num_heads"], np.shape(probe.inputs["X"])[-1]
+                assert D > np.shape(stored.inputs["X"])[-1] and (D % H == 0) == (kind == "divisible")
+                assert D not in {np.shape(probe.inputs[w])[-1] for w in ("W_Q", "W_V", "W_O")}
             else:
                 prefix = "layer." if "layer.W_Q" in probe.inputs else ""
                 assert np.shape(probe.inputs[f"{prefix}W_Q"])[-1] == np.shape(probe.inputs[f"{prefix}W_V"])[-1]

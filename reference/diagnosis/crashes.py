@@ -22,7 +22,7 @@ import numpy as np
 
 from autograder.api import Case, ProbeBudgetError
 
-from . import inference, masks, probe_inputs, rewritings, scales
+from . import inference, masks, probe_inputs, rewritings, scales, shapes
 
 Property = tuple  # (mistake | None, assumed, how, rewrite[, also, when, answered, unless, within]): the engine's
 
@@ -223,11 +223,19 @@ def _width_properties(named: dict[str, Any]) -> Iterator[Property]:
     # heads of width D // H are named only when the line still raises with the queries' and keys' heads of a width
     # D // H never gives (D != num_heads * d_k again, another way): a split by D // H needs that equality, while a
     # check of the student's own that gets past at both (head_dim % D == 0, its group size taken from D) does not
+    if D % H:  # tried first: D = num_heads * d_k (and every square weight) makes D a multiple of num_heads too
+        avoid = (H * d_k, H * d_v, np.shape(named["W_O"])[-1])
+        assumed["mha_needs_divisible_width"] = (f"num_heads divides the input width D = X.shape[-1]; this case has "
+                                                f"D = {D}, num_heads = {H}")
+        undivided = shapes.undivided_width(H, shapes.divisible_width(H, D, avoid), avoid)
+        control = (_charged(lambda n: rewritings.model_to(n, undivided)),
+                   f"with X zero-padded to D = {undivided}, which num_heads does not divide")
     wider = _wider_heads(d_k, D, d_v)
     for mistake, how, rewrite in rewritings.mha_widths(named):  # D = num_heads * d_k either way: a code whose head
         # width must be even (a rotary embedding's) may stop early
-        yield (mistake, assumed[mistake], how, rewrite, None, None, False,
-               wider if mistake == "mha_head_width_model" else None)
+        unless = {"mha_head_width_model": wider, "mha_needs_divisible_width": control if D % H else None}
+        yield (mistake, assumed[mistake], how, rewrite, None, None, False, unless.get(mistake),
+               ("mha_needs_divisible_width",) if mistake == "mha_head_width_model" else ())
 
 
 def _wider_heads(d_k: int, D: int, d_v: int | None = None) -> tuple[Callable[[dict[str, Any]], dict[str, Any]], str]:
@@ -251,12 +259,18 @@ def _square_properties(named: dict[str, Any]) -> Iterator[Property]:
                f"num_heads * d_k = num_heads * d_v); this case has D = {D}, num_heads * d_k = {H * d_k}, num_heads * "
                f"d_v = {H * d_v}", "with D = num_heads * d_k and d_v = d_k",
                lambda n: rewritings.model_as_wide(rewritings.values_as_wide(n)), None, None, False,
-               _wider_heads(d_k, D))
+               _wider_heads(d_k, D), ("mha_needs_divisible_width",))
     shapes = {n: np.shape(named[n]) for n in ("W_Q", "W_K", "W_V", "W_O")}
     if any(shape != (D, D) for shape in shapes.values()):
+        # the control: the heads and W_O square at a width that is not D's, X as it is (a layer of one width for the
+        # heads and the output, nn.Linear(H*d, H*d), needs that much and not D = H*d too)
+        side = np.shape(rewritings.square_heads(named)["W_O"])[-1]
+        unless = (_charged(rewritings.square_heads), f"with every head {side // H} wide and W_O of shape ({side}, "
+                  f"{side}), X as it is (D = {D})")
         yield ("mha_square_weights", f"every weight is square, (D, D) with D = X.shape[-1]; this case has D = {D}, "
                + ", ".join(f"{n} of shape {shape}" for n, shape in shapes.items()),
-               "with every weight square (X and each head zero-padded to one width)", rewritings.square_weights)
+               "with every weight square (X and each head zero-padded to one width)", rewritings.square_weights,
+               None, None, False, unless, ("mha_needs_divisible_width",))  # of num_heads * w columns
 
 
 def _mask_batch_axis(function: str, named: dict[str, Any]) -> Property:
@@ -285,13 +299,15 @@ def _heads_properties(named: dict[str, Any]) -> Iterator[Property]:
     needs wider heads (a rotary embedding's d / (d - 2) at d = 2) gets past with fewer heads over the same
     projections, and the number of heads is then not what it assumed."""
     H, widths = int(named["num_heads"]), (np.shape(named["W_Q"])[-1], np.shape(named["W_V"])[-1])
+    D = np.shape(named["X"])[-1]
     for other in HEADS_TRIED:
         if other != H and all(w % other == 0 for w in widths):
             yield ("mha_fixed_heads", f"a fixed number of heads; this case has num_heads = {H}",
                    f"with num_heads = {other} (the same projections)", lambda n, other=other: dict(n, num_heads=other),
                    None, None, other == 1,  # one head: axes of length 1 broadcast with anything
                    (_charged(lambda n, other=other: heads_as_wide(n, other)),
-                    f"with num_heads = {H} and heads {widths[0] // other} wide (the projections widened per head)"))
+                    f"with num_heads = {H} and heads {widths[0] // other} wide (the projections widened per head)"),
+                   ("mha_needs_divisible_width",) if D % other == 0 else ())
 
 
 def heads_as_wide(named: dict[str, Any], other: int) -> dict[str, Any]:

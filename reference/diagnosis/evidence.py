@@ -25,6 +25,8 @@ from .probe_inputs import (
     Variant,
     batch_first,
     batch_lead,
+    divisible,
+    divisible_applies,
     full_mask,
     has_bool_mask,
     head_axis,
@@ -47,8 +49,9 @@ from .probe_inputs import (
 # ----------------------------------------------------------------------------
 
 MAX_COMBINED = 3  # suspected causes removed at once
-WIDTH_CAUSES = {"out_width_is_input", "mha_value_width", "mha_head_width_model"}  # what the heads' widths show
-WIDTHS = WIDTH_CAUSES - {"out_width_is_input"}  # probes that make d_k = d_v or D = H * d_k
+WIDTH_CAUSES = {"out_width_is_input", "mha_value_width", "mha_head_width_model",  # what the heads' widths show
+                "mha_needs_divisible_width"}
+WIDTHS = {"mha_value_width", "mha_head_width_model"}  # probes that make d_k = d_v or D = H * d_k
 MAX_PROBES = 36  # probe calls per case
 
 
@@ -179,7 +182,8 @@ def _ruled_out(stored: Case, named: Mapping[str, Any], removed: frozenset[str] |
         return frozenset(removed)
     H, d_k, d_v, D = mha_widths(named)
     widths = {name for name, holds in (("out_width_is_input", D == H * d_v), ("mha_value_width", d_k == d_v),
-                                       ("mha_head_width_model", D == H * d_k)) if holds}
+                                       ("mha_head_width_model", D == H * d_k),
+                                       ("mha_needs_divisible_width", D % H == 0)) if holds}
     return frozenset((set(removed) - WIDTH_CAUSES) | widths)
 
 
@@ -230,14 +234,27 @@ def answered(function: str, named: Mapping[str, Any], raw: Any) -> tuple[str, ..
     return found[0] if found and found[0] else None
 
 
+def _divisible_only(student: Any, stored: Case, named: dict[str, Any], names: list[str], combo: tuple,
+                    original: Any, found: tuple[str, ...]) -> tuple[str, ...]:
+    """X padded to a multiple of num_heads fixes code that needs D % num_heads == 0, and equally code that needs a
+    wider input: the same probe padded to the next width num_heads does not divide tells them apart. When it flips
+    the outcome too, divisibility was never the cause, and nothing is named."""
+    if _rerun(student, stored, named, names, combo, "mha_needs_divisible_width", UNDIVIDED):
+        return ()
+    return found
+
+
 BATCH_FIRST_WITH_MASK = functools.partial(batch_first, with_mask=True)  # the batch-first probe, a 2-D mask moved too
+UNDIVIDED = functools.partial(divisible, control=True)  # the divisible probe's control
 
 # a named cause -> a probe more that tells it from another cause the same probe removes (one call of MAX_PROBES each)
 TIE_BREAKS: dict[str, Callable[..., tuple[str, ...]]] = {"mha_head_width_model": _scale_or_width,
-                                                         "batch_first_only": _leading_axes}
+                                                         "batch_first_only": _leading_axes,
+                                                         "mha_needs_divisible_width": _divisible_only}
 
 # (mistake named when removing this cause confirms it, applies to (case, arguments), remove it); applied in this order
 CAUSES: list[tuple[str, Callable[[Case, Mapping[str, Any]], bool], Callable[[Case, Variant], Variant]]] = [
+    ("mha_needs_divisible_width", divisible_applies, divisible),
     ("out_width_is_input", output_width_applies, output_width),
     ("mha_value_width", lambda c, n: is_mha(c, n) and mha_widths(n)[1] != mha_widths(n)[2], value_width),
     ("mha_head_width_model", model_width_applies, model_width),

@@ -1,10 +1,10 @@
 """What a wrong output evidences, and how: the chain of evidence a failing case is explained by.
 
-Output evidence first (its type; a stored mistake's output, on the rows the mask determines; a mask's
-pattern as numbers; what a softmax sums to; an exact fit; the contract's answer for another mask or scale;
-several mistakes of attention at once (``decompose.py``); extra leading axes; a last axis split into several, read
-joined), then probes (``evidence.probe``, the 2-D slices), then the probe search, then low precision. Each step
-returns ``(mistakes, how, exact)``; ``how`` goes to results.json's evidence.
+Output evidence first (its type; a stored mistake's output, on the rows the mask determines; a mask's pattern as
+numbers; what a softmax sums to; an exact fit; the contract's answer for another mask or scale; several mistakes of
+attention at once (``decompose.py``); the output rounded to some decimal places; extra leading axes; a last axis split
+into several, read joined), then probes (``evidence.probe``, the 2-D slices), then the probe search, then low
+precision. Each step returns ``(mistakes, how, exact)``; ``how`` goes to results.json's evidence.
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
     the mistake's (``exact``, for the TA reading extra_data.evidence); (None, "", False) when none."""
     if found := _read(stored, actual, student):
         return one_head(stored, confirmed_scale(student, stored, found[0])), *found[1:]
+    if found := precision.rounded(stored.expected, actual, stored.mistakes):  # np.round(out, 4): exactly so
+        return (*found, True)
     if (squeezed := masks.without_extra_axes(stored.expected, actual)) is not None:
         removed = "its leading axes of length 1 removed"
         if matches(squeezed, stored.expected):

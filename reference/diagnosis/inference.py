@@ -24,7 +24,8 @@ from autograder.api import Case, StudentError, answer, call_arguments, compare, 
 
 from ..generated import oracle
 from . import masks, probe_inputs, scales, variants
-from .rewritings import ATTENTION, TOKENS, _lead_to, first_slices, heads_of_width, rewritings
+from .rewritings import ATTENTION, TOKENS, _lead_to, first_slices, heads_of_width, model_to, rewritings
+from .shapes import divisible_width, undivided_width
 
 Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
 
@@ -94,8 +95,9 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                     mistakes = _some_lead(mistakes, "needs_leading_axes")
                 if original is None:  # a raise mixed no axes: a pass without them says only that it needs none
                     mistakes = tuple("matrix_input_only" if m == "no_batch_support" else m for m in mistakes)
-                if "mha_head_width_model" in mistakes and _width_control(student, stored.function, named, combo):
-                    continue  # right at a width D // H never gives too: not heads split by D // H
+                if {"mha_head_width_model", "mha_needs_divisible_width"} & set(mistakes) and _width_control(
+                        student, stored.function, named, combo):
+                    continue  # right at a width D // H never gives (or num_heads does not divide) too
                 hows = " and ".join(how for _, how, _ in combo)
                 return (mistakes[0] if len(mistakes) == 1 else mistakes), (
                     f"a probe: the same case {hows} gives the contract's answer {found[1]}".rstrip())
@@ -122,12 +124,17 @@ def _data_not_rank(student: Any, function: str, named: dict[str, Any], combo: tu
 
 
 def _width_control(student: Any, function: str, named: dict[str, Any], combo: tuple) -> bool:
-    """Whether the combination passes with heads of a width D // H never gives for D = H * d_k: no D // H split."""
-    _, d_k, d_v, D = probe_inputs.mha_widths(named)
+    """Whether the combination passes with heads of a width D // H never gives for D = H * d_k (no D // H split),
+    or, for a D that num_heads divides, with a wider D that it does not divide (the code needs a wider input, not a
+    multiple of num_heads)."""
+    H, d_k, d_v, D = probe_inputs.mha_widths(named)
+    avoid = (H * d_k, H * d_v, np.shape(named["W_O"])[-1])
+    controls = {"mha_head_width_model": lambda n: heads_of_width(n, probe_inputs.past_model_width(d_k, D), d_v),
+                "mha_needs_divisible_width": lambda n: model_to(n, undivided_width(H, divisible_width(H, D, avoid),
+                                                                                    avoid))}
     inputs = dict(named)
     for mistake, _, rewrite in combo:  # each applied once already, by the search
-        inputs = heads_of_width(inputs, probe_inputs.past_model_width(d_k, D), d_v) if mistake == \
-            "mha_head_width_model" else rewrite(inputs)
+        inputs = controls[mistake](inputs) if mistake in controls else rewrite(inputs)
     return scales.probe_allowed() and _answer_to(student, function, inputs) is not None
 
 

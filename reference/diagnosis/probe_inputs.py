@@ -12,6 +12,7 @@ import numpy as np
 from autograder.api import Case
 
 from .masks import MASKED
+from .shapes import divisible_width, undivided_width
 
 TOKEN_ARRAYS = {"X", "Q", "K", "V", "Z", "x"}  # inputs whose leading axes are batch/head axes
 
@@ -85,6 +86,23 @@ def _pad_input(v: Variant, extra: int) -> Variant:
         W = np.asarray(named[name])
         named[name] = np.concatenate([W, np.zeros((extra, W.shape[-1]))])
     return Variant(named, v.unwrap)
+
+
+def divisible(stored: Case, v: Variant, *, control: bool = False) -> Variant:
+    """X zero-padded to a width num_heads divides but no equality of widths holds at (``shapes.divisible_width``),
+    the output unchanged: only code that needs D % num_heads == 0 and nothing more passes. ``control``: to the
+    next width past it that num_heads does not divide (code that passes there too needs a wider input)."""
+    H, d_k, d_v, D = mha_widths(v.named)
+    avoid = (H * d_k, H * d_v, np.shape(v.named["W_O"])[-1])
+    wide = divisible_width(H, D, avoid)
+    return _pad_input(v, (undivided_width(H, wide, avoid) if control else wide) - D)
+
+
+def divisible_applies(stored: Case, named: Mapping[str, Any]) -> bool:
+    if not is_mha(stored, named):
+        return False
+    H, _, _, D = mha_widths(named)
+    return D % H != 0
 
 
 def past_model_width(d_k: int, D: int) -> int:

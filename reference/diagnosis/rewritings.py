@@ -13,7 +13,7 @@ import numpy as np
 
 from ..generated import oracle
 from . import masks
-from .shapes import _pad, _pad_heads
+from .shapes import _pad, _pad_heads, divisible_width
 
 ATTENTION = ("scaled_dot_product_attention", "multi_head_attention")
 TOKENS = {"attention_scores": ("Q", "K"), "scaled_dot_product_attention": ("Q", "K", "V"), "qkv_project": ("X",),
@@ -150,6 +150,10 @@ def mha_widths(named: dict[str, Any]) -> Iterator[Rewriting]:
     D, d_k, d_v = np.shape(named["X"])[-1], np.shape(named["W_Q"])[-1] // H, np.shape(named["W_V"])[-1] // H
     if d_v != d_k:
         yield "mha_value_width", "with d_v = d_k", values_as_wide
+    if D % H:  # before D = num_heads * d_k, which makes D a multiple of num_heads too
+        wide = divisible_width(H, D, (H * d_k, H * d_v, np.shape(named["W_O"])[-1]))
+        yield ("mha_needs_divisible_width", f"with X zero-padded to D = {wide} (a multiple of num_heads, neither "
+               "num_heads * d_k nor num_heads * d_v)", functools.partial(model_to, width=wide))
     if D != H * d_k:
         yield "mha_head_width_model", "with D = num_heads * d_k", model_as_wide
         if D % H == 0 and D < H * d_k:
@@ -185,13 +189,14 @@ def values_as_wide(named: dict[str, Any]) -> dict[str, Any]:
     return dict(named, W_V=heads.reshape(W_V.shape[0], H * d_k), W_O=rows.reshape(H * d_k, W_O.shape[-1]))
 
 
-def square_weights(named: dict[str, Any]) -> dict[str, Any]:
+def square_weights(named: dict[str, Any], w: int | None = None) -> dict[str, Any]:
     """Every weight square, (D', D') with D' = num_heads * w, w the widest of D / num_heads (rounded up), d_k, d_v
-    and D_out / num_heads: X's features, each head's columns, W_O's rows per head and its columns zero-padded."""
+    and D_out / num_heads (or ``w``): X's features, each head's columns, W_O's rows per head and its columns
+    zero-padded."""
     H = int(named["num_heads"])
     X, W_O = np.asarray(named["X"]), np.asarray(named["W_O"])
     widths = {name: np.shape(named[name])[-1] // H for name in ("W_Q", "W_K", "W_V")}
-    w = max(-(-X.shape[-1] // H), *widths.values(), -(-W_O.shape[-1] // H))
+    w = w or square_width(named)
     side = H * w
     out = dict(named, X=_pad(X, -1, side))
     for name in widths:
@@ -199,6 +204,22 @@ def square_weights(named: dict[str, Any]) -> dict[str, Any]:
     rows = _pad(W_O.reshape(H, widths["W_V"], W_O.shape[-1]), 1, w).reshape(side, W_O.shape[-1])
     out["W_O"] = _pad(rows, -1, side)
     return out
+
+
+def square_width(named: dict[str, Any]) -> int:
+    """The heads' width of ``square_weights``: the widest of D / num_heads (rounded up), d_k, d_v, D_out / num_heads."""
+    H = int(named["num_heads"])
+    return max(-(-np.shape(named["X"])[-1] // H), *(np.shape(named[n])[-1] // H for n in ("W_Q", "W_K", "W_V")),
+               -(-np.shape(named["W_O"])[-1] // H))
+
+
+def square_heads(named: dict[str, Any]) -> dict[str, Any]:
+    """``square_weights`` but for X, kept as it is: every head and W_O of one width, num_heads * w never D (one head
+    wider when the square width is D's), the projections' rows D."""
+    D, H = np.shape(named["X"])[-1], int(named["num_heads"])
+    w = square_width(named)
+    out = square_weights(named, w + (H * w == D))
+    return dict(out, X=named["X"], **{name: out[name][:D] for name in ("W_Q", "W_K", "W_V")})
 
 
 def keys_as_narrow(named: dict[str, Any]) -> dict[str, Any]:
@@ -213,9 +234,13 @@ def keys_as_narrow(named: dict[str, Any]) -> dict[str, Any]:
 
 def model_as_wide(named: dict[str, Any]) -> dict[str, Any]:
     """X with num_heads * d_k features (zero-padded or cut), the projections' rows to match."""
-    H = int(named["num_heads"])
+    assert int(named["num_heads"]) > 0
+    return model_to(named, np.shape(named["W_Q"])[-1])
+
+
+def model_to(named: dict[str, Any], width: int) -> dict[str, Any]:
+    """X with ``width`` features (zero-padded or cut), the projections' rows to match."""
     X = np.asarray(named["X"])
-    width = np.shape(named["W_Q"])[-1]
     D = X.shape[-1]
     out = dict(named)
     if width >= D:
@@ -227,5 +252,4 @@ def model_as_wide(named: dict[str, Any]) -> dict[str, Any]:
         out["X"] = X[..., :width]
         for name in ("W_Q", "W_K", "W_V"):
             out[name] = np.asarray(named[name])[:width]
-    assert H > 0
     return out

@@ -165,12 +165,38 @@ def _probe(stored: Case, kind: str, inputs: dict[str, Any], expected: Any) -> Ca
     return Case(f"{stored.id}.{kind}", stored.function, inputs, expected, {}, stored.seed, stored.description)
 
 
+def divisible_width(H: int, D: int, avoid: Collection[int]) -> int:
+    """A model width past D that H divides, for code that needs only that (a constructor's `assert embed_dim %
+    num_heads == 0`): the least multiple of H above D that is none of ``avoid`` (H * d_k, H * d_v, D_out), so that
+    no equality of widths the code may need holds there by chance."""
+    width = (D // H + 1) * H
+    while width in avoid:
+        width += H
+    return width
+
+
+def undivided_width(H: int, wide: int, avoid: Collection[int]) -> int:
+    """A control for ``divisible_width`` (``wide``): the least width past it that H does not divide and that is none
+    of ``avoid``; code that passes there too needs a wider input (a slice X[..., :H*d_k]), not a multiple of H."""
+    width = wide + 1
+    while width % H == 0 or width in avoid:
+        width += 1
+    return width
+
+
 def _mha_probes(stored: Case) -> list[tuple[str, Case]]:
     inputs = dict(stored.inputs)
     H, X = inputs["num_heads"], np.asarray(inputs["X"])
     W_Q, W_K, W_V, W_O = (np.asarray(inputs[w]) for w in ("W_Q", "W_K", "W_V", "W_O"))
     D, d_k, d_v = X.shape[-1], W_Q.shape[1] // H, W_V.shape[1] // H
     probes = []
+    if D % H:  # first: heads split by D // H fail here too, while code that needs only D % H == 0 passes
+        avoid = (H * d_k, H * d_v, W_O.shape[-1])
+        for kind, wide in (("divisible", divisible_width(H, D, avoid)),
+                           ("undivided", undivided_width(H, divisible_width(H, D, avoid), avoid))):
+            probe = {**inputs, "X": _pad(X, -1, wide), **{w: _pad(np.asarray(inputs[w]), 0, wide) for w in
+                                                         ("W_Q", "W_K", "W_V")}}
+            probes.append((kind, _probe(stored, kind, probe, stored.expected)))
     if D != H * d_k:  # pad X to D' = H * d_k' (zero columns, zero weight rows) and each head to d_k'
         width = max(d_k, -(-D // H))
         D_new = H * width
@@ -214,6 +240,10 @@ PROBES: dict[str, Callable[[Case], list[tuple[str, Case]]]] = {
     "generate_naive": _layer_probes,
 }
 PROBE_EVIDENCE = {
+    "divisible": ("**Shapes:** your code gets this case right once X is padded with zero columns to a width that "
+                  "num_heads divides (the same attention): it seems to need D = X.shape[-1] divisible by num_heads. "
+                  "The heads' widths come from the weights (d_k = W_Q.shape[-1] // num_heads), so D need not be a "
+                  "multiple of num_heads."),
     "head_width": ("**Shapes:** your code gets this case right once it is rewritten so that D = H·d_k (X padded "
                    "with zero columns, the same attention): it seems to take the head width from D. The head width "
                    "is d_k = W_Q.shape[-1] // num_heads (and d_v = W_V.shape[-1] // num_heads), which need not be "
@@ -224,13 +254,19 @@ PROBE_EVIDENCE = {
 }
 
 
-PROBE_SAME_AS = {"head_width": ("mha_head_width_model",), "value_width": ("mha_value_width", "needs_equal_widths")}
+PROBE_SAME_AS = {"divisible": ("mha_needs_divisible_width",), "head_width": ("mha_head_width_model",),
+                 "value_width": ("mha_value_width", "needs_equal_widths")}
 
 
 def probe_evidence(stored: Case, passes: Callable[[Case], bool]) -> str | None:
     """Evidence of a shape assumption on a failing case: the student's code passes the same case rewritten
     (with the same answer) so that the assumption holds. ``passes`` runs one case on the student's code."""
-    for kind, probe in PROBES.get(stored.function, lambda _: [])(stored):
+    probes = dict(PROBES.get(stored.function, lambda _: [])(stored))
+    for kind, probe in probes.items():
+        if kind == "undivided":
+            continue  # the divisible probe's control
         if passes(probe):
+            if kind == "divisible" and passes(probes["undivided"]):  # a wider input, not a multiple of H
+                return None
             return Evidence.of(PROBE_EVIDENCE[kind], PROBE_SAME_AS[kind])
     return None

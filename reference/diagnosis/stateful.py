@@ -84,9 +84,17 @@ def run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
         return None, None
     mistake = (type_mistake(expected["out"], out) or diagnose_named(observed, expected, stored.mistakes)
                or count_mistake(stored.function, counts, wanted)
+               or _rounded_out(expected, out, stored.mistakes)
                or ("low_precision" if precision.low_precision(expected["out"], out) else None)
                or _state_mistake(probing(student), stored, out))
     return f"{header}\n\n" + "\n\n".join(problems), mistake
+
+
+def _rounded_out(expected: dict[str, Any], out: Any, mistakes: dict[str, Any]) -> tuple[str, ...] | None:
+    """The output rounded to some decimal places (``precision.rounded``), read on ``out`` alone."""
+    found = precision.rounded(expected["out"], out, {m: o.get("out") for m, o in mistakes.items()
+                                                     if isinstance(o, dict)})
+    return found[0] if found else None
 
 
 def _state_mistake(student: Any, stored: Case, first: Any) -> str | None:

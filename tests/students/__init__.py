@@ -57,7 +57,9 @@ Transformers"; Nanjing University's LLM course, open-llm-assignments 1, 3 and 4)
 was measured; ``FRESH_20`` a twentieth batch of 14 (Heinrich Heine University Düsseldorf's "Implementing Transformer
 Models", Unicamp IA024, the Hanghae99 Plus AI bootcamp), ported after the nineteenth was measured; ``FRESH_21`` a
 twenty-first batch of 13 (ENSAE Paris's Deep Learning course, VK Education's LLM course, Holberton School's machine
-learning curriculum, DeepLearning.AI's NLP Specialization), ported after the twentieth was measured.
+learning curriculum, DeepLearning.AI's NLP Specialization), ported after the twentieth was measured; ``FRESH_22`` a
+twenty-second batch of 11 (Sorbonne Université's RDFIA, Sharif University of Technology's Deep Learning, Duke ECE 661,
+Yale CPSC 477/577, the NeetCode ML course), ported after the twenty-first was measured.
 """
 
 from __future__ import annotations
@@ -97,8 +99,10 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "chunks, and then mixes queries, keys and values",
     "rope_single_token_fails": "RoPE fails on a single token (N = 1): squeeze() drops the token axis of the (N, 1) "
     "positions",
-    "mha_needs_divisible_width": "multi_head_attention raises unless the input width D = X.shape[-1] is divisible by "
-    "num_heads (a constructor's check on embed_dim, although the heads' widths come from W_Q, W_K and W_V)",
+    # mha_needs_divisible_width: now known (X padded to a multiple of num_heads that is no width of the heads' gets
+    # the case past; the next width, which num_heads does not divide, does not). Declared since on every port whose
+    # code asserts it of X's width (read by the lead, the twenty-second batch's session): tinyllm_aeft, tinyllm_li0k,
+    # cs231n_sihan0229, uvadl_a2_65456u, the four sustech310, deepul_kellman, duke661_libo1023, duke661_yangcao28
     "mha_second_head_copies_first": "multi_head_attention computes its second head with the FIRST head's projections "
     "(q1, k1, v1 again), so head 2 is a copy of head 1",
     "keys_reshaped": "attention multiplies the queries by K.reshape(B, d_k, n_k) (a view of the keys, not their "
@@ -297,6 +301,12 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "flattened back to (B, N, H*d), so the 'heads' stay one full-width array whose entries are scrambled across tokens "
     "and columns; one attention runs over the full width (scale 1/sqrt(H*d_k)) on these scrambled queries, keys and "
     "values, and its output is scrambled the same way again before W_O: right only for one head",
+    # FRESH_22 helper C
+    "softmax_builtin_max": "softmax shifts the logits of its denominator by Python's built-in max(z) "
+    "(np.sum(np.exp(z - max(z))), where the numerator uses np.max): max() iterates over the FIRST axis and compares "
+    "whole slices, so an array of two or more axes raises ValueError (the truth value of an array with more than one "
+    "element is ambiguous) unless those slices have one entry each, and a single row (1, m) is its own 'max', so "
+    "every term of the denominator is exp(0) = 1 and each weight is exp(z - max) / m; 1-D input is right",
 }
 
 
@@ -595,7 +605,8 @@ PORTS = [
     Port("tinyllm_aeft", {
         "causal_mask": ("mask_additive",),
         "scaled_dot_product_attention": ("mask_bool_added",),
-        "multi_head_attention": ("mha_head_width_model", "mha_value_width", "mask_bool_added", "mha_mask_head_axis"),
+        "multi_head_attention": ("mha_head_width_model", "mha_value_width", "mask_bool_added", "mha_mask_head_axis",
+                                 "mha_needs_divisible_width"),
         "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
         **{f: ("rope_half_split",) for f in DECODE},
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
@@ -741,7 +752,7 @@ PORTS = [
         "causal_mask": ("mask_additive",),
         "scaled_dot_product_attention": ("mask_bool_added",),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mask_bool_added",
-                                 "mha_mask_head_axis"),
+                                 "mha_mask_head_axis", "mha_needs_divisible_width"),
         "rope": ("rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
         **{f: ("rope_half_split",) for f in DECODE},
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
@@ -753,14 +764,15 @@ PORTS = [
         "traditional=False default takes `x[..., 0 : D // 2]` and `x[..., D // 2 : D]` (halves)."),
     Port("cs231n_sihan0229", {
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
-                                 "softmax_nan_fully_masked", "needs_shared_mask"),
+                                 "softmax_nan_fully_masked", "needs_shared_mask", "mha_needs_divisible_width"),
     }, notes="MultiHeadAttention.forward: `N, S, E = query.shape`, `self.head_dim = self.emd_dim // self.n_head` in "
        "`view(N, S, self.n_head, self.head_dim)` for query, key and value, `score.masked_fill(attn_mask.view(1, 1, "
        "*attn_mask.size()) == 0, float('-inf'))` (a (N, S, T) mask becomes (1, 1, N, S, T)), F.softmax(score, "
        "dim=-1), `output.permute(0, 2, 1, 3).reshape(N, S, E)` (the constructor asserts embed_dim % num_heads == 0, "
        "so the merge into E is always H * head_dim)."),
     Port("uvadl_a2_65456u", {
-        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal",
+                                 "mha_needs_divisible_width"),
         "rope": ("rope_half_split", "rope_ignores_positions", "rope_base_ignored", "extra_leading_axes"),
         "decode_step": ("rope_ignores_positions", "extra_leading_axes"),
         "generate_cached": ("rope_ignores_positions", "extra_leading_axes"),
@@ -2098,7 +2110,7 @@ PORTS = [
         "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "mask_on_weights_resoftmaxed",
                                          "softmax_nan_fully_masked"),
         "multi_head_attention": ("needs_leading_axes", "no_batch_support", "mha_head_width_model", "mha_value_width",
-                                 "always_causal", "no_output_projection"),
+                                 "always_causal", "no_output_projection", "mha_needs_divisible_width"),
     }, notes="(no_batch_support added by the lead after FRESH_13 was graded once, on review of the code: `N = "
         "X.size(0)` and `view(N, n_heads, d_k)` read X as one (N, D) matrix, which is that sentence.) "
         "lab8/lab8_transformer.ipynb (commit 42d3d0c) T1: `alpha = F.softmax(torch.matmul(Q, K.transpose(0, 1)) / "
@@ -2113,7 +2125,7 @@ PORTS = [
         "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "always_causal",
                                          "needs_square"),
         "multi_head_attention": ("needs_leading_axes", "no_batch_support", "mha_head_width_model", "mha_value_width",
-                                 "always_causal", "no_output_projection"),
+                                 "always_causal", "no_output_projection", "mha_needs_divisible_width"),
     }, notes="(no_batch_support added by the lead after FRESH_13 was graded once, on review of the code: `N = "
         "X.size(0)` and `view(N, n_heads, d_k)` read X as one (N, D) matrix, which is that sentence.) "
         "Lab9/lab9_transformer.ipynb (commit 4137f72) T1: `scores = torch.matmul(Q, K.T)` (`.T` reverses every "
@@ -2125,9 +2137,11 @@ PORTS = [
        "K and V with `self.d_k = d_model // n_heads`, `mask = torch.tril(torch.ones(N, N)).expand(self.n_heads, N, N)` "
        "(always causal), `torch.matmul(alpha, V_).transpose(0, 1).contiguous().view(N, -1)` returned."),
     Port("sustech310_earendelh", {
-        "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored",
+                                         "softmax_nan_fully_masked"),
         "multi_head_attention": ("needs_leading_axes", "no_batch_support", "mha_head_width_model", "mha_value_width",
-                                 "always_causal", "no_output_projection", "head_merge_wrong"),
+                                 "always_causal", "no_output_projection", "head_merge_wrong",
+                                 "mha_needs_divisible_width"),
     }, notes="(no_batch_support added by the lead after FRESH_13 was graded once, on review of the code: `N = "
         "X.size(0)` and `view(N, n_heads, d_k)` read X as one (N, D) matrix, which is that sentence.) "
         "lab9/lab9_transformer.ipynb (commit b9ae188) T1: `scores = torch.matmul(Q, K.T) / np.sqrt(d_k)` (`.T` "
@@ -2140,7 +2154,8 @@ PORTS = [
     Port("sustech310_haoyanghy", {
         "scaled_dot_product_attention": ("no_batch_support", "scale_argument_ignored", "softmax_nan_fully_masked"),
         "multi_head_attention": ("needs_leading_axes", "no_batch_support", "mha_head_width_model", "mha_value_width",
-                                 "always_causal", "no_output_projection", "head_merge_wrong"),
+                                 "always_causal", "no_output_projection", "head_merge_wrong",
+                                 "mha_needs_divisible_width"),
     }, notes="(no_batch_support added by the lead after FRESH_13 was graded once, on review of the code: `N = "
         "X.size(0)` and `view(N, n_heads, d_k)` read X as one (N, D) matrix, which is that sentence.) "
         "lab9/lab9_transformer.ipynb (commit 8a8f3b0) T1: `QKT = torch.matmul(Q, K.t()) / np.sqrt(d_k)` (t() "
@@ -2211,7 +2226,7 @@ PORTS = [
     Port("deepul_kellman", {
         "scaled_dot_product_attention": ("needs_mask", "scale_argument_ignored", "softmax_nan_fully_masked"),
         "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "needs_mask",
-                                 "softmax_nan_fully_masked", "mha_mask_head_axis"),
+                                 "softmax_nan_fully_masked", "mha_mask_head_axis", "mha_needs_divisible_width"),
         **{f: ("needs_mask",) for f in DECODE},
     }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("scaled_dot_product_attention")},
         notes="homeworks/hw1/masked_gpt.py (commit 1f10e27) masked_attention(q, k, v, mask): no scale argument, "
@@ -3613,6 +3628,244 @@ PORTS = [
         "n_heads, seqlen, d_head))` (3-D only); CausalAttention: `tl.Dense(n_units=d_feature)` for q, k, v and the "
         "output, no mask argument (always causal). The reference's decoding calls the student's attention, whose "
         "assert refuses d_v != d_k."),
+    # the FRESH_22 ports (helper A), part 1: Sorbonne Université (Paris), RDFIA "Reconnaissance des formes pour
+    # l'analyse et l'interprétation d'images" (Master DAC/IMA; rdfia.github.io), practical 1-e "Transformers" (2023-2025
+    # cohorts): a naive ViT on MNIST, "a simplified version of the excellent Timm library", in which the students write
+    # PatchEmbed, MLP, SelfAttention(embed_dim) (Q3: "the simple case of one head ... And don't forget a final linear
+    # projection at the end!"; the skeleton gives `B, N, C = x.shape` and TODOs for q, k, v, the attention and the
+    # output), MultiHeadsSelfAttention(embed_dim, num_heads) (Q4; the course's __init__ gives `head_dim = embed_dim //
+    # num_heads`, `self.scale = head_dim ** -0.5` and nn.Linear(embed_dim, embed_dim) layers q, k, v and projection,
+    # and its forward `B, N, C = x.shape` and the three projections), Block and ViT; no tests, no masks. Three
+    # students' solutions (spencer57721/RDFIA and srsrb/RDFIA behave exactly as rdfia_moms2700 and were left out), a
+    # course the corpus had not used. scaled_dot_product_attention is SelfAttention.forward after its projections (its
+    # final Linear, where written, left out), multi_head_attention is MultiHeadsSelfAttention with the contract's
+    # weights loaded as load_state_dict would (every weight must be (D, D)).
+    Port("rdfia_mrbigoudi", {
+        "scaled_dot_product_attention": ("batch_first_only", "softmax_wrong_axis", "no_scale", "scale_argument_ignored",
+                                         "mask_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_head_width_model", "mha_value_width",
+                                 "softmax_wrong_axis", "mask_ignored"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="Lab3/1_e_Transformers.ipynb (commit 4bcfd3d) SelfAttention.forward: `B, N, C = x.shape` (3-D only), "
+        "`k_t = torch.Tensor(np.transpose(k.detach().numpy(), (0,2,1)))`, `attention = torch.nn.Softmax(dim=0)("
+        "torch.matmul(q, k_t))` (no scale; the softmax over axis 0, the batch axis of the (B, N_q, N_k) scores: with "
+        "one sequence every weight is 1), `torch.matmul(attention, v)`, no mask or scale argument; "
+        "MultiHeadsSelfAttention: the course's `nn.Linear(embed_dim, embed_dim)` layers (every weight (D, D)) and "
+        "`self.head_dim = embed_dim // num_heads` (q, k AND v), `B, N, C = x.shape`, `q.reshape(B, N, self.num_heads, "
+        "self.head_dim)`, `k.permute(0, 2, 3, 1)`, `torch.nn.Softmax(dim=0)(torch.mul(torch.matmul(q, k), "
+        "self.scale))` (the batch axis of the (B, H, N, N) scores again), `x.reshape(B, N, C)`, `self.projection(x)`, "
+        "no mask argument. The reference's decoding calls the student's attention on 2-D arrays: every call raises "
+        "(before the missing scale and the axis-0 softmax would show)."),
+    Port("rdfia_jacqueline202726", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_argument_ignored", "mask_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_head_width_model", "mha_value_width",
+                                 "scale_inverted", "no_output_projection", "mask_ignored"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="TP1/1_e_Transformers.ipynb (commit 8e2e37c) SelfAttention: `self.scale=(embed_dim)**0.5` (the queries' "
+        "width: right), `B, N, C = x.shape` (3-D only), `attention = q@k.transpose(1,2)/self.scale`, "
+        "`F.softmax(attention,dim=-1)`, `x = attention@v` (no final projection; no mask or scale argument); "
+        "MultiHeadsSelfAttention: the course's `self.scale = head_dim ** -0.5` and `nn.Linear(embed_dim, embed_dim)` "
+        "layers (every weight (D, D), the unused projection's too), `dk=C//num_heads`, `dv=C//num_heads`, "
+        "`q.reshape(B,N,num_heads,dk).transpose(1,2)` (and k, v), `attention = q@k.transpose(2,3)/self.scale` "
+        "(divided by head_dim ** -0.5: multiplied by sqrt(head_dim)), `x.transpose(1,2).reshape(B,N,C)` and `return "
+        "x` (self.projection built, never applied), no mask argument. The reference's decoding calls the student's "
+        "attention on 2-D arrays: every call raises."),
+    Port("rdfia_moms2700", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_argument_ignored", "mask_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_head_width_model", "mha_value_width",
+                                 "mask_ignored"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="1_e_Transformers.ipynb (commit e545b2c) SelfAttention.forward: `B, N, C = x.shape` (3-D only), "
+        "`F.softmax(torch.matmul(q, k.transpose(-2, -1)) / (C ** 0.5), dim=-1)` (C, x's width, is the queries' width: "
+        "right), `self.projection(torch.matmul(attention, v))`, no mask or scale argument; MultiHeadsSelfAttention: "
+        "the course's `nn.Linear(embed_dim, embed_dim)` layers (every weight (D, D)), `head_dim = C // "
+        "self.num_heads` for q, k AND v, `q.view(B, N, self.num_heads, head_dim).permute(0, 2, 1, 3)`, `* "
+        "self.scale`, `F.softmax(..., dim=-1)`, `attn_output.permute(0, 2, 1, 3).reshape(B, N, C)`, "
+        "`self.projection(attn_output)`, no mask argument (right otherwise). The reference's decoding calls the "
+        "student's attention on 2-D arrays: every call raises."),
+    # the FRESH_22 ports (helper A), part 2: Sharif University of Technology (Tehran), Deep Learning (Dr. Soleymani,
+    # spring 2024), homework 3 "RNNs & Transformers", practical notebook simple-GPT.ipynb ("SimpleGPT": a scaled-down
+    # decoder-only GPT; the course gives the signatures and docstrings of SelfAttentionHead(n_embd, head_size),
+    # MultiHeadSelfAttention(num_heads, n_embd, head_size), FeedForward, TransformerBlock and SimpleGPT, and the hint to
+    # build the causal mask with torch.tril and masked_fill_), one student's solution (the only one found), a course the
+    # corpus had not used. scaled_dot_product_attention is SelfAttentionHead.forward after its projections,
+    # multi_head_attention is MultiHeadSelfAttention with head_size = W_Q.shape[-1] // num_heads.
+    Port("sharifdl_mehdijmlkh", {
+        "scaled_dot_product_attention": ("batch_first_only", "always_causal", "causal_top_left",
+                                         "causal_mask_zero_scores", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "causal_mask_zero_scores", "mha_value_width"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="\"HW3 - RNNs & Transformers/practical/simple-GPT.ipynb\" (commit a4a749b) SelfAttentionHead: "
+        "`nn.Linear(n_embd, head_size, bias=False)` for key, query AND value (values head_size wide); forward: "
+        "`alignment = torch.bmm(Q, K.permute(0, 2, 1)) / np.sqrt(self.head_size)` (3-D only), `alignment = "
+        "torch.masked_fill(alignment, torch.tril(alignment) == 0, -torch.inf)` (its own causal mask, always applied, "
+        "top-left aligned on (N_q, N_k) scores, and built from the scores' values: an allowed score of exactly 0 is "
+        "masked too), `torch.softmax(alignment, dim=-1)`, `torch.bmm(attention, V)`, no mask or scale argument; "
+        "MultiHeadSelfAttention: `torch.concatenate([head(x) for head in self.heads], dim=-1)`, `self.projection(out)` "
+        "with `nn.Linear(head_size*num_heads, n_embd)`, no mask argument. The reference's decoding calls the "
+        "student's attention on 2-D arrays: every call raises (before the causal mask of its own would show)."),
+    # the FRESH_22 ports (helper B), part 1: Duke University's ECE 661 Computer Engineering Machine Learning and Deep
+    # Neural Nets (fall 2021), homework 3, lab 2 "Implement Transformer's multi-head attention mechanism": the course's
+    # attention.py gives BERT-pytorch's MultiHeadedAttention.__init__(h, d_model) (assert d_model % h == 0, d_k =
+    # d_model // h "We assume d_v always equals d_k", three nn.Linear(d_model, d_model) linear_layers and an
+    # output_linear) and the students write forward(query, key, value, mask=None) ("mask: Just pass None to mask. No
+    # need to handle it specifically."), which the course's transformer.py calls in TransformerBlock and lab2.ipynb
+    # trains for IMDB sentiment analysis; two students' solutions (a third, whose repository the index does not name,
+    # was left out), a course the corpus had not used. d_model is X.shape[-1] and the contract's weights are the Linear
+    # layers' (each must be (D, D), as load_state_dict requires).
+    Port("duke661_libo1023", {
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input", "mask_ignored", "mha_needs_divisible_width"),
+    }, notes="Homework3/ECE661_2021F_HW3/attention.py (commit 87abb22) MultiHeadedAttention: the given `self.d_k = "
+       "d_model // h` and `nn.Linear(d_model, d_model)` layers (every weight (D, D); heads of D // h columns for q, k "
+       "AND v); forward: `batch_size = value.size(0)`, `sequence_length = value.size(1)`, `hidden_dim = value.size(2)` "
+       "(3-D input only), `query.permute(1, 0, 2)` (likewise key and value), `self.linear_layers[0](query_sbh)`, "
+       "`fc_query.view(sequence_length, batch_size, self.h, self.d_k)`, `.permute(1, 2, 0, 3)`, `torch.matmul("
+       "query_matrix, key_matrix.permute(0, 1, 3, 2))` / `float(self.d_k ** (0.5))`, `torch.softmax(..., dim = -1)`, "
+       "`out.permute(2, 0, 1, 3)`, `out.view(sequence_length, batch_size, hidden_dim)` (merged into the input's "
+       "width), `out.permute(1, 0, 2)`, `self.output_linear(out)`; `mask` is never read."),
+    Port("duke661_yangcao28", {
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_head_width_model", "mha_value_width",
+                                 "head_merge_wrong", "mask_ignored", "mha_needs_divisible_width"),
+    }, notes="HW3/attention.py (commit 2b2dc8e) MultiHeadedAttention: the given `self.d_k = d_model // h` and "
+       "`nn.Linear(d_model, d_model)` layers (every weight (D, D); heads of D // h columns for q, k AND v); forward: "
+       "`mask = mask.unsqueeze(1)` but `get_attention(query,key,value,dropout=self.dropout)` gets no mask (its own "
+       "`mat.masked_fill(mask[mask == 0], -1e9)` is never reached); `batche_size = query.size(0)` and "
+       "`x.view(batche_size,-1, self.h, self.d_k)` (reads the input as (B, N, D): a 2-D input makes each token a "
+       "sequence of one, a 4-D one runs two axes together), `x.permute(0,2,1,3)`; get_attention: `torch.matmul(query, "
+       "key.transpose(-2, -1)) / math.sqrt(d_k)` with `d_k = query.size(-1)`, `F.softmax(mat, dim = -1)`; then "
+       "`x.view(batche_size, -1,self.h*self.d_k)` straight from the (B, h, N, d_k) heads (no permute back) and "
+       "`self.output_linear(x)`."),
+    # the FRESH_22 ports (helper B), part 2: Yale University's CPSC 477/577 Natural Language Processing (spring 2025,
+    # Arman Cohan), homework 2 "Transformers and transfer learning", part 1 "Implementation of a transformer model for
+    # language modeling" (a Colab notebook whose TODO cells the students fill in: QKVProjection(d_model, num_heads, d_k)
+    # with `assert num_heads * d_k == d_model`, MultiHeadAttention, 2.4.1 CausalMultiHeadAttention (a subclass whose
+    # forward takes a `causal_mask: bool` flag, not a mask), TransformerBlock, TransformerStack, TransformerModel);
+    # one student's solution (the only one the index holds), a course the corpus had not used. d_model is X.shape[-1],
+    # d_k = d_model // num_heads as the student's TransformerBlock builds it, the weights are the Linear layers'
+    # (each (D, D)); given a mask, forward runs with causal_mask=True (the mask's entries are never read), without one
+    # with causal_mask=False.
+    Port("yale477_yuanchang0314", {
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_head_width_model", "mha_value_width",
+                                 "always_causal"),
+    }, notes="homework2/“part1_release_ipynb”.ipynb (commit 606e5b4) QKVProjection: `nn.Linear(d_model, num_heads * "
+       "d_k)` for q, k AND v (values as wide as the queries), `batch_size, seq_length, d_model = X.shape` (3-D input "
+       "only), `.view(batch_size, seq_length, self.num_heads, self.d_k).transpose(1, 2)`; MultiHeadAttention: `assert "
+       "num_heads * d_k == d_model`, `self.out_linear = nn.Linear(d_model, d_model)` (every weight (D, D)); "
+       "TransformerBlock: `CausalMultiHeadAttention(d_model, num_heads, d_model // num_heads)` (heads of D // H "
+       "columns); CausalMultiHeadAttention.forward(X, causal_mask: bool = False, attn_pdrop: float = 0.1): "
+       "`torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(d_k)`, `if causal_mask:` `torch.tril(torch.ones(seq_length, "
+       "seq_length)).view(1, 1, seq_length, seq_length)` and `raw_scores.masked_fill(mask == 0, float('-inf'))` (no "
+       "mask argument: its own causal mask, whatever mask), `F.softmax(raw_scores, dim=-1)`, `context.transpose(1, "
+       "2).contiguous().view(batch_size, seq_length, -1)`, `self.out_linear(output)`."),
+    # the FRESH_22 ports (helper C): the NeetCode ML course on neetcode.io (an online course of graded coding problems,
+    # 2026: "Math Foundations", "Build a Neural Net", "Attention & Transformers", "Build GPT"; the site exports a
+    # learner's submissions to a GitHub repository, <user>/neetcode-gpt, one commit per problem, e.g. "Implement
+    # Multi-headed self-attention (Attention & Transformers 2/3)"): the learners write Solution.softmax(z) for a 1-D
+    # array ("return np.round(your_answer, 4)"), MultiHeadedSelfAttention(embedding_dim, attention_dim, num_heads)
+    # around a GIVEN nested SingleHeadAttention (key_gen, query_gen and value_gen of one width, `q @ torch.transpose(k,
+    # 1, 2)`, its own causal mask, no mask argument), with heads of attention_dim // num_heads columns and, as the
+    # problem says, a square output projection nn.Linear(attention_dim, attention_dim) and the output rounded to 4
+    # decimal places; and KVCache.update (torch.cat along dim=1) with CachedAttention.forward(x, kv_cache) (square q/k/v
+    # projections, attention over the whole cache, no mask, no RoPE, output rounded to 4 decimal places). Four learners'
+    # submissions, the first four forks in the index's order that hold these files (lakshyadotdev and vato1007 hold no
+    # multi_head_attention.py there; complexsimplcitymedia/neetcode-gpt-test, whose multi_head_attention.py holds the
+    # transformer-block problem's code, was left out), a course the corpus had not used. In the ports the contract's
+    # weights are the Linear layers' weights (a W_O other than (attention_dim, attention_dim) fails load_state_dict's
+    # size check), decode_step's projections are the layer's methods and it works on the contract's cache.
+    Port("neetcode_hiba_msm", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_value_width", "mha_output_width_asserted",
+                                 "output_rounded"),
+        "decode_step": ("decode_rope_ignored", "scale_d_model", "output_rounded"),
+        "generate_cached": ("decode_rope_ignored", "scale_d_model", "output_rounded"),
+    }, callee={"generate_cached": ("decode_step",)},
+        notes="model/multi_head_attention.py (commit 01e5d5c) MultiHeadedSelfAttention: `self.head_size = "
+        "attention_dim // num_heads` for the keys, queries AND values (the given SingleHeadAttention's three "
+        "nn.Linear(embedding_dim, attention_dim) of one width), `self.output_projection = nn.Linear(attention_dim, "
+        "attention_dim, bias=False)` (W_O must be (H*d_k, H*d_k)), forward(embedded) with no mask argument: `B, T, _ = "
+        "embedded.shape` (3-D only), `.view(B, T, H, D).transpose(1, 2)`, `/ (D ** 0.5)` (right), `mask = "
+        "torch.triu(torch.ones(T, T, ...), diagonal=1)` filled with -inf (always causal), `out.transpose(1, "
+        "2).reshape(B, T, self.attention_dim)`, `return torch.round(out * 10000) / 10000`; model/kv_cache.py (commit "
+        "676d175) CachedAttention(model_dim): `self.scale = model_dim ** -0.5` (model_dim is the width of x, which the "
+        "course's square q/k/v projections make d_k too: 1/sqrt(D) where d_k differs), forward: `k, v = "
+        "kv_cache.update(k, v)` (torch.cat along dim=1: right), `scores.mul_(self.scale)`, no RoPE in the model "
+        "(rope_base never used), `return torch.round(out * 10000) / 10000, kv_cache`. Her foundations/softmax.py holds "
+        "sigmoid and relu, no softmax. The reference's generate_cached calls the student's decode_step."),
+    Port("neetcode_jameswei", {
+        "softmax": ("softmax_global_sum", "temperature_ignored", "output_rounded"),
+        "scaled_dot_product_attention": ("softmax_global_sum", "output_rounded"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_value_width", "mha_output_width_asserted",
+                                 "output_rounded"),
+        "decode_step": ("decode_rope_ignored", "output_rounded"),
+        "generate_cached": ("decode_rope_ignored", "output_rounded"),
+        "generate_naive": ("output_rounded",),
+    }, callee={"scaled_dot_product_attention": ("softmax",), "generate_cached": ("decode_step",),
+               "generate_naive": ("scaled_dot_product_attention", "softmax")},
+        notes="foundations/softmax.py (commit 214d3a7) Solution.softmax(z): `safe_shift = z - np.max(z)`, "
+        "`np.round(shifted / np.sum(shifted), 4)` (one max and one sum over the whole array, no axis, no temperature, "
+        "rounded; an array that is all -inf would be NaN, a case the graded inputs do not hold); "
+        "model/multi_head_attention.py (commit eae4bc4) MultiHeadedSelfAttention: `each_head_size = attention_dim // "
+        "num_heads` for the keys, queries AND values (the given SingleHeadAttention), `self.concat_layer = "
+        "nn.Linear(in_features=attention_dim, out_features=attention_dim, bias=False)` (W_O must be (H*d_k, H*d_k)), "
+        "forward(embedded) with no mask argument, the given head's `q @ torch.transpose(k, 1, 2)` (3-D only) and "
+        "`torch.tril(torch.ones(context_length, context_length))` mask (always causal), `torch.concat(res, dim=2)`, "
+        "`return torch.round(output, decimals=4)`; model/kv_cache.py (commit 4e953c0) CachedAttention.forward: "
+        "`kv_cache.update(k, v)` (torch.cat along dim=1: right), `/ (full_k.shape[-1]**0.5)` (right), no RoPE in the "
+        "model (rope_base never used), `return torch.round(output, decimals=4), kv_cache`. The reference's "
+        "scaled_dot_product_attention and generate_naive call the student's softmax (one query row in decoding: only "
+        "its rounding shows), the reference's generate_cached the student's decode_step."),
+    Port("neetcode_upangshu1234", {
+        "softmax": ("softmax_global_sum", "temperature_ignored", "output_rounded"),
+        "scaled_dot_product_attention": ("softmax_global_sum", "output_rounded"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_value_width", "mha_output_width_asserted",
+                                 "output_rounded"),
+        "decode_step": ("decode_rope_ignored", "output_rounded"),
+        "generate_cached": ("decode_rope_ignored", "output_rounded"),
+        "generate_naive": ("output_rounded",),
+    }, callee={"scaled_dot_product_attention": ("softmax",), "generate_cached": ("decode_step",),
+               "generate_naive": ("scaled_dot_product_attention", "softmax")},
+        notes="foundations/softmax.py (commit 71d2baf) Solution.softmax(z): `z = z - np.max(z)`, `softmax = exp_z / "
+        "np.sum(exp_z)`, `np.round(softmax, 4)` (one max and one sum over the whole array, no axis, no temperature, "
+        "rounded; an array that is all -inf would be NaN, a case the graded inputs do not hold); "
+        "model/multi_head_attention.py (commit 2669be3) MultiHeadedSelfAttention: `head_size = attention_dim // "
+        "num_heads` for the keys, queries AND values (the given SingleHeadAttention), `self.output_projection = "
+        "nn.Linear(attention_dim, attention_dim, bias=False)` (W_O must be (H*d_k, H*d_k)), forward(embedded) with no "
+        "mask argument, the given head's `q @ torch.transpose(k, 1, 2)` (3-D only) and `torch.tril(torch.ones("
+        "context_length, context_length, ...))` mask (always causal), `torch.cat(head_outputs, dim=2)`, `return "
+        "torch.round(x, decimals=4)`; model/kv_cache.py (commit 26c6b47) CachedAttention.forward: `kv_cache.update(k, "
+        "v)` (torch.cat along dim=1: right), `d_k = q.shape[-1]`, `/ (d_k ** 0.5)` (right), no RoPE in the model "
+        "(rope_base never used), `return torch.round(output, decimals=4), kv_cache`. The reference's "
+        "scaled_dot_product_attention and generate_naive call the student's softmax (one query row in decoding: only "
+        "its rounding shows), the reference's generate_cached the student's decode_step."),
+    Port("neetcode_sadir06", {
+        "softmax": ("softmax_builtin_max", "softmax_global_sum", "temperature_ignored", "output_rounded"),
+        "scaled_dot_product_attention": ("softmax_builtin_max", "softmax_global_sum", "output_rounded"),
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_value_width", "mha_output_width_asserted",
+                                 "output_rounded"),
+        "decode_step": ("decode_rope_ignored", "output_rounded"),
+        "generate_cached": ("decode_rope_ignored", "output_rounded"),
+        "generate_naive": ("softmax_builtin_max", "output_rounded"),
+    }, callee={"scaled_dot_product_attention": ("softmax",), "generate_cached": ("decode_step",),
+               "generate_naive": ("scaled_dot_product_attention", "softmax")},
+        notes="foundations/softmax.py (commit 5c43b40) Solution.softmax(z): `softmax = (np.exp(z - np.max(z))) / "
+        "np.sum(np.exp(z - max(z)))` (the built-in max(z) in the denominator: a (N_q, N_k) array with N_q, N_k >= 2 "
+        "raises ValueError, a single row (1, N_k) is divided by N_k; np.sum over the whole array, reached with one "
+        "column (N_q, 1); no axis, no temperature), `np.round(softmax, decimals=4)`; an array that is all -inf would "
+        "be NaN, a case the graded inputs do not hold; model/multi_head_attention.py (commit a24ca7a) "
+        "MultiHeadedSelfAttention: `self.SingleHeadAttention(embedding_dim, attention_dim // num_heads)` (one width "
+        "for the keys, queries AND values), `self.output_proj = nn.Linear(attention_dim, attention_dim, bias=False)` "
+        "(W_O must be (H*d_k, H*d_k)), forward(embedded) with no mask argument, the given head's `q @ "
+        "torch.transpose(k, 1, 2)` (3-D only) and `torch.tril(torch.ones(context_length, context_length))` mask "
+        "(always causal), `torch.cat(head_output, dim=2)`, `return torch.round(self.output_proj(concatenated), "
+        "decimals=4)`; model/kv_cache.py (commit 1566ecd) CachedAttention.forward: `kv_cache.update(k, v)` (torch.cat "
+        "along dim=1: right), `* (full_k.shape[-1] ** -0.5)` (right), no RoPE in the model (rope_base never used), "
+        "`return torch.round(output, decimals=4), kv_cache`. The reference's scaled_dot_product_attention and "
+        "generate_naive call the student's softmax (one query row (1, n+1) in decoding: every weight's denominator is "
+        "n+1), the reference's generate_cached the student's decode_step."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -3759,6 +4012,14 @@ FRESH_21: tuple[str, ...] = ('ensae_elenalmg', 'ensae_kirscher', 'vkllm_angrysig
                              'vkllm_mikhailkomkin', 'holberton_edigiraldo', 'holberton_jdarangop', 'holberton_bendosch',
                              'holberton_joaquin2000zz', 'courseranlp_marzaj1278', 'courseranlp_tranlam076',
                              'courseranlp_edumunozsala', 'courseranlp_shashankrapolu07')
+# a twenty-second batch, from sources the corpus had not used (helper A: Sorbonne Université's RDFIA, practical 1-e
+# "Transformers"; Sharif University of Technology's Deep Learning, spring 2024, homework 3 "simple-GPT"; helper B: Duke
+# University's ECE 661, fall 2021, homework 3 lab 2; Yale University's CPSC 477/577, spring 2025, homework 2; helper C:
+# the NeetCode ML course's graded problems), ported after the twenty-first was measured, by sessions that never ran the
+# grader on them; graded once for the report. Like the others, they join the validation half only.
+FRESH_22: tuple[str, ...] = ('rdfia_mrbigoudi', 'rdfia_jacqueline202726', 'rdfia_moms2700', 'sharifdl_mehdijmlkh',
+                             'duke661_libo1023', 'duke661_yangcao28', 'yale477_yuanchang0314', 'neetcode_hiba_msm',
+                             'neetcode_jameswei', 'neetcode_upangshu1234', 'neetcode_sadir06')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
@@ -3767,7 +4028,7 @@ BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fres
                                        "fresh_14": FRESH_14, "fresh_15": FRESH_15,
                                        "fresh_16": FRESH_16, "fresh_17": FRESH_17,
                                        "fresh_18": FRESH_18, "fresh_19": FRESH_19, "fresh_20": FRESH_20,
-                                       "fresh_21": FRESH_21}
+                                       "fresh_21": FRESH_21, "fresh_22": FRESH_22}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:

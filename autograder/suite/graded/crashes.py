@@ -226,7 +226,8 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
                                                             "still raises there")
         if mistake is not None and prop.unless is not None:
             calls -= 1
-            apart = _gets_past(student, stored, named, prop.unless[0], original) if calls >= 0 else UNKNOWN
+            apart = _gets_past(student, stored, named, prop.unless[0], original, anywhere=True) if calls >= 0 \
+                else UNKNOWN  # the line's own check refusing the control earlier, for another array, still refuses
             if apart in (PAST, UNKNOWN):  # the line is reached only with what ``unless`` takes away (or cannot tell)
                 mistake = None
                 if apart == PAST:  # what the line assumed is then neither: say only what the probes showed
@@ -234,6 +235,8 @@ def explain(student: Any, stored: Any, named: Mapping[str, Any], error: StudentE
                             f"nor does the same call {prop.unless[1]}: these probes do not tell what it assumed.")
                 how += f"; the same case {prop.unless[1]} " + ("gets past it too, so no mistake is named" if apart
                                                                  == PAST else "could not be told: no mistake is named")
+            elif apart == RAISES:
+                how += f"; the same case {prop.unless[1]} still raises there"
         if mistake is None:  # the line says nothing of its own; the call where the property holds still may
             return Crash(text, None, how, right or ())
         aside: list[str] = []
@@ -302,10 +305,12 @@ PAST, RAISES, NOT_APPLICABLE, UNKNOWN = "past", "raises", "not applicable", "unk
 
 
 def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Callable[[dict[str, Any]], Any],
-               original: Sequence[Frame], seen: list | None = None, stopped: list | None = None) -> str:
+               original: Sequence[Frame], seen: list | None = None, stopped: list | None = None, *,
+               anywhere: bool = False) -> str:
     """What the call on the rewritten case shows of the line the original raise came from (``original``: its
     frames in the student's files): PAST when it returns, or raises after that line; RAISES when it raises at that
-    line again, reached the same way; NOT_APPLICABLE when the rewriting does not apply to the case; UNKNOWN when it
+    line again, reached the same way (``anywhere``: or from another line, as a checking helper called for another
+    array: the same check refuses it); NOT_APPLICABLE when the rewriting does not apply to the case; UNKNOWN when it
     cannot tell (the probe budget is spent, the call stopped before it reached the line, or it timed out or
     crashed); ``stopped`` gets what the raise of a call that stopped before the line says."""
     try:
@@ -324,6 +329,9 @@ def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Cal
         new = frames(student, again)
         if new and original and _lines(new) == _lines(original):  # the same line, reached the same way: a helper's
             return RAISES  # line called from another line of the function (its checks' one `raise`) is another raise
+        if anywhere and new and original and _lines(new)[-1] == _lines(original)[-1] and _stopped_before(original,
+                                                                                                          new):
+            return RAISES
         if not _stopped_before(original, new):
             return PAST
         if stopped is not None and new:  # what the earlier line's raise says (an assert's condition too)

@@ -311,11 +311,14 @@ def shorten(text: str, budget: int) -> str:
 
 def _explain(stored: Case, actual: Any) -> tuple[Mistakes, str, bool]:
     """What a wrong output evidences without the homework's own diagnosis: a list where an array is due, a stored
-    mistake's output, low precision."""
+    mistake's output, an output rounded to some decimal places, low precision."""
     if mistake := type_mistake(stored.expected, actual):
         return mistake, "the output's type", False
     if mistake := diagnose(actual, stored.mistakes, stored.expected):
         return mistake, "the output equals this mistake's output on the case", True
+    if "output_rounded" in compare.MISTAKES and (found := precision.rounded(stored.expected, actual,
+                                                                              stored.mistakes)):
+        return (*found, True)  # named where the homework has its sentence, as np.round(out, 4) reads
     if precision.low_precision(stored.expected, actual):
         return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
     return None, "", False
