@@ -224,10 +224,9 @@ def _width_properties(named: dict[str, Any]) -> Iterator[Property]:
     # D // H never gives (D != num_heads * d_k again, another way): a split by D // H needs that equality, while a
     # check of the student's own that gets past at both (head_dim % D == 0, its group size taken from D) does not
     if D % H:  # tried first: D = num_heads * d_k (and every square weight) makes D a multiple of num_heads too
-        avoid = (H * d_k, H * d_v, np.shape(named["W_O"])[-1])
         assumed["mha_needs_divisible_width"] = (f"num_heads divides the input width D = X.shape[-1]; this case has "
                                                 f"D = {D}, num_heads = {H}")
-        undivided = shapes.undivided_width(H, shapes.divisible_width(H, D, avoid), avoid)
+        undivided = shapes.divisible_widths(named)[1]
         control = (_charged(lambda n: rewritings.model_to(n, undivided)),
                    f"with X zero-padded to D = {undivided}, which num_heads does not divide")
     wider = _wider_heads(d_k, D, d_v)

@@ -25,7 +25,7 @@ from autograder.api import Case, StudentError, answer, call_arguments, compare, 
 from ..generated import oracle
 from . import masks, probe_inputs, scales, variants
 from .rewritings import ATTENTION, TOKENS, _lead_to, first_slices, heads_of_width, model_to, rewritings
-from .shapes import divisible_width, undivided_width
+from .shapes import divisible_widths
 
 Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
 
@@ -127,11 +127,9 @@ def _width_control(student: Any, function: str, named: dict[str, Any], combo: tu
     """Whether the combination passes with heads of a width D // H never gives for D = H * d_k (no D // H split),
     or, for a D that num_heads divides, with a wider D that it does not divide (the code needs a wider input, not a
     multiple of num_heads)."""
-    H, d_k, d_v, D = probe_inputs.mha_widths(named)
-    avoid = (H * d_k, H * d_v, np.shape(named["W_O"])[-1])
+    _, d_k, d_v, D = probe_inputs.mha_widths(named)
     controls = {"mha_head_width_model": lambda n: heads_of_width(n, probe_inputs.past_model_width(d_k, D), d_v),
-                "mha_needs_divisible_width": lambda n: model_to(n, undivided_width(H, divisible_width(H, D, avoid),
-                                                                                    avoid))}
+                "mha_needs_divisible_width": lambda n: model_to(n, divisible_widths(named)[1])}
     inputs = dict(named)
     for mistake, _, rewrite in combo:  # each applied once already, by the search
         inputs = controls[mistake](inputs) if mistake in controls else rewrite(inputs)

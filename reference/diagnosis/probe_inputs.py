@@ -12,7 +12,7 @@ import numpy as np
 from autograder.api import Case
 
 from .masks import MASKED
-from .shapes import divisible_width, undivided_width
+from .shapes import divisible_widths
 
 TOKEN_ARRAYS = {"X", "Q", "K", "V", "Z", "x"}  # inputs whose leading axes are batch/head axes
 
@@ -89,13 +89,11 @@ def _pad_input(v: Variant, extra: int) -> Variant:
 
 
 def divisible(stored: Case, v: Variant, *, control: bool = False) -> Variant:
-    """X zero-padded to a width num_heads divides but no equality of widths holds at (``shapes.divisible_width``),
+    """X zero-padded to a width num_heads divides but no equality of widths holds at (``shapes.divisible_widths``),
     the output unchanged: only code that needs D % num_heads == 0 and nothing more passes. ``control``: to the
     next width past it that num_heads does not divide (code that passes there too needs a wider input)."""
-    H, d_k, d_v, D = mha_widths(v.named)
-    avoid = (H * d_k, H * d_v, np.shape(v.named["W_O"])[-1])
-    wide = divisible_width(H, D, avoid)
-    return _pad_input(v, (undivided_width(H, wide, avoid) if control else wide) - D)
+    wide, undivided = divisible_widths(v.named)
+    return _pad_input(v, (undivided if control else wide) - mha_widths(v.named)[3])
 
 
 def divisible_applies(stored: Case, named: Mapping[str, Any]) -> bool:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..generated import oracle
 from . import masks
-from .shapes import _pad, _pad_heads, divisible_width
+from .shapes import _pad, _pad_heads, divisible_widths
 
 ATTENTION = ("scaled_dot_product_attention", "multi_head_attention")
 TOKENS = {"attention_scores": ("Q", "K"), "scaled_dot_product_attention": ("Q", "K", "V"), "qkv_project": ("X",),
@@ -151,7 +151,7 @@ def mha_widths(named: dict[str, Any]) -> Iterator[Rewriting]:
     if d_v != d_k:
         yield "mha_value_width", "with d_v = d_k", values_as_wide
     if D % H:  # before D = num_heads * d_k, which makes D a multiple of num_heads too
-        wide = divisible_width(H, D, (H * d_k, H * d_v, np.shape(named["W_O"])[-1]))
+        wide = divisible_widths(named)[0]
         yield ("mha_needs_divisible_width", f"with X zero-padded to D = {wide} (a multiple of num_heads, neither "
                "num_heads * d_k nor num_heads * d_v)", functools.partial(model_to, width=wide))
     if D != H * d_k:

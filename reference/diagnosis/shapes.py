@@ -14,7 +14,7 @@ The sentence states what was observed and what the contract asks; it names no st
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -165,23 +165,20 @@ def _probe(stored: Case, kind: str, inputs: dict[str, Any], expected: Any) -> Ca
     return Case(f"{stored.id}.{kind}", stored.function, inputs, expected, {}, stored.seed, stored.description)
 
 
-def divisible_width(H: int, D: int, avoid: Collection[int]) -> int:
-    """A model width past D that H divides, for code that needs only that (a constructor's `assert embed_dim %
-    num_heads == 0`): the least multiple of H above D that is none of ``avoid`` (H * d_k, H * d_v, D_out), so that
-    no equality of widths the code may need holds there by chance."""
-    width = (D // H + 1) * H
-    while width in avoid:
-        width += H
-    return width
-
-
-def undivided_width(H: int, wide: int, avoid: Collection[int]) -> int:
-    """A control for ``divisible_width`` (``wide``): the least width past it that H does not divide and that is none
-    of ``avoid``; code that passes there too needs a wider input (a slice X[..., :H*d_k]), not a multiple of H."""
-    width = wide + 1
-    while width % H == 0 or width in avoid:
-        width += 1
-    return width
+def divisible_widths(named: Mapping[str, Any]) -> tuple[int, int]:
+    """Two widths past D = X.shape[-1] for a model width num_heads must divide (a constructor's `assert embed_dim %
+    num_heads == 0`): the least multiple of num_heads above D, and its control, the least width past that which
+    num_heads does not divide; neither of them H * d_k, H * d_v nor D_out, so that no equality of widths the code may
+    need holds there by chance (code that passes at the control too needs a wider input, not a multiple of H)."""
+    H, D = int(named["num_heads"]), np.shape(named["X"])[-1]
+    avoid = {np.shape(named[w])[-1] for w in ("W_Q", "W_V", "W_O")}  # H * d_k, H * d_v, D_out
+    wide = (D // H + 1) * H
+    while wide in avoid:
+        wide += H
+    undivided = wide + 1
+    while undivided % H == 0 or undivided in avoid:
+        undivided += 1
+    return wide, undivided
 
 
 def _mha_probes(stored: Case) -> list[tuple[str, Case]]:
@@ -191,9 +188,7 @@ def _mha_probes(stored: Case) -> list[tuple[str, Case]]:
     D, d_k, d_v = X.shape[-1], W_Q.shape[1] // H, W_V.shape[1] // H
     probes = []
     if D % H:  # first: heads split by D // H fail here too, while code that needs only D % H == 0 passes
-        avoid = (H * d_k, H * d_v, W_O.shape[-1])
-        for kind, wide in (("divisible", divisible_width(H, D, avoid)),
-                           ("undivided", undivided_width(H, divisible_width(H, D, avoid), avoid))):
+        for kind, wide in zip(("divisible", "undivided"), divisible_widths(inputs)):
             probe = {**inputs, "X": _pad(X, -1, wide), **{w: _pad(np.asarray(inputs[w]), 0, wide) for w in
                                                          ("W_Q", "W_K", "W_V")}}
             probes.append((kind, _probe(stored, kind, probe, stored.expected)))
