@@ -67,8 +67,8 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
         return refined(student, stored, mistake), PROBED, False
     if found := inference.search(student, stored, actual):
         return (*found, False)
-    if precision.low_precision(stored.expected, actual):
-        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
+    if found := precision.reading(stored.expected, actual, stored.mistakes):  # low precision (rounded: read above)
+        return found
     return None, "", False
 
 

@@ -1,4 +1,4 @@
-"""Port of YuanChang0314/CPSC477, homework2/“part1_release_ipynb”.ipynb (commit 606e5b4, May 2025): QKVProjection and
+"""Port of YuanChang0314/CPSC477, "homework2/“part1_release_ipynb”.ipynb" (commit 606e5b4, May 2025): QKVProjection and
 CausalMultiHeadAttention.forward, a student's solution of Yale University's CPSC 477/577 Natural Language Processing
 (spring 2025, Arman Cohan), homework 2 "Transformers and transfer learning", part 1 "Implementation of a transformer
 model for language modeling" (a notebook whose `TODO` cells the students fill in: embeddings, QKVProjection,

@@ -327,11 +327,9 @@ def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Cal
         if again.kind != "exception":
             return UNKNOWN
         new = frames(student, again)
-        if new and original and _lines(new) == _lines(original):  # the same line, reached the same way: a helper's
-            return RAISES  # line called from another line of the function (its checks' one `raise`) is another raise
-        if anywhere and new and original and _lines(new)[-1] == _lines(original)[-1] and _stopped_before(original,
-                                                                                                          new):
-            return RAISES
+        same = bool(new and original) and _lines(new)[-1] == _lines(original)[-1]  # the line, reached the same way
+        if same and (_lines(new) == _lines(original) or (anywhere and _stopped_before(original, new))):  # (a helper's
+            return RAISES  # line called from another line of the function, its checks' one `raise`, is another raise)
         if not _stopped_before(original, new):
             return PAST
         if stopped is not None and new:  # what the earlier line's raise says (an assert's condition too)

@@ -46,7 +46,7 @@ def low_precision(expected: Any, actual: Any) -> bool:
 DECIMALS = range(2, 7)  # decimal places an output may be rounded to (past 6 the contract's tolerance absorbs it; at
 # one, halves and tenths of a code's own are too common to read as rounding)
 FLOAT32 = 2.5e-7  # two float32 ulps, relative: a rounded value the student's code then stored in float32
-MIN_ROUNDED = 3  # entries of the expected output that rounding changes and that stay nonzero: enough to read it
+MIN_ROUNDED = 2  # entries of the expected output that rounding changes and that stay nonzero: enough to read it
 
 
 @quiet(None)
@@ -76,8 +76,9 @@ def _rounded(value: Any, k: int) -> Any:
 @quiet(None)
 def rounded(expected: Any, actual: Any, mistakes: Any) -> tuple[tuple[str, ...], str] | None:
     """An output rounded to k decimal places (``decimals``) that equals the expected output rounded so
-    ("output_rounded"), or a stored mistake's (that mistake and "output_rounded"), with how; else None."""
-    k = decimals(expected, actual)
+    ("output_rounded"), or a stored mistake's (that mistake and "output_rounded"), with how; else None. Named only
+    where the homework has a sentence for it."""
+    k = decimals(expected, actual) if "output_rounded" in compare.MISTAKES else None
     if k is None:
         return None
     how = f"every entry of the output is a multiple of 1e-{k}, and it equals "
@@ -88,6 +89,16 @@ def rounded(expected: Any, actual: Any, mistakes: Any) -> tuple[tuple[str, ...],
     if found is None:
         return None
     return (found, "output_rounded"), how + f"this mistake's output rounded to {k} decimal places"
+
+
+def reading(expected: Any, actual: Any, mistakes: Any) -> tuple[Any, str, bool] | None:
+    """What the output's precision shows, as (mistakes, how, exact): rounded to some decimal places (``rounded``),
+    else computed in low precision (``low_precision``); None when neither."""
+    if found := rounded(expected, actual, mistakes):
+        return (*found, True)
+    if low_precision(expected, actual):
+        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
+    return None
 
 
 MIN_SPREAD = 0.05  # rounding touches many entries: at least this share of them err by a tenth of the largest error

@@ -316,11 +316,8 @@ def _explain(stored: Case, actual: Any) -> tuple[Mistakes, str, bool]:
         return mistake, "the output's type", False
     if mistake := diagnose(actual, stored.mistakes, stored.expected):
         return mistake, "the output equals this mistake's output on the case", True
-    if "output_rounded" in compare.MISTAKES and (found := precision.rounded(stored.expected, actual,
-                                                                              stored.mistakes)):
-        return (*found, True)  # named where the homework has its sentence, as np.round(out, 4) reads
-    if precision.low_precision(stored.expected, actual):
-        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
+    if found := precision.reading(stored.expected, actual, stored.mistakes):
+        return found
     return None, "", False
 
 
