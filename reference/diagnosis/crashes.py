@@ -223,16 +223,15 @@ def _width_properties(named: dict[str, Any]) -> Iterator[Property]:
     # heads of width D // H are named only when the line still raises with the queries' and keys' heads of a width
     # D // H never gives (D != num_heads * d_k again, another way): a split by D // H needs that equality, while a
     # check of the student's own that gets past at both (head_dim % D == 0, its group size taken from D) does not
+    unless = {"mha_head_width_model": _wider_heads(d_k, D, d_v)}
     if D % H:  # tried first: D = num_heads * d_k (and every square weight) makes D a multiple of num_heads too
         assumed["mha_needs_divisible_width"] = (f"num_heads divides the input width D = X.shape[-1]; this case has "
                                                 f"D = {D}, num_heads = {H}")
         undivided = shapes.divisible_widths(named)[1]
-        control = (_charged(lambda n: rewritings.model_to(n, undivided)),
-                   f"with X zero-padded to D = {undivided}, which num_heads does not divide")
-    wider = _wider_heads(d_k, D, d_v)
+        unless["mha_needs_divisible_width"] = (_charged(lambda n: shapes.model_to(n, undivided)), f"with X "
+                                               f"zero-padded to D = {undivided}, which num_heads does not divide")
     for mistake, how, rewrite in rewritings.mha_widths(named):  # D = num_heads * d_k either way: a code whose head
         # width must be even (a rotary embedding's) may stop early
-        unless = {"mha_head_width_model": wider, "mha_needs_divisible_width": control if D % H else None}
         yield (mistake, assumed[mistake], how, rewrite, None, None, False, unless.get(mistake),
                ("mha_needs_divisible_width",) if mistake == "mha_head_width_model" else ())
 
@@ -263,9 +262,9 @@ def _square_properties(named: dict[str, Any]) -> Iterator[Property]:
     if any(shape != (D, D) for shape in shapes.values()):
         # the control: the heads and W_O square at a width that is not D's, X as it is (a layer of one width for the
         # heads and the output, nn.Linear(H*d, H*d), needs that much and not D = H*d too)
-        side = np.shape(rewritings.square_heads(named)["W_O"])[-1]
-        unless = (_charged(rewritings.square_heads), f"with every head {side // H} wide and W_O of shape ({side}, "
-                  f"{side}), X as it is (D = {D})")
+        w = rewritings.square_heads_width(named)
+        unless = (_charged(rewritings.square_heads), f"with every head {w} wide and W_O of shape ({H * w}, {H * w}), "
+                  f"X as it is (D = {D})")
         yield ("mha_square_weights", f"every weight is square, (D, D) with D = X.shape[-1]; this case has D = {D}, "
                + ", ".join(f"{n} of shape {shape}" for n, shape in shapes.items()),
                "with every weight square (X and each head zero-padded to one width)", rewritings.square_weights,

@@ -67,8 +67,8 @@ def explain(student: Any, stored: Case, args: list[Any], names: list[str], batch
         return refined(student, stored, mistake), PROBED, False
     if found := inference.search(student, stored, actual):
         return (*found, False)
-    if found := precision.reading(stored.expected, actual, stored.mistakes):  # low precision (rounded: read above)
-        return found
+    if precision.low_precision(stored.expected, actual):  # (a rounding to k decimals was read above)
+        return precision.LOW
     return None, "", False
 
 

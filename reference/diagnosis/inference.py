@@ -24,8 +24,8 @@ from autograder.api import Case, StudentError, answer, call_arguments, compare, 
 
 from ..generated import oracle
 from . import masks, probe_inputs, scales, variants
-from .rewritings import ATTENTION, TOKENS, _lead_to, first_slices, heads_of_width, model_to, rewritings
-from .shapes import divisible_widths
+from .rewritings import ATTENTION, TOKENS, _lead_to, first_slices, heads_of_width, rewritings
+from .shapes import divisible_widths, model_to
 
 Found = tuple[Any, str] | None  # (a mistake id, or several in a tuple; how it was shown)
 

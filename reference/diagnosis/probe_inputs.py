@@ -12,7 +12,7 @@ import numpy as np
 from autograder.api import Case
 
 from .masks import MASKED
-from .shapes import divisible_widths
+from .shapes import divisible_widths, model_to
 
 TOKEN_ARRAYS = {"X", "Q", "K", "V", "Z", "x"}  # inputs whose leading axes are batch/head axes
 
@@ -79,13 +79,7 @@ def model_width(stored: Case, v: Variant) -> Variant:
 
 def _pad_input(v: Variant, extra: int) -> Variant:
     """X with ``extra`` zero features (and zero rows of W_Q, W_K, W_V), the output unchanged."""
-    named = dict(v.named)
-    X = np.asarray(named["X"])
-    named["X"] = np.concatenate([X, np.zeros((*X.shape[:-1], extra))], axis=-1)
-    for name in ("W_Q", "W_K", "W_V"):
-        W = np.asarray(named[name])
-        named[name] = np.concatenate([W, np.zeros((extra, W.shape[-1]))])
-    return Variant(named, v.unwrap)
+    return Variant(model_to(dict(v.named), np.shape(v.named["X"])[-1] + extra), v.unwrap)
 
 
 def divisible(stored: Case, v: Variant, *, control: bool = False) -> Variant:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..generated import oracle
 from . import masks
-from .shapes import _pad, _pad_heads, divisible_widths
+from .shapes import _pad, _pad_heads, divisible_widths, model_to
 
 ATTENTION = ("scaled_dot_product_attention", "multi_head_attention")
 TOKENS = {"attention_scores": ("Q", "K"), "scaled_dot_product_attention": ("Q", "K", "V"), "qkv_project": ("X",),
@@ -213,12 +213,17 @@ def square_width(named: dict[str, Any]) -> int:
                -(-np.shape(named["W_O"])[-1] // H))
 
 
-def square_heads(named: dict[str, Any]) -> dict[str, Any]:
-    """``square_weights`` but for X, kept as it is: every head and W_O of one width, num_heads * w never D (one head
-    wider when the square width is D's), the projections' rows D."""
-    D, H = np.shape(named["X"])[-1], int(named["num_heads"])
+def square_heads_width(named: dict[str, Any]) -> int:
+    """The heads' width of ``square_heads``: ``square_width``, one wider when num_heads * it is D (never D's)."""
     w = square_width(named)
-    out = square_weights(named, w + (H * w == D))
+    return w + (int(named["num_heads"]) * w == np.shape(named["X"])[-1])
+
+
+def square_heads(named: dict[str, Any]) -> dict[str, Any]:
+    """``square_weights`` but for X, kept as it is: every head and W_O of one width (``square_heads_width``), the
+    projections' rows D."""
+    D = np.shape(named["X"])[-1]
+    out = square_weights(named, square_heads_width(named))
     return dict(out, X=named["X"], **{name: out[name][:D] for name in ("W_Q", "W_K", "W_V")})
 
 
@@ -236,20 +241,3 @@ def model_as_wide(named: dict[str, Any]) -> dict[str, Any]:
     """X with num_heads * d_k features (zero-padded or cut), the projections' rows to match."""
     assert int(named["num_heads"]) > 0
     return model_to(named, np.shape(named["W_Q"])[-1])
-
-
-def model_to(named: dict[str, Any], width: int) -> dict[str, Any]:
-    """X with ``width`` features (zero-padded or cut), the projections' rows to match."""
-    X = np.asarray(named["X"])
-    D = X.shape[-1]
-    out = dict(named)
-    if width >= D:
-        out["X"] = np.concatenate([X, np.zeros((*X.shape[:-1], width - D))], axis=-1)
-        for name in ("W_Q", "W_K", "W_V"):
-            W = np.asarray(named[name])
-            out[name] = np.concatenate([W, np.zeros((width - D, W.shape[-1]))])
-    else:
-        out["X"] = X[..., :width]
-        for name in ("W_Q", "W_K", "W_V"):
-            out[name] = np.asarray(named[name])[:width]
-    return out

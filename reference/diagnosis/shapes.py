@@ -181,6 +181,23 @@ def divisible_widths(named: Mapping[str, Any]) -> tuple[int, int]:
     return wide, undivided
 
 
+def model_to(named: dict[str, Any], width: int) -> dict[str, Any]:
+    """X with ``width`` features (zero-padded or cut), the projections' rows to match."""
+    X = np.asarray(named["X"])
+    D = X.shape[-1]
+    out = dict(named)
+    if width >= D:
+        out["X"] = np.concatenate([X, np.zeros((*X.shape[:-1], width - D))], axis=-1)
+        for name in ("W_Q", "W_K", "W_V"):
+            W = np.asarray(named[name])
+            out[name] = np.concatenate([W, np.zeros((width - D, W.shape[-1]))])
+    else:
+        out["X"] = X[..., :width]
+        for name in ("W_Q", "W_K", "W_V"):
+            out[name] = np.asarray(named[name])[:width]
+    return out
+
+
 def _mha_probes(stored: Case) -> list[tuple[str, Case]]:
     inputs = dict(stored.inputs)
     H, X = inputs["num_heads"], np.asarray(inputs["X"])
@@ -189,9 +206,7 @@ def _mha_probes(stored: Case) -> list[tuple[str, Case]]:
     probes = []
     if D % H:  # first: heads split by D // H fail here too, while code that needs only D % H == 0 passes
         for kind, wide in zip(("divisible", "undivided"), divisible_widths(inputs)):
-            probe = {**inputs, "X": _pad(X, -1, wide), **{w: _pad(np.asarray(inputs[w]), 0, wide) for w in
-                                                         ("W_Q", "W_K", "W_V")}}
-            probes.append((kind, _probe(stored, kind, probe, stored.expected)))
+            probes.append((kind, _probe(stored, kind, model_to(inputs, wide), stored.expected)))
     if D != H * d_k:  # pad X to D' = H * d_k' (zero columns, zero weight rows) and each head to d_k'
         width = max(d_k, -(-D // H))
         D_new = H * width

@@ -96,9 +96,10 @@ def reading(expected: Any, actual: Any, mistakes: Any) -> tuple[Any, str, bool] 
     else computed in low precision (``low_precision``); None when neither."""
     if found := rounded(expected, actual, mistakes):
         return (*found, True)
-    if low_precision(expected, actual):
-        return "low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False
-    return None
+    return LOW if low_precision(expected, actual) else None
+
+
+LOW = ("low_precision", "the errors look like rounding in float16/bfloat16, not a systematic change", False)
 
 
 MIN_SPREAD = 0.05  # rounding touches many entries: at least this share of them err by a tenth of the largest error
