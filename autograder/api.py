@@ -26,9 +26,9 @@ from autograder.sandbox.values import answer, oddity
 from autograder.suite.cases import Case, call_arguments, case_seed
 from autograder.suite.graded import precision
 from autograder.suite.graded.calls import case_header, describe_call, error_mistake, error_text, type_mistake
-from autograder.suite.graded.crashes import WHERE, where_raised
 from autograder.suite.graded.naming import Candidates, Mistakes, diagnose, mistake_ids
 from autograder.suite.graded.probing import ProbeBudgetError, probing
+from autograder.suite.graded.raises import WHERE, where_raised
 from autograder.suite.graded.support import check, graded, record_evidence, run_case
 from autograder.suite.graded.tools import items, matches, quiet
 

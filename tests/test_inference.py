@@ -624,7 +624,7 @@ def test_what_pytorch_says_of_a_dimension_out_of_range_is_read_as_a_rank_error()
     assert re.search(crashes.RANK_ERRORS, "Dimension out of range (expected to be in range of [-2, 1], but got 3)")
 
 
-# ---- a rewriting that makes an earlier line raise tells nothing of the line (crashes._stopped_before) ------------
+# ---- a rewriting that makes an earlier line raise tells nothing of the line (raises.stopped_before) ------------
 
 TWO_HEADS = '''
 
@@ -880,13 +880,13 @@ def test_a_helper_nested_in_the_function_is_its_own_code_whatever_its_name(tmp_p
 
 
 def test_a_raise_at_an_earlier_line_of_a_frame_the_original_went_through_came_before_it() -> None:
-    crashes = __import__("autograder.suite.graded.crashes", fromlist=["Frame"])
-    main = crashes.Frame("attention.py", 416, "multi_head_attention", "raise ...")
-    called = crashes.Frame("attention.py", 415, "multi_head_attention", "head(0)")
-    helper = crashes.Frame("attention.py", 409, "head", "np.swapaxes(keys, 1, 2)")
-    assert crashes._stopped_before([main], [called, helper])
-    assert not crashes._stopped_before([called, helper], [main])  # a later line of the same frame: past it
-    assert not crashes._stopped_before([main], [crashes.Frame("other.py", 3, "helper", "x")])
+    raises = __import__("autograder.suite.graded.raises", fromlist=["Frame"])
+    main = raises.Frame("attention.py", 416, "multi_head_attention", "raise ...")
+    called = raises.Frame("attention.py", 415, "multi_head_attention", "head(0)")
+    helper = raises.Frame("attention.py", 409, "head", "np.swapaxes(keys, 1, 2)")
+    assert raises.stopped_before([main], [called, helper])
+    assert not raises.stopped_before([called, helper], [main])  # a later line of the same frame: past it
+    assert not raises.stopped_before([main], [raises.Frame("other.py", 3, "helper", "x")])
 
 
 ONE_HEAD_2D = '''

@@ -19,7 +19,7 @@ from autograder.feedback import compare
 from autograder.sandbox.callbacks import Served
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
-from autograder.suite.graded import crashes, hooks, probing
+from autograder.suite.graded import crashes, hooks, probing, raises
 from autograder.suite.graded.tools import quiet
 
 
@@ -166,11 +166,11 @@ def explain_crash(student: Any, stored: Case, named: Mapping[str, Any], error: S
     student = probing.probing(student)
     crash = crashes.explain(student, stored, dict(named), error, properties(error))
     if crash is not None or _is_class(stored.function) or error.kind != "exception" \
-            or crashes.own_frame(student, error, stored.function) is not None:
+            or raises.own_frame(student, error, stored.function) is not None:
         return crash
     names = [name for name in contract.callees(stored.function) if name in servable()
              and name not in contract.unused_callees(stored.function, stored.inputs)]
-    if not {f.function for f in crashes.frames(student, error)} & set(names):  # not a callee's raise
+    if not {f.function for f in raises.frames(student, error)} & set(names):  # not a callee's raise
         return None
     try:
         return _served_crash(student, stored, named, names, properties)

@@ -37,7 +37,7 @@ from autograder import contract
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import callees, crashes, hooks, precision, probing
+from autograder.suite.graded import callees, hooks, precision, probing, raises
 from autograder.suite.graded.calls import (
     NOT_IMPLEMENTED,
     case_header,
@@ -256,7 +256,7 @@ def failure_message(
     unnamed_line = any(e.get("sentence") == OWN_LINE and e.get("case") == failures[0][0].id for e in backing or ())
     named = [] if probing.spent() else said(named, MAX_SENTENCES - shapes)
     quoted = not unnamed_line or len(named) + shapes < MAX_SENTENCES  # a named mistake before a line that names none
-    first = failures[0][1] if quoted else crashes.without_line(failures[0][1])
+    first = failures[0][1] if quoted else raises.without_line(failures[0][1])
     parts = [f"{LIKELY} {sentence(m)}" for m in named]
     if probing.spent():  # a search cut short may have read a refused probe as a failing one: nothing is named
         parts.append(f"_(The grader's probes of this test reached their limit of {probing.PROBE_CALLS} calls, so "
