@@ -54,6 +54,8 @@ BY_INFERENCE: dict[str, str] = {
     "mask_bool_added": "the fitted log-weights hold the boolean mask as a 0/1 term",
     "causal_ignores_n_k": "the output is causal_mask(n_q, n_q)",
     "needs_leading_axes": "the case rewritten with another number of leading axes passes",
+    "mha_tokens_first": "the output equals the contract's answer on X with its first two axes swapped, swapped back "
+    "(the input read as (N, B, D), tokens first)",
     "matrix_input_only": "the student's line that raised gets past with no leading axes and still raises with "
     "another number of them (the crash search: diagnosis/crashes.py)",
     "needs_leading_axis": "the case rewritten with one and with two leading axes passes, without any it fails",

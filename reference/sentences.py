@@ -112,6 +112,9 @@ SENTENCES: dict[str, str] = {
     "reshape to (..., N, H, d_k) and then swap the N and H axes (PS4 Q2c).",
     "head_merge_wrong": "You reshaped the head outputs (..., H, N, d_v) straight to (..., N, H*d_v), which mixes "
     "tokens and heads: swap the H and N axes back first, then reshape (PS4 Q2c).",
+    "mha_tokens_first": "Your function reads its input as (N, B, D), tokens first (torch's nn.MultiheadAttention "
+    "default, batch_first=False), so each token attended over the batch: X is (..., N, D), tokens on axis -2; "
+    "don't swap the first two axes.",
     "heads_not_split": "You ran one attention over the full width instead of num_heads separate heads: split the "
     "columns into H heads of width d_k, attend per head, then concatenate (PS4 Q2c).",
     "mha_head_width_model": "You split the heads with width D // num_heads (D = X.shape[-1]): the head width, and "

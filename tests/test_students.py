@@ -35,6 +35,8 @@ from tests.students import (
     FRESH_20,
     FRESH_21,
     FRESH_22,
+    FRESH_23,
+    FRESH_24,
     HERE,
     NEW_IDS,
     PORTS,
@@ -337,13 +339,36 @@ FRESH_22_HALF = "fresh_22"
 # width with X as it is (the 4 neetcode D.5, whose nn.Linear(H*d_k, H*d_k) never needed D).
 KNOWN_WRONG_FRESH_22: set[str] = set()
 FRESH_22_NAMED_FLOOR = 242  # 203 of 260 when graded once, 242 since: a floor
+# The FRESH_23 batch (twelve students of four more sources: IIT Madras's DA6401, Harvard's CS 2281R, Tufts CS 137, the
+# TensorTonic platform), ported by sessions that never ran the grader on them, was graded once on main 1fb57e7: 235
+# of 247 failing tests named (95%), 5 wrong sentences (below, as they were said), 0 unfair losses, 0 grader errors.
+# Judged apart.
+FRESH_23_HALF = "fresh_23"
+# All 5 are gone since: "one fixed number of leading axes" is said only when a third number fails too (the tufts137
+# code reads its input tokens first: with two leading axes and with three the swap is harmless); and a scale is no
+# longer fitted where the softmax is one-hot (which D.6's search reached next: a token that attends only to itself
+# read as one causal head by which key scored highest).
+KNOWN_WRONG_FRESH_23: set[str] = set()
+FRESH_23_NAMED_FLOOR = 239  # 235 of 247 when graded once, 239 since: a floor
+# The FRESH_24 batch (thirteen students of three more courses: IIT Delhi's COL772, CU Boulder's CSCI 7000 VLA
+# Foundations, a Chinese university's 大模型基础与应用), ported by sessions that never ran the grader on them, was
+# graded once on 1fb57e7 with the FRESH_23 changes: 184 of 239 failing tests named (77%), 5 wrong sentences (below,
+# as they were said), 0 unfair losses, 0 grader errors. Judged apart.
+FRESH_24_HALF = "fresh_24"
+# All 5 are gone since: a line reached only because an optional argument is given is read with it at its default
+# too, so the three bjtullm_neverleave111 `attn_dropout(attn)` raises (the contract's scale landing in a dropout
+# parameter) are no longer "needs a mask"; and cuvla_antonyzhao's KVCache, whose later appends each add one row
+# whatever T, has cache_multi_token declared since (read from its append; its two F tests' sentence says just that).
+KNOWN_WRONG_FRESH_24: set[str] = set()
+FRESH_24_NAMED_FLOOR = 186  # 184 of 239 when graded once, 186 since: a floor
 APART = {FRESH_4_HALF: FRESH_4, FRESH_5_HALF: FRESH_5, FRESH_6_HALF: FRESH_6, FRESH_7_HALF: FRESH_7,
          FRESH_8_HALF: FRESH_8, FRESH_9_HALF: FRESH_9, FRESH_10_HALF: FRESH_10,
          FRESH_11_HALF: FRESH_11, FRESH_12_HALF: FRESH_12, FRESH_13_HALF: FRESH_13,
          FRESH_14_HALF: FRESH_14, FRESH_15_HALF: FRESH_15, FRESH_16_HALF: FRESH_16,
          FRESH_17_HALF: FRESH_17, FRESH_18_HALF: FRESH_18,
          FRESH_19_HALF: FRESH_19, FRESH_20_HALF: FRESH_20, FRESH_21_HALF: FRESH_21,
-         FRESH_22_HALF: FRESH_22}  # batches judged apart
+         FRESH_22_HALF: FRESH_22, FRESH_23_HALF: FRESH_23,
+         FRESH_24_HALF: FRESH_24}  # batches judged apart
 KNOWN_WRONG = {FRESH_4_HALF: set(), FRESH_5_HALF: KNOWN_WRONG_FRESH_5, FRESH_6_HALF: KNOWN_WRONG_FRESH_6,
                FRESH_7_HALF: KNOWN_WRONG_FRESH_7, FRESH_8_HALF: KNOWN_WRONG_FRESH_8, FRESH_9_HALF: KNOWN_WRONG_FRESH_9,
                FRESH_10_HALF: KNOWN_WRONG_FRESH_10, FRESH_11_HALF: KNOWN_WRONG_FRESH_11,
@@ -352,7 +377,8 @@ KNOWN_WRONG = {FRESH_4_HALF: set(), FRESH_5_HALF: KNOWN_WRONG_FRESH_5, FRESH_6_H
                FRESH_16_HALF: KNOWN_WRONG_FRESH_16, FRESH_17_HALF: KNOWN_WRONG_FRESH_17,
                FRESH_18_HALF: KNOWN_WRONG_FRESH_18, FRESH_19_HALF: KNOWN_WRONG_FRESH_19,
                FRESH_20_HALF: KNOWN_WRONG_FRESH_20, FRESH_21_HALF: KNOWN_WRONG_FRESH_21,
-               FRESH_22_HALF: KNOWN_WRONG_FRESH_22}
+               FRESH_22_HALF: KNOWN_WRONG_FRESH_22, FRESH_23_HALF: KNOWN_WRONG_FRESH_23,
+               FRESH_24_HALF: KNOWN_WRONG_FRESH_24}
 NAMED_FLOORS = {FRESH_4_HALF: FRESH_4_NAMED_FLOOR, FRESH_5_HALF: FRESH_5_NAMED_FLOOR, FRESH_6_HALF: FRESH_6_NAMED_FLOOR,
                 FRESH_7_HALF: FRESH_7_NAMED_FLOOR, FRESH_8_HALF: FRESH_8_NAMED_FLOOR, FRESH_9_HALF: FRESH_9_NAMED_FLOOR,
                 FRESH_10_HALF: FRESH_10_NAMED_FLOOR, FRESH_11_HALF: FRESH_11_NAMED_FLOOR,
@@ -361,7 +387,8 @@ NAMED_FLOORS = {FRESH_4_HALF: FRESH_4_NAMED_FLOOR, FRESH_5_HALF: FRESH_5_NAMED_F
                 FRESH_16_HALF: FRESH_16_NAMED_FLOOR, FRESH_17_HALF: FRESH_17_NAMED_FLOOR,
                 FRESH_18_HALF: FRESH_18_NAMED_FLOOR, FRESH_19_HALF: FRESH_19_NAMED_FLOOR,
                 FRESH_20_HALF: FRESH_20_NAMED_FLOOR, FRESH_21_HALF: FRESH_21_NAMED_FLOOR,
-                FRESH_22_HALF: FRESH_22_NAMED_FLOOR}
+                FRESH_22_HALF: FRESH_22_NAMED_FLOOR, FRESH_23_HALF: FRESH_23_NAMED_FLOOR,
+                FRESH_24_HALF: FRESH_24_NAMED_FLOOR}
 
 
 def _half(port: Port) -> str:
@@ -371,7 +398,7 @@ def _half(port: Port) -> str:
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict]:
     """Every port graded once: (half -> evaluate.Verdicts, port -> test number -> named mistakes); the FRESH_4 to
-    FRESH_22 ports are judged apart, under their own halves (APART)."""
+    FRESH_24 ports are judged apart, under their own halves (APART)."""
     halves = {half: evaluate.Verdicts() for half in (*evaluate.HALVES, *APART)}
     named = {}
     for port in PORTS:

@@ -75,6 +75,11 @@ def _properties(stored: Case, named: dict[str, Any], type_error: bool, message: 
     if function in inference.ATTENTION and np.ndim(named.get("mask")) == 2 and np.ndim(
             named[inference.TOKENS[function][0]]) == 2:
         yield _mask_batch_axis(function, named)
+    for name, value, default in rewritings.given_optional(function, named):  # a line reached only because it is
+        # given (a parameter of the code's own that the contract's scale lands in): no sentence says so, but another
+        # property that gets past the line too is then no reading of it
+        yield (None, f"`{name}` keeps its default; this case passes `{name}={value!r}`",
+               f"with `{name}={default!r}` (the default)", lambda n, name=name, default=default: {**n, name: default})
     if function == "rope" and np.asarray(named["positions"]).dtype.kind == "f":
         # below the number of tokens too: a table of as many rows as tokens (indexed by the positions) is no reason
         # for a line that cannot index with floats to raise again

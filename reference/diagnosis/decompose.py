@@ -8,7 +8,8 @@ to the output (``scales.fit``, named by ``scales.named_for``):
   positions 0..N-1, base 10000, in interleaved pairs or in halves (mha_applies_rope), or not; the mask given,
   ignored, or a causal one of the code's own; num_heads heads, or one head over the full width (heads_not_split); W_O
   applied or not (no_output_projection); with any leading axis of length 1 the code added and kept
-  (extra_leading_axes);
+  (extra_leading_axes); on a batch of sequences (B, N, D), the input read tokens first, (N, B, D), its first two axes
+  swapped and its output swapped back (mha_tokens_first), with the mask as that layout meets it;
 * scaled dot-product attention (``attention``): the mask given, ignored, read as a (batch, n_k) key-padding mask
   (mask_key_padding, in multi-head attention too), or a causal one of the code's own,
   bottom-right or top-left aligned (causal_top_left); the scale given, or the default one in its place
@@ -85,8 +86,22 @@ def _multi_head(named: dict[str, Any], ndim: int, actual: Any) -> Found:
         if m0 or m1 or m2 or m3 or m4:
             how = ", ".join(h for h in (h0, h4, h2, h1, h3) if h)
             inputs = dict(named, **qk, mask=one, num_heads=heads_, W_O=W_O)
-            candidates.append(((*m0, *m4, *m2, *m3, *m1), how, {**inputs, ROTATED: rotary} if rotary else inputs))
-    return _named(_hits("multi_head_attention", named, [(*c, actual) for c in candidates], extra))
+            candidates.append(((*m0, *m4, *m2, *m3, *m1), how, {**inputs, ROTATED: rotary} if rotary else inputs,
+                               actual))
+    if np.ndim(named["X"]) == 3 and actual.ndim == 3 and np.shape(named["X"])[0] > 1:  # read tokens first, (N,
+        # B, D): the batch's sequences are the tokens a token attends over (with more leading axes, the swap only
+        # reorders the batch; with one sequence, each token attends to itself alone, as other readings may have it);
+        # its mask as the code meets it: given, ignored, or a causal one of its own over those B "tokens"
+        tokens_first, B = dict(named, X=np.swapaxes(named["X"], 0, 1)), np.shape(named["X"])[0]
+        for (m1, h1, one), (m2, h2, heads_), (m3, h3, W_O) in product(
+                _masks("multi_head_attention", named.get("mask"), B, B), heads, projections):
+            how = ", ".join(h for h in (TOKENS_FIRST, h2, h1, h3) if h)
+            candidates.append((("mha_tokens_first", *m2, *m3, *m1), how,
+                               dict(tokens_first, mask=one, num_heads=heads_, W_O=W_O), np.swapaxes(actual, 0, 1)))
+    return _named(_hits("multi_head_attention", named, candidates, extra))
+
+
+TOKENS_FIRST = "on X read as (N, B, D), its first two axes swapped (and its output swapped back)"
 
 
 ROTATED = "rotary"  # a multi-head candidate's key: the RoPE layout its heads' queries and keys are rotated in

@@ -93,6 +93,10 @@ def search(student: Any, stored: Case, original: Any, *, type_error: bool = Fals
                 if "needs_leading_axes" in mistakes and _with_lead(student, stored.function, named, combo, 1,
                                                                    charged=True):
                     mistakes = _some_lead(mistakes, "needs_leading_axes")
+                elif "needs_leading_axes" in mistakes and _with_lead(student, stored.function, named, combo, 3,
+                                                                     charged=True, any_rank=True):
+                    continue  # right with three leading axes too, not with one: the code needs two or more (a
+                    # layout read tokens first, its two leading axes swapped harmlessly), not one fixed number
                 if original is None:  # a raise mixed no axes: a pass without them says only that it needs none
                     mistakes = tuple("matrix_input_only" if m == "no_batch_support" else m for m in mistakes)
                 if {"mha_head_width_model", "mha_needs_divisible_width"} & set(mistakes) and _width_control(
@@ -167,12 +171,13 @@ def _some_lead(mistakes: tuple[str, ...], lead: str) -> tuple[str, ...]:
 
 
 def _with_lead(student: Any, function: str, named: dict[str, Any], combo: tuple, k: int, *, partial: bool = False,
-               charged: bool = False) -> bool:
-    """Whether a case without leading axes, given ``k`` of them (in place of ``combo``'s rewriting of the leading
-    axes, its other rewritings kept), gives a known answer (``_answer_to``; ``partial``: or one right where it is
-    finite). One probe call; ``charged``: counted against the case's probe budget (False when it refuses it)."""
+               charged: bool = False, any_rank: bool = False) -> bool:
+    """Whether a case without leading axes (``any_rank``: or with some), given ``k`` of them (in place of
+    ``combo``'s rewriting of the leading axes, its other rewritings kept), gives a known answer (``_answer_to``;
+    ``partial``: or one right where it is finite). One probe call; ``charged``: counted against the case's probe
+    budget (False when it refuses it)."""
     tokens = [n for n in TOKENS.get(function, ()) if isinstance(named.get(n), np.ndarray)]
-    if not tokens or np.ndim(named[tokens[0]]) != 2 or (charged and not scales.probe_allowed()):
+    if not tokens or (np.ndim(named[tokens[0]]) != 2 and not any_rank) or (charged and not scales.probe_allowed()):
         return False
     try:
         inputs = dict(named) if any(m in LEAD_MISTAKES for m, _, _ in combo) else _lead_to(named, tokens, k)

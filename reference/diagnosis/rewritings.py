@@ -52,6 +52,22 @@ def rewritings(function: str, named: dict[str, Any], *, defaults: bool = False) 
                functools.partial(_given, given=given))
 
 
+def given_optional(function: str, named: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    """(name, value, default) of the contract's optional scalar arguments this call gives another value than their
+    default (``scale=0.5``), the mask aside (its own properties say what a line may need of it)."""
+    contract = getattr(oracle, function, None)
+    if not callable(contract):
+        return []
+    found = []
+    for parameter in inspect.signature(contract).parameters.values():
+        value = named.get(parameter.name)
+        if parameter.default is inspect.Parameter.empty or parameter.name == "mask" or value is None:
+            continue
+        if np.ndim(value) == 0 and not isinstance(value, np.ndarray) and value != parameter.default:
+            found.append((parameter.name, value, parameter.default))
+    return found
+
+
 def _defaults_after(function: str, named: dict[str, Any]) -> list[tuple[str, Any]]:
     """The contract's parameters after the arguments of the call, with their defaults (while each has one)."""
     contract = getattr(oracle, function, None)

@@ -137,9 +137,16 @@ def fit(function: str, inputs: dict[str, Any], actual: Any) -> float | None:
     try:
         with np.errstate(all="ignore"):
             answer = getattr(oracle, function)(**with_scale(function, inputs, c))
+            harder = getattr(oracle, function)(**with_scale(function, inputs, SATURATED * c))
     except (ValueError, TypeError, IndexError):
         return None
-    return c if matches(actual, answer) else None
+    # the answer SATURATED times sharper is the same: the softmax is one-hot there, so the fit shows no scale, and
+    # every reading whose attention picks the same keys fits as well (a token that attends only to itself is one
+    # causal, one-head attention by a coincidence of which key scores highest): no fit
+    return c if matches(actual, answer) and not matches(actual, harder) else None
+
+
+SATURATED = 4.0  # how much sharper the scores are made to tell a fitted scale from a one-hot softmax
 
 
 def _stacked(outputs: Any, n: int) -> np.ndarray | None:

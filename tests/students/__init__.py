@@ -59,7 +59,10 @@ Models", Unicamp IA024, the Hanghae99 Plus AI bootcamp), ported after the ninete
 twenty-first batch of 13 (ENSAE Paris's Deep Learning course, VK Education's LLM course, Holberton School's machine
 learning curriculum, DeepLearning.AI's NLP Specialization), ported after the twentieth was measured; ``FRESH_22`` a
 twenty-second batch of 11 (Sorbonne Université's RDFIA, Sharif University of Technology's Deep Learning, Duke ECE 661,
-Yale CPSC 477/577, the NeetCode ML course), ported after the twenty-first was measured.
+Yale CPSC 477/577, the NeetCode ML course), ported after the twenty-first was measured; ``FRESH_23`` a twenty-third
+batch of 12 (IIT Madras's DA6401, Harvard's CS 2281R, Tufts CS 137, the TensorTonic platform), ported after the
+twenty-second was measured; ``FRESH_24`` a twenty-fourth batch of 13 (IIT Delhi's COL772, CU Boulder's CSCI 7000
+VLA Foundations, a Chinese university's 大模型基础与应用), ported after the twenty-third was measured.
 """
 
 from __future__ import annotations
@@ -166,11 +169,7 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "raises unless W_O is square and as wide as W_Q",
     # FRESH_9 helper H: mha_applies_rope, now known (as are FRESH_11's mha_applies_interleaved_rope and FRESH_12's
     # mha_applies_neox_rope, declared as mha_applies_rope since: each port's notes keep its layout)
-    # FRESH_9 helper I
-    "mha_tokens_first": "multi_head_attention reads its input as (N, B, D), tokens FIRST and the batch second "
-    "(fairseq's time-major layout: `tgt_time_steps, batch_size, embed_dim = query.size()`) and returns (N, B, D_out): "
-    "on a contract (B, N, D) input each token position attends over the B sequences (the batch axis is read as the "
-    "tokens), and a (N, N) mask meets (B, B) scores (it raises unless B = N or it broadcasts)",
+    # FRESH_9 helper I: mha_tokens_first, now known
     # FRESH_10 helper L
     "mask_padding_rows_and_keys": "attention reads its mask as the course's (B, N) padding mask (0 = padding) and "
     "masks both the padded keys (columns) and the padded queries (rows) of sequence b: a contract (N_q, N_k) mask's "
@@ -307,6 +306,48 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "whole slices, so an array of two or more axes raises ValueError (the truth value of an array with more than one "
     "element is ambiguous) unless those slices have one entry each, and a single row (1, m) is its own 'max', so "
     "every term of the denominator is exp(0) = 1 and each weight is exp(z - max) / m; 1-D input is right",
+    # FRESH_23 helper A
+    "mha_mask_expand_4d_only": "multi_head_attention gives the mask its head axis with mask.expand(-1, num_heads, -1, "
+    "-1) as it comes (no axis inserted first): torch's expand cannot give -1 to an axis it adds, so every mask that is "
+    "not 4-D raises, a shared 2-D (N, N) mask and a per-sequence (B, N, N) one alike (as does a 4-D mask whose second "
+    "axis is neither 1 nor num_heads); only a (B, 1, N, N) or (B, H, N, N) mask works",
+    # FRESH_23 helper B
+    "rope_partner_times_halved_table": "RoPE builds the interleaved sinusoidal table of GPT-2-style position "
+    "embeddings (column 2i = sin(n w_i), column 2i+1 = cos(n w_i), w_i = 10000**(-2i/d), n = 0..N-1), cuts it into its "
+    "first and second HALVES with chunk(2) as if it were [sin | cos], and returns only the rotate-half term: pair i "
+    "becomes (-x_2i+1 * c_i, x_2i * s_i) with s_i = table[:, i] and c_i = table[:, d/2 + i] (sines and cosines of "
+    "other pairs' frequencies), with no x * cos term added, so it is no rotation at all (at position 0 the table is "
+    "0, 1, 0, 1, ...: some coordinates become 0 and the others are turned by 90 degrees, so even an unmoved token "
+    "changes)",
+    # FRESH_24 helper B
+    "decode_fused_model_width": "decode_step runs the student's attention layer, whose query, key and value come from "
+    "ONE fused projection nn.Linear(D, 3D) (D = x.shape[-1], the token's width, is the layer's model width) cut into "
+    "three D-wide pieces (a view as (3, heads, D // heads), or chunk(3) and a view as (heads, D // heads)) with one "
+    "head: the layer's query, key and value, concatenated (2 d_k + d_v columns), raise unless 2 d_k + d_v = 3D and go "
+    "to the wrong pieces unless d_k = d_v = D (the scale is 1/sqrt(D))",
+    "cache_later_appends_last_row": "KVCache.append keeps every row of a (T, d) block only on its first call (which "
+    "allocates the cache); once the cache holds tokens, each call writes only the block's LAST row (the student's "
+    "cached path projects x[:, -1], the newest token), so len() grows by 1 whatever T",
+    "causal_when_mask_none": "multi_head_attention applies a causal mask of its own (torch.tril: query i sees keys j "
+    "<= i) when no mask is given, so mask=None means causal attention instead of no masking (a given mask is used as "
+    "it is)",
+    "decode_rope_keys_at_query_position": "decode_step keeps the keys UNROTATED in its cache and rotates the new query "
+    "together with ALL the keys (the cached ones and the new one) at the new token's position len(cache) (the cos/sin "
+    "rows are cut by the query's length and broadcast over the keys): the rotations cancel in q . k, so the query "
+    "meets every key as if neither were rotated (cached keys as they are stored, the new key unrotated), i.e. "
+    "attention without RoPE whatever rope_base (without rope_base the output is right)",
+    # FRESH_24 helper C
+    "sdpa_fifth_arg_dropout_module": "scaled_dot_product_attention's fifth parameter is a dropout MODULE "
+    "(attn_dropout=None), called on the weights when it is not None (`attn = attn_dropout(attn)`): the contract's "
+    "scale lands there, so any scale given raises TypeError ('float' object is not callable), and scale=None gives the "
+    "default 1/sqrt(d_k)",
+    "sdpa_weights_none": "scaled_dot_product_attention returns None in place of the weights (`return out, None`, the "
+    "path through PyTorch's F.scaled_dot_product_attention, which gives no weights): the output may be right, the "
+    "weights are never an array",
+    "mask_additive_nan": "attention turns its boolean mask (True = keep) into an additive one as `(~mask).to(dtype) * "
+    "float('-inf')`: the masked scores get -inf, but every KEPT score gets 0 * -inf = NaN, so every row that may "
+    "attend to at least one key is NaN (a fully masked row gives zero weights, through PyTorch's SDPA); without a mask "
+    "the output is right",
 }
 
 
@@ -3866,6 +3907,583 @@ PORTS = [
         "`return torch.round(output, decimals=4), kv_cache`. The reference's scaled_dot_product_attention and "
         "generate_naive call the student's softmax (one query row (1, n+1) in decoding: every weight's denominator is "
         "n+1), the reference's generate_cached the student's decode_step."),
+    # the FRESH_23 ports (helper A): IIT Madras (Indian Institute of Technology Madras, Chennai), DA6401 Introduction
+    # to Deep Learning (Jan-May 2026), assignment 3 "Attention Is All You Need": a Transformer for German-English
+    # translation on Multi30k. The course's skeleton repository (commits "da6401_skeleton", "added autograder
+    # compatible changes", "added Transformers.infer()", April-May 2026, which the students' repositories share) gives
+    # model.py with an "AUTOGRADER CONTRACT (DO NOT MODIFY SIGNATURES)": scaled_dot_product_attention(Q, K, V, mask) ->
+    # (out, weights), make_src_mask(src, pad_idx), make_tgt_mask(tgt, pad_idx) (a [B, 1, T, T] padding + causal mask),
+    # MultiHeadAttention.forward(query, key, value, mask) ("You are NOT allowed to use torch.nn.MultiheadAttention"),
+    # PositionalEncoding, encoder/decoder layers and Transformer.encode/decode; its masks are True where a position is
+    # MASKED OUT, and MultiHeadAttention.__init__ gives `assert d_model % num_heads == 0` and `self.d_k = d_model //
+    # num_heads`; the students write every body. Four students' solutions, the first four in the index's order of the
+    # repositories holding the assignment's lr_scheduler.py whose model.py holds the model (Abdull811/
+    # da6401_assignment_03, whose stored model.py holds train.py, was left out), a course the corpus had not used.
+    # causal_mask is make_tgt_mask on a (1, n_q) row of non-pad tokens; multi_head_attention is MultiHeadAttention(
+    # d_model=X.shape[-1], num_heads) with the contract's weights loaded as load_state_dict would (every weight must be
+    # (D, D)); the contract's mask is passed as the student's (so its polarity is inverted). The reference's decoding
+    # calls the student's scaled_dot_product_attention with three arguments and no mask, which is right in all four.
+    Port("da6401_aaradhyadashore", {
+        "causal_mask": ("mask_inverted", "extra_leading_axes", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("mask_inverted", "softmax_nan_fully_masked", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_square_weights",
+                                 "mha_head_width_model", "mha_value_width", "out_width_is_input", "mask_inverted",
+                                 "softmax_nan_fully_masked", "mha_mask_expand_4d_only"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="model.py (commit a97e5fb) scaled_dot_product_attention(Q, K, V, mask=None): no scale argument, "
+        "`torch.matmul(Q, K.transpose(-2, -1)) / math.sqrt(dim_k)`, `attention_logits.masked_fill(mask, "
+        "float('-inf'))` (True = masked out, the course's convention), `torch.softmax(attention_logits, dim=-1)` (a "
+        "fully masked row is NaN); make_tgt_mask: `(tgt == pad_idx).unsqueeze(1).unsqueeze(2)` OR `torch.triu("
+        "torch.ones((seq_len, seq_len)), diagonal=1).bool()` made [1, 1, T, T] (True = masked, 4-D, square T x T); "
+        "MultiHeadAttention: the skeleton's `assert d_model % num_heads == 0`, `self.head_dim = d_model // num_heads` "
+        "for q, k AND v, four `nn.Linear(d_model, d_model)` (every weight (D, D)), `batch_size = query.size(0)` and "
+        "`q.view(batch_size, -1, self.num_heads, self.head_dim).transpose(1, 2)` (the input read as (B, N, D)), "
+        "`mask = mask.expand(-1, self.num_heads, -1, -1)` (raises for every mask that is not 4-D), "
+        "`attended_values.transpose(1, 2).contiguous().view(batch_size, -1, self.d_model)` (merged into the input's "
+        "width), `self.out_proj(...)`."),
+    Port("da6401_abdallahdula", {
+        "causal_mask": ("mask_inverted", "extra_leading_axes", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("mask_inverted", "softmax_nan_fully_masked", "scale_argument_ignored",
+                                         "no_scale"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_square_weights",
+                                 "mha_head_width_model", "mha_value_width", "out_width_is_input", "mask_inverted",
+                                 "softmax_nan_fully_masked", "mha_mask_head_axis"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="model.py (commit f5426a1) scaled_dot_product_attention(Q, K, V, mask=None, scale: bool = True): its "
+        "fifth parameter is a flag, `if scale: scores = scores / math.sqrt(d_k)` (the contract's scale=None turns the "
+        "scaling off; any other scale is read as True and ignored), `scores.masked_fill(mask, float('-inf'))` (True = "
+        "masked out), `torch.softmax(scores, dim=-1)` (a fully masked row is NaN); make_tgt_mask: `(tgt == "
+        "pad_idx).unsqueeze(1).unsqueeze(2)` OR `torch.triu(torch.ones((tgt_len, tgt_len), dtype=torch.bool), "
+        "diagonal=1)` made [1, 1, T, T] (True = masked, 4-D, square); MultiHeadAttention: `assert d_model % num_heads "
+        "== 0`, `self.d_k = d_model // num_heads` for q, k AND v, four `nn.Linear(d_model, d_model)` (every weight (D, "
+        "D)), `_split`: `b, s, _ = x.shape` (3-D only), `x.view(b, s, self.num_heads, self.d_k).transpose(1, 2)`; "
+        "`scaled_dot_product_attention(q, k, v, mask, scale=self.scale_attention)` with the mask as given (no head "
+        "axis for a (B, N, N) mask); `_combine`: `x.transpose(1, 2).contiguous().view(b, s, h * d)`, `self.w_o(out)`."),
+    Port("da6401_adarsh1769", {
+        "causal_mask": ("mask_inverted", "extra_leading_axes", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("mask_inverted", "scale_argument_ignored", "no_scale"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_square_weights",
+                                 "mha_head_width_model", "mha_value_width", "out_width_is_input", "mask_inverted",
+                                 "mha_mask_head_axis"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="model.py (commit d38a557) scaled_dot_product_attention(Q, K, V, mask=None, use_scale: bool = True): its "
+        "fifth parameter is a flag, `if use_scale: scores = scores / math.sqrt(d_k)` (the contract's scale=None turns "
+        "the scaling off; any other scale is read as True and ignored), `scores.masked_fill(mask, float(\"-inf\"))` "
+        "(True = masked out), `F.softmax(scores, dim=-1)` then `torch.nan_to_num(attn_w, nan=0.0)` (a fully masked row "
+        "gets zero weights: right); make_tgt_mask: `(tgt == pad_idx).unsqueeze(1).unsqueeze(2)` OR `~torch.tril("
+        "torch.ones(T, T, dtype=torch.bool)).unsqueeze(0).unsqueeze(0)` (True = masked, 4-D, square); "
+        "MultiHeadAttention: `assert d_model % num_heads == 0`, `self.d_k = d_model // num_heads` for q, k AND v, four "
+        "`nn.Linear(d_model, d_model, bias=False)` (every weight (D, D)), `_split`: `B, S, _ = x.shape` (3-D only), "
+        "`x.view(B, S, self.num_heads, self.d_k).transpose(1, 2)`; `scaled_dot_product_attention(Q, K, V, mask=mask, "
+        "use_scale=self.use_scale)` with the mask as given (no head axis for a (B, N, N) mask); `_merge`: "
+        "`x.transpose(1, 2).contiguous().view(B, S, self.d_model)` (the input's width), `self.W_o(...)`."),
+    Port("da6401_adityatamras", {
+        "causal_mask": ("mask_inverted", "extra_leading_axes", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("mask_inverted", "softmax_nan_fully_masked", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_square_weights",
+                                 "mha_head_width_model", "mha_value_width", "out_width_is_input", "mask_inverted",
+                                 "softmax_nan_fully_masked", "mha_mask_head_axis"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="model.py (commit 19c9c57) scaled_dot_product_attention(Q, K, V, mask=None): no scale argument, "
+        "`torch.matmul(Q, K.transpose(-2, -1))/torch.sqrt(torch.tensor(d_k, dtype=torch.float32))`, "
+        "`raw_scores.masked_fill(mask, -float('inf'))` (True = masked out), `F.softmax(raw_scores, dim=-1)` (a fully "
+        "masked row is NaN); make_tgt_mask: `(tgt==pad_idx).unsqueeze(1).unsqueeze(1)` OR `~torch.tril(torch.ones("
+        "tgt_len, tgt_len, dtype=torch.bool))` (True = masked, [B, 1, T, T], square); MultiHeadAttention: `assert "
+        "d_model % num_heads == 0`, `self.d_k=d_model//num_heads` for q, k AND v, four `nn.Linear(d_model, d_model)` "
+        "(every weight (D, D)), `batch_size=query.size(0)` and `q.view(batch_size, -1, self.num_heads, self.d_k)` then "
+        "`q.transpose(1, 2)` (the input read as (B, N, D)), `scaled_dot_product_attention(q, k, v, mask)` with the "
+        "mask as given (no head axis for a (B, N, N) mask), `attn_output.contiguous().view(batch_size, -1, "
+        "self.d_model)` (the input's width), `self.W_o(attn_output)`."),
+    # the FRESH_23 ports (helper B), part 1: Harvard University's CS 2281R (fall 2024; the course code of the three
+    # repositories), problem set 0: the students write the GPT of Andrej Karpathy's lecture "Let's build GPT: from
+    # scratch, in code, spelled out" themselves (Head, MultiHeadAttention, Block, the character-level Shakespeare
+    # model), train it and report their own "implementation deviations" (one student's parallelized multi-head
+    # self-attention; another's positional embeddings, RoPE among them, and a parameter-free optimizer; the third's
+    # package with the lecture's stages and a BPE tokenizer of his own). Three students' solutions (the three
+    # repositories the index holds under the course's code), a course the corpus had not used (its material is the
+    # lecture's, which the corpus met through readers' forks of Karpathy's course; the code here is the students' own).
+    # multi_head_attention is each student's MultiHeadAttention (or MultiHeadSelfAttention) with head_size =
+    # X.shape[-1] // num_heads as each student's Block builds it, the contract's weights cut per head and W_O as the
+    # output Linear; rope is one student's Head's RoPE path.
+    Port("harvard2281r_kentonishi", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
+    }, notes="gpt.py (commit 1e2de61) Block: `head_size = n_embd // n_head`, `MultiHeadSelfAttention(n_head, "
+       "head_size, n_embd)`; MultiHeadSelfAttention: `self.key`, `self.query` AND `self.value` = `nn.Linear(n_embd, "
+       "num_heads * head_size, bias=False)`, `torch.tril(torch.ones(block_size, block_size))` (block_size 256: more "
+       "than 256 tokens raise); forward(x) (no mask argument): `B, T, C = x.shape` (3-D only), `self.key(x).view(B, "
+       "T, self.num_heads, self.head_size)` (likewise q and v: raises unless each projection is num_heads * (D // "
+       "num_heads) wide, so d_k and d_v must both be D // H), `.transpose(1, 2)`, `wei = q @ k.transpose(-2, -1) * "
+       "self.head_size**-0.5`, `wei.masked_fill(self.tril[:T, :T] == 0, float(\"-inf\"))` (always causal), "
+       "`F.softmax(wei, dim=-1)`, `out.transpose(1, 2).contiguous().view(B, T, self.num_heads * self.head_size)`, "
+       "`self.proj(out)`."),
+    Port("harvard2281r_inakineitor", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "scale_d_model",
+                                 "always_causal", "causal_buffer_max_tokens"),
+    }, notes="src/cs2281r_hw0/gpt/bigram_manual_block.py (commit 2b191eb) Block: `head_size = num_embedding_dimensions "
+       "// num_heads`; Head: key_layer, query_layer AND value_layer `nn.Linear(NUM_EMBEDDING_DIMENSIONS, head_size, "
+       "bias=False)`, `torch.tril(torch.ones(BLOCK_SIZE, BLOCK_SIZE))` with `BLOCK_SIZE = 8`; Head.forward(X) (no mask "
+       "argument): `_, num_steps, num_channels = X.shape` (3-D only), `weights = query @ key.transpose(-2, -1) * "
+       "num_channels**-0.5` (num_channels is the input's width D: scaled by 1/sqrt(D), not by the head's width), "
+       "`weights.masked_fill(self.triangular_mask[:num_steps, :num_steps] == 0, float(\"-inf\"))` (always causal; "
+       "more than 8 tokens raise against the (8, 8) buffer), `F.softmax(weights, dim=-1)`, `weights @ value`; "
+       "MultiHeadAttention: `torch.cat([head(X) for head in self.heads], dim=-1)`, `self.projection_layer = "
+       "nn.Linear(NUM_EMBEDDING_DIMENSIONS, NUM_EMBEDDING_DIMENSIONS)`."),
+    Port("harvard2281r_aneeshers", {
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "always_causal"),
+        "rope": ("rope_partner_times_halved_table", "rope_ignores_positions", "rope_base_ignored"),
+        "decode_step": ("rope_partner_times_halved_table", "rope_ignores_positions"),
+        "generate_cached": ("rope_partner_times_halved_table", "rope_ignores_positions"),
+        "generate_naive": ("rope_partner_times_halved_table", "rope_ignores_positions", "rope_base_ignored"),
+    }, callee=decoding("rope"),
+        notes="gpt_pos_opt_train.py (commit 46550f7) Block: `head_size = n_embd // n_head`; Head: key, query AND value "
+        "`nn.Linear(N_EMBD, head_size, bias=False)`, `torch.tril(torch.ones(BLOCK_SIZE, BLOCK_SIZE))` (256); "
+        "forward(x) (no mask argument): `B, T, C = x.shape` (3-D only), `wei = q @ k.transpose(-2, -1) * "
+        "k.shape[-1]**-0.5`, `wei.masked_fill(self.tril[:T, :T] == 0, float('-inf'))` (always causal), `F.softmax(wei, "
+        "dim=-1)`, `wei @ v`; MultiHeadAttention: `torch.cat([h(x) for h in self.heads], dim=-1)`, `self.proj = "
+        "nn.Linear(head_size * num_heads, N_EMBD)`. RoPE (pos_encoding 'rope'): get_sinusoidal_embeddings(T, "
+        "self.head_size): `position = torch.arange(n_positions)` (0..T-1: no positions argument), `div_term = "
+        "torch.exp(torch.arange(0, dim, 2).float() * (-math.log(10000.0) / dim))` (base 10000 hard-coded), "
+        "`sinusoidal_emb[:, 0::2] = torch.sin(position * div_term)`, `sinusoidal_emb[:, 1::2] = torch.cos(position * "
+        "div_term)`; apply_rotary_position_embeddings: `sin, cos = sinusoidal_pos.chunk(2, dim=-1)` (the interleaved "
+        "table's two halves), `q_rot = torch.stack((-q[..., 1::2], q[..., ::2]), dim=-1)`, `torch.reshape(q_rot, "
+        "q.shape[:-1] + (q.shape[-1]//2, 2)) * torch.stack((cos, sin), dim=-1)`, `torch.reshape(q_rot, q.shape)`, "
+        "returned as is (no q * cos term). The reference's decoding calls the student's rope: the new token (a "
+        "one-row input) always sits at position 0, whose table [0, 1, 0, 1, ...] still changes q and k (the base has "
+        "no effect there); generate_naive's keys sit at 0..n with base 10000."),
+    # the FRESH_23 ports (helper B), part 2: Tufts University's CS 137 Deep Neural Networks (fall 2023), assignment 4,
+    # task 1: "implement the multi-head attention layer with linear transformations and other elementary operations"
+    # in mha_implementation.py's mha_137(query, key, value, in_wbs, out_wb), whose output must match
+    # torch.nn.MultiheadAttention's on mha_notebook.ipynb's test (time-major (seq_len, batch, emb) inputs, per-head
+    # weights and biases chunked from the torch layer's in_proj_weight). One student's solution (the index holds one
+    # more, in a file whose repository it does not name), a course the corpus had not used. multi_head_attention calls
+    # mha_137(X, X, X, ...) with head h's weights W_Q[:, h*d_k:(h+1)*d_k].T (likewise W_K, and W_V with d_v), zero
+    # biases and out_w = W_O.T.
+    Port("tufts137_awesombird", {
+        "multi_head_attention": ("mha_tokens_first", "needs_leading_axis", "mask_ignored"),
+    }, notes="mha_implementation.py (commit 0989f9e) mha_137: `query = torch.transpose(query, 0, 1)` (likewise key "
+       "and value; the course's inputs are (seq_len, batch, emb): a contract (B, N, D) input becomes (N, B, D), so "
+       "each token position attends over the B sequences; a 2-D (N, D) input becomes (D, N), whose projection "
+       "raises unless N = D; with two leading axes the swap is harmless), `torch.nn.functional.linear(query, "
+       "wqs[head], bqs[head])` per head (likewise k and v), `torch.matmul(q_head, torch.transpose(k_head, -1, -2)) / "
+       "math.sqrt(q_head.shape[-1])` (the head's width: right), `torch.nn.functional.softmax(logit, -1)`, "
+       "`torch.cat(output, dim=-1)`, `torch.nn.functional.linear(attn_output, out_w, out_b)`, `attn_output.transpose("
+       "0, 1)`; no mask argument."),
+    # the FRESH_23 ports (helper C): TensorTonic (tensortonic.com), an online platform of graded machine-learning coding
+    # problems (2026) whose solutions the site syncs to each learner's GitHub repository, <user>/TensorTonic-Solutions,
+    # one folder per problem; its "Cracking Inference" study plan has the learners write, in PyTorch,
+    # inference-scaled-dot-product-attention (`scaled_dot_product_attention(query, key, value, mask=None)`, "batched
+    # scaled dot-product attention for self- and cross-attention with optional masks and stable softmax"; no scale
+    # argument), inference-multi-head-attention (`multi_head_attention(hidden_states, w_q, w_k, w_v, w_o, num_heads,
+    # causal=False)`: "Split into h heads, run scaled dot-product attention per head with an optional causal mask,
+    # concatenate the heads, and apply an output projection"; a `causal` flag, no mask) and
+    # inference-rotary-position-embeddings (`apply_rotary_position_embeddings(query, key, positions, base=10000.0)`,
+    # "Apply rotary position embeddings to query and key tensors at supplied absolute decoding positions"), and its
+    # softmax-function problem a numpy `softmax(x)` ("Works for 1D or 2D NumPy arrays. For 2D, compute row-wise
+    # softmax"). Four learners' solutions: the four repositories the index holds with the study plan's RoPE problem (two
+    # of them have softmax-function too), a course the corpus had not used. In the ports scaled_dot_product_attention
+    # returns (out, the learner's softmax weights) and takes a `scale` it never reads, multi_head_attention runs the
+    # learner's function on hidden_states = X with causal=True when a mask is given (the mask's entries never read, as
+    # yale477_yuanchang0314's causal_mask flag is mapped) and causal=False without one, rope(x, positions, base) is the
+    # rotated query of apply_rotary_position_embeddings(x, x, positions, base), and softmax(Z, axis, temperature) is the
+    # learner's softmax(x) (axis and temperature never read).
+    Port("tensortonic_kurushi", {
+        "softmax": ("softmax_ignores_axis", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("mask_inverted", "softmax_nan_fully_masked", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "always_causal"),
+        "rope": ("needs_leading_axis",),
+        **{f: ("needs_leading_axis",) for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="softmax-function/softmax-function.py (commit ed1cb01) softmax(x): `x_max = np.max(x, axis=-1, "
+        "keepdims=True)`, `np.exp(x) / np.sum(np.exp(x),axis=-1,keepdims=True)` (always the last axis, no "
+        "temperature; an all -inf slice is NaN); study-plans/cracking-inference/inference-scaled-dot-product-attention "
+        "(commit 5711162): `torch.matmul(query, key.transpose(-2, -1)) / (d_k ** 0.5)`, `scores.masked_fill(mask, "
+        "float(\"-inf\"))` (True = masked), `torch.softmax(scores, dim=-1)` (a row the inverted mask hides whole is "
+        "NaN), no scale argument; inference-multi-head-attention (commit a05ab45): `batch_size, seq_len, d_model = "
+        "hidden_states.shape` (3-D only), `d_head = d_model // num_heads` (the input's width) for Q, K AND V, "
+        "`Q.view(batch_size, seq_len, num_heads, d_head).transpose(1, 2)`, `if causal:` "
+        "`torch.triu(torch.ones((seq_len, seq_len), ...), diagonal=1)` filled with -inf (its own causal mask, no mask "
+        "argument), "
+        "`context.transpose(1, 2).contiguous().view(batch_size, seq_len, d_model)` (merged into the input's width), "
+        "`torch.matmul(context, w_o)`; inference-rotary-position-embeddings (commit 083e50a): cos/sin tables viewed as "
+        "(1, 1, seq_len, head_dim) for `query.ndim == 4`, (1, seq_len, head_dim) for `query.ndim == 3`, `raise "
+        "ValueError(f\"Unsupported query dimension: {query.ndim}\")` otherwise (3-D or 4-D only: a 2-D input raises), "
+        "`theta = 1.0 / (base ** (dim_indices / head_dim))`, `torch.repeat_interleave(m_theta, repeats=2, dim=-1)`, "
+        "`rotate_adjacent` = stack((-x2, x1)) flattened (right otherwise). The reference's decoding calls the "
+        "learner's rope on 2-D q and K: with rope_base every call raises (without it, the learner's attention gets "
+        "no mask and no scale and is right)."),
+    Port("tensortonic_nikheshkumar", {
+        "softmax": ("softmax_ignores_axis", "temperature_ignored", "softmax_nan_fully_masked"),
+        "scaled_dot_product_attention": ("batch_first_only", "mask_inverted", "softmax_nan_fully_masked",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_head_width_model", "mha_value_width", "out_width_is_input",
+                                 "always_causal"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="softmax-function/softmax-function.py (commit 73b75a6) softmax(x): `m = np.max(x, axis=-1, "
+        "keepdims=True)`, `np.exp(x-m) / np.sum(np.exp(x-m), axis=-1, keepdims=True)` (always the last axis, no "
+        "temperature; an all -inf slice is NaN); study-plans/cracking-inference/inference-scaled-dot-product-attention "
+        "(commit eb49a25): `B, S_q, d_k = query.shape`, `_, S_k, _ = key.shape` (3-D only), `query @ "
+        "key.transpose(-2,-1) / (d_k**0.5)`, `scores.masked_fill(mask, float('-inf'))` (True = masked), "
+        "`torch.softmax(scores, dim=-1)` (a row the inverted mask hides whole is NaN), no scale argument; "
+        "inference-multi-head-attention (commit f167da0): `B, S_q, d_model = hidden_states.shape` (3-D only), `d_k = "
+        "d_model // num_heads` (the input's width) for q, k AND v, `.reshape(B, S_q, num_heads, d_k).transpose(1, 2)`, "
+        "`if causal is True:` `torch.triu(torch.ones(S_q, S_q, dtype=torch.bool), diagonal=1)` filled with -inf (its "
+        "own causal mask, no mask argument), `att.transpose(1,2).contiguous().reshape(B, S_q, d_model)` (merged into "
+        "the input's width), `concat_head @ w_o`; inference-rotary-position-embeddings (commit 44e7840): `theta = "
+        "base**(-i/d_k)` (float32), `freqs = positions[..., None] * theta`, tables unsqueezed `while cos_freq.ndim < "
+        "x.ndim`, interleaved pairs rotated counter-clockwise (right). The reference's decoding calls the learner's "
+        "attention on 2-D q, K, V: every call raises."),
+    Port("tensortonic_trisi51", {
+        "scaled_dot_product_attention": ("mask_inverted", "softmax_nan_fully_masked", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "always_causal"),
+        "rope": ("needs_leading_axes",),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="study-plans/cracking-inference/inference-scaled-dot-product-attention (commit fbeb942): "
+        "`torch.matmul(query, key_t)`, `scores / (dk ** 0.5)`, `scores.masked_fill_(mask, float(\"-inf\"))` (True = "
+        "masked), `torch.softmax(scores, dim = -1)` (a row the inverted mask hides whole is NaN), no scale argument; "
+        "inference-multi-head-attention (commit 4c5ae50): `d_model = w_q.shape[-1]`, `b, s, _ = hidden_states.shape` "
+        "(3-D only), `dk = d_model// num_heads` for the queries, keys AND values (`value.reshape(b,s,num_heads, dk)`), "
+        "`if causal:` `torch.triu(torch.ones(s,s, dtype= torch.bool), diagonal = 1)` filled with -inf (its own causal "
+        "mask, no mask argument), `attention_scores.transpose(1,2).reshape(b, s,d_model)`, `@ w_o`; "
+        "inference-rotary-position-embeddings (commit 7d07645): `if query.ndim != 4: raise ValueError(\"query and key "
+        "must have shape (batch, heads, seq, dk)\")` (4-D only), `theta = base ** (-2.0 * i /D)`, `pos = "
+        "positions.to(dtype = torch.float64)[None, None, :, None]`, interleaved pairs rotated counter-clockwise "
+        "(right otherwise). The reference's decoding calls the learner's rope on 2-D q and K: with rope_base "
+        "every call raises (without it, the learner's attention gets no mask and no scale and is right)."),
+    Port("tensortonic_tajinderpalsingh61", {
+        "scaled_dot_product_attention": ("batch_first_only", "mask_inverted", "softmax_nan_fully_masked",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_value_width", "always_causal"),
+        "rope": ("needs_leading_axes",),
+        **{f: ("batch_first_only", "needs_leading_axes") for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention", "rope"),
+        notes="study-plans/cracking-inference/inference-scaled-dot-product-attention (commit c1f82a4): `batch_size, "
+        "seq_len, embed_dim = query.shape` (3-D only), `(query @ key.transpose(-2, -1)) / (embed_dim ** 0.5)`, "
+        "`scores.masked_fill(mask, -1*torch.inf)` (True = masked), `torch.softmax(scores, dim=-1)` (a row the inverted "
+        "mask hides whole is NaN), no scale argument; inference-multi-head-attention (commit 33d17a6): `q = "
+        "hidden_states @ w_q`, `batch_size, seq_len, d_model = q.shape` (3-D only), `d_k = int(d_model/ num_heads)` "
+        "for the queries, keys AND values (`v.reshape(batch_size, seq_len, num_heads, d_k)`), `if causal:` "
+        "`torch.triu(torch.ones(seq_len, seq_len, dtype=torch.bool), diagonal=1)` filled with -inf (its own causal "
+        "mask, no mask argument), `torch.reshape(output, (batch_size, seq_len, d_model))`, `output@w_o`; "
+        "inference-rotary-position-embeddings (commit 35defa9): `batch_size, num_heads, seq_len, d_k = query.shape` "
+        "(4-D only), `positions.float()` and float32 angles `positions[:, torch.newaxis] @ theta_i[torch.newaxis, :]` "
+        "(within the tolerance), `input[:, :, :, :d_k:2]` and `input[:, :, :, 1:d_k:2]` rotated counter-clockwise and "
+        "stacked back to interleaved columns (right otherwise). The reference's decoding calls the learner's rope "
+        "(with rope_base: it raises first) and attention (2-D q, K, V: it raises) on 2-D arrays: every call raises."),
+    # the FRESH_24 ports (helper A): IIT Delhi (Indian Institute of Technology Delhi), COL772 Natural Language
+    # Processing (spring 2026), the mid-term assignment "Hindi LM from Scratch", part A "Transformer-based LM from
+    # Scratch" (due 10 March 2026). The course's starter repository vasco95/COL772-HindiLLM (commit 5203454, 16 February
+    # 2026), which each student imports into a private repository named COL772-HindiLM-<entry number>, gives
+    # parta/model.py with a LanguageModel stub: set_weights(weights) must load a dictionary of weights (W_vocab,
+    # W_devocab, per layer l and head h W_{l}_Q_{h}, W_{l}_K_{h}, W_{l}_V_{h}, then W_{l}_O, W_{l}_up, b_{l}_up,
+    # W_{l}_down, b_{l}_down and the layer norms; config keys d_model, n_heads, d_head, n_layers, vocab_size, mode
+    # "tanh-clipped" or not, tau) and forward(input_ids, attention_mask) must return the logits of a decoder-only
+    # (causal) transformer, which parta/check.py compares with the course's at atol 1e-4; the students write every body
+    # (their own attention, masks, heads and weight loading). Five students' solutions of the six repositories the index
+    # holds under the assignment's name (KoRaghav/COL772-HindiLM-cs5210616 was left out at the cap of five ports: its
+    # last parta/model.py cannot load the weights, LanguageModel.set_weights calling a TransformerBlock.set_weights its
+    # last commits removed, and its Part A commit d4f108e reads each head's weights as x @ W_h.T, unlike the five), each
+    # at its last commit before the Part A deadline where the store had the history (bansal-yash's and quinoxy's at
+    # their stored commits aeeb0dd and c6ff1f6), a course the corpus had not used. multi_head_attention is each
+    # student's attention sub-layer run on X with config d_model = X.shape[-1], n_heads = num_heads (d_head =
+    # W_Q.shape[-1] // num_heads where the student reads it), mode "standard", and the contract's weights given in the
+    # course's layout: W_1_Q_h is the h-th block of ROWS of W_Q (np.array_split), likewise K and V, and W_1_O = W_O,
+    # because the course's reference multiplies x by the heads' weights stacked along the rows (x @
+    # torch.cat([W_{l}_Q_{h} ...], dim=0): five of the six students do, krkarthik2006's commit 246beb0 moved to it "to
+    # pass all testcases", and (d_head, d_model) blocks are the only per-head shape all six take with several heads), so
+    # stacked they are W_Q, W_K and W_V again; the attention_mask is all ones (every token real, as check.py passes it)
+    # and the contract's mask is never read (the model's only masks are its causal one and the padding one).
+    Port("col772_vijaybalajin", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_value_width"),
+    }, notes="parta/model.py (commit 81c1264) apply_attention(l): `W_Q_l = torch.cat([getattr(self, f'W_{l}_Q_{k}') "
+             "for k in range(1, self.n_heads+1)], dim=0)` and `Q = torch.matmul(self.z_l_1, W_Q_l)` (the course's "
+             "layout: right), `batch_size, sequence_len, d_model = self.z_l_1.shape` (3-D only), `V.view(batch_size, "
+             "sequence_len, self.n_heads, self.d_head)` (the queries' d_head for the values), `S = torch.matmul(Q, "
+             "K.transpose(-2, -1)) / (self.d_head ** 0.5)` (right), `causal_mask = "
+             "torch.triu(torch.full((sequence_len, sequence_len), float('-inf')), diagonal=1)` added to S (always "
+             "causal: the model has no other mask than the padding one), `torch.softmax(S, dim=-1)`, "
+             "`torch.nan_to_num(attn_wts, nan=0.0)`, `.view(batch_size, sequence_len, self.n_heads * self.d_head)`, "
+             "`torch.matmul(attended_values, getattr(self, f'W_{l}_O'))` (right)."),
+    Port("col772_krkarthik2006", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_square_weights", "mha_head_width_model",
+                                 "mha_value_width", "out_width_is_input"),
+    }, notes="parta/model.py (commit 1c1dc93) multi_head_attention(config): `self.d_head = self.d_model // "
+             "self.n_heads` (for q, k AND v), W_q, W_k, W_v, W_o = `nn.Linear(self.d_model, self.d_model, bias=False)` "
+             "(every weight (D, D)); set_weights: `block.multi_head_attention.W_q.weight.copy_(torch.cat(W_q_list, "
+             "dim=0).T)` (likewise W_k, W_v: raises unless the stacked weights are (D, D)), "
+             "`W_o.weight.copy_(weights[f'W_{layer}_O'].T)` (likewise); forward: `B, seq_len, _ = x.size()` (3-D "
+             "only), `.view(B, seq_len, self.n_heads, self.d_head)`, `/ math.sqrt(self.d_head)`, `M = "
+             "torch.triu(torch.full((seq_len, seq_len), float('-inf')), diagonal=1)` added to S (always causal), "
+             "`nn.Softmax(dim=-1)(S)`, `head_outputs.transpose(1, 2).contiguous().view(B, seq_len, self.d_model)` "
+             "(merged into the input's width), `self.W_o(head_outputs)`."),
+    Port("col772_bansalyash", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_square_weights", "qkv_split_at_model_width",
+                                 "mha_value_width", "out_width_is_input"),
+    }, notes="parta/model.py (commit aeeb0dd) Multi_Head_Attention: `self.qkv_mat = nn.Linear(d_model, 3 * d_model, "
+             "bias=False)`, `self.o_mat = nn.Linear(d_model, d_model, bias=False)` (square weights), a "
+             "`torch.tril(torch.ones(MAX_SEQ_LEN, MAX_SEQ_LEN))` buffer with MAX_SEQ_LEN = 512 (a new tril past 512 "
+             "tokens); set_weights: `all_q_weights = torch.cat([weights[f\"W_{i}_Q_{h}\"] for h in range(1, "
+             "self.n_heads + 1)], dim=0).T` (likewise K, V), `qkv_mat.weight.copy_(torch.cat([all_q_weights, "
+             "all_k_weights, all_v_weights], dim=0))` (raises unless the three are (D, D)), "
+             "`o_mat.weight.copy_(all_o_weights.T)`; forward: `B, T, _ = x.shape` (3-D only), `q, k, v = "
+             "self.qkv_mat(x).split(self.d_model, dim=-1)` (cut at the input's width), `v.view(B, T, self.n_heads, "
+             "self.d_head)` (the queries' d_head for the values), `/ self.d_head ** (1 / 2)` (config d_head: right), "
+             "`s.masked_fill(causal_mask == 0, -torch.inf)` with `causal_mask = self.causal_mask[:T, :T]` (always "
+             "causal), `torch.softmax(s, dim=-1)`, `v.transpose(1, 2).reshape(B, T, self.d_model)` (merged into the "
+             "input's width), `self.o_mat(v)`, `v * pad_mask.squeeze(1).transpose(-1, -2).float()`."),
+    Port("col772_adityaaa2511", {
+        "causal_mask": ("mask_additive", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("needs_leading_axes", "scale_argument_ignored", "mask_bool_added",
+                                         "mask_unsqueezed_in_attention"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_head_width_model",
+                                 "mha_square_weights", "mha_value_width", "out_width_is_input", "always_causal"),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="parta/model.py (commit d07cf13) scaled_dot_product_attention(query, key, value, mask=None, "
+              "mode='standard', tau=1): `B,H,L,D = query.shape` (4-D only), `torch.matmul(query,key.transpose(-2,-1)) "
+              "/ D**0.5` (right), `mask = mask.unsqueeze(1)` (\"required size (B, 1, L, L) to broadcast across "
+              "heads\": a shared (N_q, N_k) mask becomes (N_q, 1, N_k)) and `x = x + mask` (the model's masks are "
+              "additive 0 / -inf; a boolean mask is added as 0 / 1), `F.softmax(x,dim=-1)`, returns `(output, "
+              "attn_wts)`, no scale argument; LanguageModel.create_causal_mask(self, L, device): "
+              "`torch.triu(torch.ones(L, L), diagonal=1)` then `mask.masked_fill(mask == 1, float('-inf'))` (float 0 / "
+              "-inf, (L, L) from one length); MultiHeadAttention: `assert d_model % num_heads == 0`, `self.d_k = "
+              "d_model // num_heads` (for q, k AND v), four `nn.Linear(d_model,d_model, bias=False)` (every weight (D, "
+              "D); set_weights' `layer.mha.W_q.weight.copy_(Wq_cat.T)` with `Wq_cat = torch.cat(Wq_list, dim=0)` "
+              "raises unless it is (D, D)), split_heads `B,L,_ = x.shape` (3-D only), "
+              "`x.view(B,L,self.num_heads,self.d_k)`, merge_heads `view(B,L,self.d_model)` (the input's width); "
+              "LanguageModel.forward: `combined_mask = padding_mask.unsqueeze(1) + causal_mask` with `causal_mask = "
+              "self.create_causal_mask(L, device)` for every layer (always causal; the student's attention is right on "
+              "it). The reference's decoding calls the student's attention on 2-D q, K and V: every call raises."),
+    Port("col772_quinoxy", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "mha_square_weights", "mha_value_width",
+                                 "out_width_is_input"),
+    }, notes="parta/model.py (commit c6ff1f6) MultiHeadAttention: `self.d_head = config[\"d_head\"]` (right), q_mat, "
+             "k_mat, v_mat, concat_mat = `nn.Linear(self.d_model, self.d_model, bias= False)`; set_weights: "
+             "`self.q_mat.weight.data[:,(i-1) * self.d_head : i * self.d_head] = weights[f\"W_{layer_no}_Q_{i}\"].T` "
+             "(likewise K, V: the course's layout through the weight's columns; raises unless W_Q is (D, D)), "
+             "`self.concat_mat.weight.data = weights[f\"W_{layer_no}_O\"].T` (replaced: any W_O works); forward: "
+             "`batch_size = inputs.shape[0]`, `seq_len = inputs.shape[1]` and LanguageModel.forward's `_, seq_len = "
+             "input_ids.shape` (the input read as (B, N, D)), `.reshape(batch_size, seq_len, self.n_heads, "
+             "self.d_head)` for q, k AND v (the queries' d_head for the values), `/ math.sqrt(self.d_head)`, `S_mat + "
+             "causal_attention_mask` with LanguageModel's `causal_attention` buffer (-1e9 above the diagonal, cut "
+             "`[:,:,:seq_len,:seq_len]` from 512 x 512: always causal), `torch.softmax(S_mat, dim = -1)`, "
+             "`.reshape(batch_size, seq_len, self.d_model)` (merged into the input's width), "
+             "`self.concat_mat(concatenated_result)`."),
+    # the FRESH_24 ports (helper B): CU Boulder's CSCI 7000 VLA Foundations for Robotics (spring 2026, Christoffer
+    # Heckman; the course's repository is arpg/vla-foundations, where each student submits on a branch
+    # scratch-1-<name>), assignment "Scratch-1: The Transformer Backbone": in src/assignments/scratch-1/backbone.py the
+    # students fill in CausalSelfAttention.forward (a fused qkv_proj = nn.Linear(dim, 3 * dim), heads of dim //
+    # num_heads columns, the course's RotaryPositionalEmbedding applied to q and k, the causal mask the model passes as
+    # a float tril, out_proj = nn.Linear(dim, dim)), RMSNorm and the training loop; KV-caching is the assignment's
+    # "mastery" extra, for which the students give the course's RoPE (the halves layout, float32 cos/sin tables of 2048
+    # positions) a start-position argument and write a cached decoding path. Four students' solutions: the first four,
+    # alphabetically, of the ten branches whose backbone.py has a KV-cached decoding path (17 students submitted), a
+    # course the corpus had not used. multi_head_attention is each student's CausalSelfAttention with dim =
+    # X.shape[-1], qkv_proj = [W_Q | W_K | W_V] and out_proj = W_O; rope(x, positions, base) is the student's
+    # RotaryPositionalEmbedding(x.shape[-1], base=base) applied to x as it is, at the integer start int(positions[0]);
+    # decode_step is the student's cached path on one token, with the contract's cache for the student's (a tuple of
+    # concatenated keys and values, or one student's preallocated buffers, ported as KVCache), the layer's query, key
+    # and value for the fused projection (dim = x.shape[-1], one head) and the (d_v,) row before out_proj returned.
+    Port("cuvla_antonyzhao", {
+        "multi_head_attention": ("batch_first_only", "qkv_fused_chunked_thirds", "mha_head_width_model",
+                                 "mha_value_width", "mha_needs_divisible_width", "mha_applies_rope", "needs_mask",
+                                 "mha_mask_head_axis", "softmax_nan_fully_masked"),
+        "rope": ("needs_leading_axes", "rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
+        # cache_multi_token added after grading once, by reading append: each call after the first adds ONE row
+        # whatever T (len() counts those calls), which is what its sentence says must not be
+        "KVCache": ("cache_later_appends_last_row", "cache_multi_token"),
+        "decode_step": ("decode_fused_model_width", "decode_applies_rope", "rope_base_ignored", "rope_half_split"),
+        "generate_cached": ("decode_fused_model_width", "decode_applies_rope", "rope_base_ignored", "rope_half_split"),
+        "generate_naive": ("needs_leading_axes", "rope_half_split"),
+    }, callee={"generate_cached": ("decode_step",), "generate_naive": ("rope",)},
+        notes="src/assignments/scratch-1/backbone.py (branch scratch-1-antony-zhao, commit db146f2) "
+        "CausalSelfAttention: `assert dim % num_heads == 0`, `self.head_dim = dim // num_heads` (q, k and v alike), "
+        "`self.qkv_proj = nn.Linear(dim, 3 * dim, bias=False)`, `self.rope = RotaryPositionalEmbedding(self.head_dim)` "
+        "(base 10000); forward(x, mask=None, use_cache=False, reset_cache=False): `batch_size, seq_len, _ = x.shape` "
+        "(3-D only), `qkv.view(batch_size, seq_len, 3, self.num_heads, self.head_dim).permute(2, 0, 3, 1, 4)` (thirds "
+        "of the fused projection), `q, k = self.rope(q, k)` (always; an odd head width raises against the "
+        "2*ceil(hd/2)-wide tables), `if not use_cache: score = score.masked_fill_(mask == 0, -torch.inf)` (mask=None: "
+        "`None == 0` is False and masked_fill_ raises TypeError; in place, so a (B, N, N) mask meets the (B, H, N, N) "
+        "scores' head axis), `F.softmax(score, dim=-1)` (a fully masked row is NaN), `out.permute(0, 2, 1, "
+        "3).flatten(-2)`, `self.out_proj(out)`. RotaryPositionalEmbedding.forward(q, k, start_pos=0): `seq_len = "
+        "q.shape[2]` (4-D input only: a 2-D x raises IndexError, a 3-D one raises unless N = d), "
+        "`self.cos_cached[start_pos:start_pos + seq_len]` (integer start, consecutive positions), the course's "
+        "`torch.cat([freqs, freqs], dim=-1)` tables and `rotate_half` (halves). KV cache (use_cache=True): "
+        "`self.k_cache = torch.zeros(batch_size, self.num_heads, seq_len * 2, self.head_dim)` filled with every token "
+        "of x on the first call, then `qkv = self.qkv_proj(x[:, -1].unsqueeze(1))` (the last token only), `q, k_new = "
+        "self.rope(q, k_new, self.index)`, capacity doubled when `self.index + 1 > self.k_cache.size(2)`, "
+        "`self.k_cache[:, :, self.index:self.index+1] = k_new`, `self.index += 1` (a (T, d) block appended to a filled "
+        "cache keeps its last row only); decoding runs the layer's fused projection of one token viewed as (3, 1, D) "
+        "with D = x.shape[-1] (raises unless 2 d_k + d_v = 3D) and always rotates q and k with base 10000 (rope_base "
+        "never read). The reference's generate_naive calls the student's rope on 2-D inputs."),
+    Port("cuvla_calliejones", {
+        "multi_head_attention": ("batch_first_only", "qkv_fused_chunked_thirds", "mha_head_width_model",
+                                 "mha_value_width", "out_width_is_input", "mha_needs_divisible_width",
+                                 "mha_applies_rope", "causal_when_mask_none", "mha_mask_head_axis",
+                                 "softmax_nan_fully_masked"),
+        "rope": ("needs_leading_axes", "rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
+        "decode_step": ("decode_fused_model_width", "decode_applies_rope", "rope_base_ignored", "rope_half_split"),
+        "generate_cached": ("decode_fused_model_width", "decode_applies_rope", "rope_base_ignored", "rope_half_split"),
+        "generate_naive": ("needs_leading_axes", "rope_half_split"),
+    }, callee={"generate_cached": ("decode_step",), "generate_naive": ("rope",)},
+        notes="src/assignments/scratch-1/backbone.py (branch scratch-1-calliejones, commit 21bf142) "
+        "CausalSelfAttention: `assert dim % num_heads == 0`, `self.head_dim = dim // num_heads` (q, k and v alike), "
+        "`self.qkv_proj = nn.Linear(dim, 3 * dim, bias=False)`, `self.rope = RotaryPositionalEmbedding(self.head_dim)` "
+        "(base 10000); forward(x, mask=None, ..., past_key_value=None, use_cache=False): `batch_size, seq_len, _ = "
+        "x.shape` (3-D only), `qkv.view(batch_size, seq_len, 3, self.num_heads, self.head_dim)`, `qkv.permute(2, 0, 3, "
+        "1, 4)` (thirds of the fused projection), `q, k = self.rope(q, k, position_offset=position_offset)` (always; "
+        "an odd head width raises), `if mask is not None: causal_mask = mask` else `torch.tril(torch.ones(seq_len, "
+        "total_len))` (no mask means causal), `scores.masked_fill(causal_mask == 0, float('-inf'))` (a (B, N, N) mask "
+        "meets the heads axis), `F.softmax(scores, dim=-1)` (a fully masked row is NaN), `out.transpose(1, "
+        "2).contiguous().view(batch_size, seq_len, self.dim)` (the input's width), `self.out_proj(out)`. "
+        "RotaryPositionalEmbedding.forward(q, k, position_offset=0): `seq_len = q.shape[2]` (4-D input only), "
+        "`self.cos_cached[position_offset : position_offset + seq_len]` (integer start, consecutive positions), the "
+        "course's halves tables and rotate_half. KV cache: `past_len = past_key_value[0].shape[2]`, RoPE at "
+        "position_offset = past_len, `k = torch.cat([past_k, k], dim=2)`; decoding runs the layer's fused projection "
+        "of one token viewed as (3, 1, D) with D = x.shape[-1] (raises unless 2 d_k + d_v = 3D) and always rotates q "
+        "and k with base 10000 (rope_base never read). The reference's generate_naive calls the student's rope on 2-D "
+        "inputs."),
+    Port("cuvla_jdvakil", {
+        "multi_head_attention": ("batch_first_only", "qkv_fused_chunked_thirds", "mha_head_width_model",
+                                 "mha_value_width", "out_width_is_input", "mha_needs_divisible_width",
+                                 "mha_applies_rope", "mha_mask_head_axis", "softmax_nan_fully_masked"),
+        "rope": ("needs_leading_axes", "extra_leading_axes", "rope_half_split", "rope_integer_offset",
+                 "rope_ignores_positions"),
+        "decode_step": ("decode_fused_model_width", "decode_rope_keys_at_query_position"),
+        "generate_cached": ("decode_fused_model_width", "decode_rope_keys_at_query_position"),
+        "generate_naive": ("needs_leading_axes", "rope_half_split"),
+    }, callee={"generate_cached": ("decode_step",), "generate_naive": ("rope",)},
+        notes="src/assignments/scratch-1/backbone.py (branch scratch-1-jdvakil, commit dc23583) CausalSelfAttention: "
+        "`assert dim % num_heads == 0`, `self.head_dim = dim // num_heads` (q, k and v alike), `self.qkv_proj = "
+        "nn.Linear(dim, 3 * dim, bias=False)`, `self.rope = RotaryPositionalEmbedding(self.head_dim)` (base 10000); "
+        "forward(x, mask=None, past_kv=None): `batch_size, seq_len, _ = x.shape` (3-D only), `qkv.view(batch_size, "
+        "seq_len, 3, self.num_heads, self.head_dim)`, `qkv.permute(2, 0, 3, 1, 4)`, `qkv.unbind(0)` (thirds of the "
+        "fused projection), `k = torch.cat([past_k, k], dim=2)` and `present_kv = (k, v)` BEFORE `q, k = self.rope(q, "
+        "k, seq_start_pos=seq_start_pos)` (the cache keeps unrotated keys, and the rope's rows, cut by the QUERY's "
+        "length, rotate every key, cached ones included, at the new token's position: the rotations cancel in q . k), "
+        "`/ math.sqrt(self.head_dim)`, `scores.masked_fill(mask == 0, float(\"-inf\"))` when a mask is given (no mask: "
+        "none; `mask.shape[-2]` is read, so a 1-D mask raises; a (B, N, N) mask meets the heads axis), "
+        "`F.softmax(scores, dim=-1)` (a fully masked row is NaN), `out.transpose(1, 2).contiguous().view(batch_size, "
+        "seq_len, self.dim)` (the input's width), `self.out_proj(out)`. RotaryPositionalEmbedding.forward(q, k, "
+        "seq_start_pos=0): `seq_len = q.shape[2]` (4-D input only), `self.cos_cached[seq_start_pos:end_pos]` (integer "
+        "start, consecutive positions), `cos = cos[None, None, :, :]` (a 3-D input with N = d comes back 4-D), the "
+        "course's halves tables and rotate_half. Decoding runs the layer's fused projection of one token viewed as (3, "
+        "1, D) with D = x.shape[-1] (raises unless 2 d_k + d_v = 3D). The reference's generate_naive calls the "
+        "student's rope on 2-D inputs."),
+    Port("cuvla_jimmy", {
+        "multi_head_attention": ("batch_first_only", "qkv_fused_chunked_thirds", "mha_head_width_model",
+                                 "mha_value_width", "mha_needs_divisible_width", "mha_applies_rope", "always_causal"),
+        "rope": ("needs_leading_axes", "rope_half_split", "rope_integer_offset", "rope_ignores_positions"),
+        "decode_step": ("decode_fused_model_width", "decode_applies_rope", "rope_base_ignored", "rope_half_split"),
+        "generate_cached": ("decode_fused_model_width", "decode_applies_rope", "rope_base_ignored", "rope_half_split"),
+        "generate_naive": ("needs_leading_axes", "rope_half_split"),
+    }, callee={"generate_cached": ("decode_step",), "generate_naive": ("rope",)},
+        notes="src/assignments/scratch-1/backbone.py (branch scratch-1-jimmy, commit 2a9f4c5) CausalSelfAttention: "
+        "`assert dim % num_heads == 0`, `self.head_dim = dim // num_heads` (q, k and v alike), `self.qkv_proj = "
+        "nn.Linear(dim, 3 * dim, bias=False)`, `self.rope = RotaryPositionalEmbedding(self.head_dim)` (base 10000); "
+        "forward(x, mask=None, past_kv=None): `batch_size, seq_len, _ = x.shape` (3-D only), `q, k, v = qkv.chunk(3, "
+        "dim=-1)` then `q.view(batch_size, seq_len, self.num_heads, self.head_dim)` (likewise k, v: thirds of the "
+        "fused projection), `q, k = self.rope(q, k, pos_offset=pos_offset)` (always; an odd head width raises), then "
+        "the mask argument is overwritten: `mask = torch.tril(torch.ones(cached_seq_len, cached_seq_len))`, `mask = "
+        "mask[-seq_len:, :]`, `scores.masked_fill(mask == 0, float('-inf'))` (always causal), "
+        "`out.contiguous().view(batch_size, seq_len, -1)`, `self.out_proj(out)`. RotaryPositionalEmbedding.forward(q, "
+        "k, pos_offset=0): `seq_len = q.shape[2]` (4-D input only), `self.cos_cached[pos_offset:pos_offset + seq_len]` "
+        "(integer start, consecutive positions), the course's halves tables and rotate_half. KV cache: `pos_offset = "
+        "past_k.shape[2]`, RoPE at that offset, `k = torch.cat([past_k, k], dim=2)`; decoding runs the layer's fused "
+        "projection of one token cut by chunk(3) into D-wide pieces with D = x.shape[-1] (raises unless 2 d_k + d_v = "
+        "3D) and always rotates q and k with base 10000 (rope_base never read). The reference's generate_naive calls "
+        "the student's rope on 2-D inputs."),
+    # the FRESH_24 ports (helper C): the mid-term assignment (期中作业) of the course 大模型基础与应用 ("Foundations and
+    # Applications of Large Models", autumn 2025; Beijing Jiaotong University, as one repository's commit address
+    # says): each student writes a Transformer by hand (no torch.nn.Transformer: attention, multi-head attention,
+    # positional encoding, encoder and/or decoder blocks) with no skeleton, trains it on a small text task of their
+    # choice (Tiny Shakespeare, IWSLT2017 translation, WikiText-2, a toy copy task) and hands in the code with
+    # reproducibility files (requirements.txt, scripts/run.sh, configs/, results/), ablations and a LaTeX report. Four
+    # students' solutions: the four repositories the index holds under the name transformer-assignment with this
+    # assignment's layout (Hanbaor's README names the course and the mid-term assignment; neverleave111's commits come
+    # from a bjtu.edu.cn address; Gaby11235's and FYuanZheng's repositories have the same brief: a hand-written
+    # Transformer, ablations, a report), a course the corpus had not used. Every student's MultiHeadAttention sizes its
+    # heads from d_model = X.shape[-1] with nn.Linear(d_model, d_model) layers, so multi_head_attention loads the
+    # contract's weights as load_state_dict would (each must be (D, D); neverleave111's fused qkv_proj (D, 3D)) and
+    # passes the contract's mask as the student's (all four keep True); rope(x, positions, base) is each student's RoPE
+    # on x (positions and base never read); causal_mask is the student's mask builder (make_tgt_mask on a row of non-pad
+    # tokens, or make_causal_mask(n_q, n_k)).
+    Port("bjtullm_hanbaor", {
+        "causal_mask": ("extra_leading_axes", "causal_ignores_n_k"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_square_weights",
+                                 "mha_head_width_model", "mha_value_width", "out_width_is_input", "mask_finite_fill",
+                                 "mha_mask_head_axis"),
+    }, notes="src/model.py (commit 63b9fa7) MultiHeadAttention: `assert d_model % n_heads == 0`, `self.d_k = d_model "
+       "// n_heads` for q, k AND v, four `nn.Linear(d_model, d_model)` (every weight (D, D)), `batch_size = q.size(0)` "
+       "and `Q.view(batch_size, -1, self.n_heads, self.d_k).transpose(1, 2)` (the input read as (B, N, D)), "
+       "`scores.masked_fill(~mask, -1e9)` (True = keep; a finite fill: a fully masked row gets uniform weights; the "
+       "mask as given, so a (B, N, N) mask meets the (B, H, N, N) scores without a head axis), "
+       "`context.transpose(1, 2).contiguous().view(batch_size, -1, self.d_model)` (the input's width), "
+       "`self.fc_o(context)`; Transformer.make_tgt_mask: `(tgt != self.tgt_pad_idx).unsqueeze(1).unsqueeze(3)` AND "
+       "`torch.tril(torch.ones((tgt_len, tgt_len))).bool()`: [B, 1, T, T] (4-D, square T x T)."),
+    Port("bjtullm_neverleave111", {
+        "scaled_dot_product_attention": ("sdpa_fifth_arg_dropout_module", "needs_square", "mask_padding_rows_and_keys",
+                                         "mask_finite_fill"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_square_weights",
+                                 "qkv_fused_chunked_thirds", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input", "mask_finite_fill", "mha_mask_head_axis"),
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="LLM-class/src/model.py (commit 250f2e7) scaled_dot_product_attention(q, k, v, mask=None, "
+        "attn_dropout=None, relative_bias=None): `if attn_dropout is not None: attn = attn_dropout(attn)` (a dropout "
+        "module, called: the contract's scale lands there and raises TypeError), `/ math.sqrt(q.size(-1))` (right "
+        "without a mask); with a mask `T = S_shape[-1]` (the keys) stands for both of the mask's last axes: a 2-D mask "
+        "of shape (T, T) is right, any other 2-D mask is read as a (B, T) padding mask, `mask_bool.unsqueeze(2) & "
+        "mask_bool.unsqueeze(1)`, then `base.view(T, T)` / `base.view(..., T, T)` and `base_view.expand("
+        "*desired_leading, T, T)` (with repeat fallbacks) raise whenever n_q != n_k (a (4, 6) mask, a (2, 1, 4, 5) "
+        "one); `scores.masked_fill(~mask_proc, float(\"-1e9\"))` (True = keep; finite fill); MultiHeadSelfAttention: "
+        "`assert embed_dim % num_heads == 0`, `self.head_dim = embed_dim // num_heads`, `self.qkv_proj = "
+        "nn.Linear(embed_dim, embed_dim*3)` and `self.out_proj = nn.Linear(embed_dim, embed_dim)`, `B,T,C = x.size()` "
+        "(3-D only), `self.qkv_proj(x).view(B, T, 3, self.num_heads, self.head_dim).permute(2,0,3,1,4)` (equal "
+        "thirds of the fused projection), the mask passed as given (a (B, N, N) mask is viewed (1, B, N, N) against "
+        "the (B, H, N, N) scores: its sequences meet the heads), `out.transpose(1,2).contiguous().view(B,T,C)` (the "
+        "input's width), `self.out_proj(out)`."),
+    Port("bjtullm_gaby11235", {
+        "causal_mask": ("causal_top_left", "extra_leading_axes"),
+        "scaled_dot_product_attention": ("sdpa_weights_none", "mask_additive_nan", "scale_argument_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_square_weights",
+                                 "mha_head_width_model", "mha_value_width", "out_width_is_input", "mask_additive_nan"),
+        "rope": ("needs_leading_axes", "rope_half_split", "rope_ignores_positions", "rope_base_ignored"),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("rope")},
+        notes="src/model.py (commit 39fd959) apply_rope(x): `B, H, T, D = x.shape` (4-D only), `inv_freq = 1.0 / "
+        "(10000 ** (freq_seq / half))` (base fixed), `pos = torch.arange(T)` (no positions), `torch.cat([x1 * cos - x2 "
+        "* sin, x1 * sin + x2 * cos], dim=-1)` with `x1, x2 = x[..., :half], x[..., half:]` (halves); "
+        "scaled_dot_product_attention(q, k, v, mask=None, dropout_p=0.0, is_causal=False, use_sdpa=True): "
+        "`attn_mask = (~mask).to(q.dtype) * float(\"-inf\")` (0 * -inf = NaN on every kept score: any row with a "
+        "kept key is NaN; a fully masked row gets zeros from PyTorch's SDPA), `F.scaled_dot_product_attention(q, k, "
+        "v, attn_mask=attn_mask, dropout_p=dropout_p if q.requires_grad else 0.0, ...)` (the contract's scale lands on "
+        "dropout_p and is dropped), `return out, None` (no weights); MultiHeadAttention: `assert d_model % n_head == "
+        "0`, `self.d_head = d_model // n_head` for q, k AND v, four `nn.Linear(d_model, d_model, bias=False)`, `B, Tq, "
+        "C = x_q.shape` (3-D only), a 3-D mask given its head axis (`mask.unsqueeze(1).expand(B, self.n_head, ...)`: "
+        "right), `out.transpose(1, 2).contiguous().view(B, Tq, self.d_model)` (the input's width), "
+        "`self.out_proj(out)`; make_causal_mask(T_q, T_k): `torch.tril(torch.ones((T_q, T_k))).bool()` (top-left) "
+        "`.unsqueeze(0).unsqueeze(0)`. The reference's decoding calls the student's rope (2-D input: it raises) and "
+        "scaled_dot_product_attention (no mask: its output is right)."),
+    Port("bjtullm_fyuanzheng", {
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "mha_square_weights",
+                                 "mha_head_width_model", "mha_value_width", "out_width_is_input", "mha_applies_rope",
+                                 "softmax_nan_fully_masked", "mha_mask_head_axis"),
+        "rope": ("needs_leading_axes", "rope_half_split", "rope_ignores_positions", "rope_base_ignored"),
+        **{f: ("needs_leading_axes",) for f in DECODE},
+    }, callee=decoding("rope"),
+        notes="model.py (commit 8798d06) RotaryPositionalEmbedding(dim, max_seq_len=2048): `inv_freq = 1.0 / (10000 ** "
+        "(torch.arange(0, dim, 2).float() / dim))` (base fixed), `t = torch.arange(max_seq_len)` (no positions), "
+        "`emb = torch.cat((freqs, freqs), dim=-1)` cached as (1, 1, max_seq_len, dim), rotate_half "
+        "`torch.cat((-x2, x1), dim=-1)` (halves), forward(q, k): `seq_len = q.shape[2]` (a 4-D (B, H, T, d) input "
+        "only); MultiHeadAttention: `assert d_model % n_heads == 0`, `self.d_k = d_model // n_heads` for q, k AND v, "
+        "four `nn.Linear(d_model, d_model)`, `self.rope = RotaryPositionalEmbedding(self.d_k, max_seq_len)` applied to "
+        "q and k in forward (`q, k = self.rope(q, k)`), `batch_size, seq_len, d_model = x.shape` (3-D only), "
+        "`scores.masked_fill(mask == 0, float('-inf'))` (True = keep; a fully masked row is NaN; the mask as given, "
+        "so a (B, N, N) mask meets the (B, H, N, N) scores without a head axis), `F.softmax(scores, dim=-1)`, "
+        "`out.transpose(1, 2).contiguous().view(batch_size, seq_len, d_model)` (the input's width), "
+        "`self.o_proj(out)`. The reference's decoding calls the student's rope (2-D input: it raises)."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -4020,6 +4638,23 @@ FRESH_21: tuple[str, ...] = ('ensae_elenalmg', 'ensae_kirscher', 'vkllm_angrysig
 FRESH_22: tuple[str, ...] = ('rdfia_mrbigoudi', 'rdfia_jacqueline202726', 'rdfia_moms2700', 'sharifdl_mehdijmlkh',
                              'duke661_libo1023', 'duke661_yangcao28', 'yale477_yuanchang0314', 'neetcode_hiba_msm',
                              'neetcode_jameswei', 'neetcode_upangshu1234', 'neetcode_sadir06')
+# a twenty-third batch, from sources the corpus had not used (helper A: IIT Madras's DA6401 Introduction to Deep
+# Learning, 2026, assignment 3; helper B: Harvard's CS 2281R, fall 2024, problem set 0; Tufts CS 137, assignment 4;
+# helper C: the TensorTonic platform's "Cracking Inference" problems), ported after the twenty-second was measured, by
+# sessions that never ran the grader on them; graded once for the report. Like the others, they join the validation
+# half only.
+FRESH_23: tuple[str, ...] = ('da6401_aaradhyadashore', 'da6401_abdallahdula', 'da6401_adarsh1769',
+                             'da6401_adityatamras', 'harvard2281r_kentonishi', 'harvard2281r_inakineitor',
+                             'harvard2281r_aneeshers', 'tufts137_awesombird', 'tensortonic_kurushi',
+                             'tensortonic_nikheshkumar', 'tensortonic_trisi51', 'tensortonic_tajinderpalsingh61')
+# a twenty-fourth batch, from sources the corpus had not used (helper A: IIT Delhi's COL772 Natural Language
+# Processing, spring 2026, "Hindi LM from Scratch"; helper B: CU Boulder's CSCI 7000 VLA Foundations for Robotics,
+# spring 2026, "Scratch-1"; helper C: the mid-term assignment of 大模型基础与应用, autumn 2025), ported after the
+# twenty-third was measured, by sessions that never ran the grader on them; graded once for the report. Like the
+# others, they join the validation half only.
+FRESH_24: tuple[str, ...] = ('col772_vijaybalajin', 'col772_krkarthik2006', 'col772_bansalyash', 'col772_adityaaa2511',
+                             'col772_quinoxy', 'cuvla_antonyzhao', 'cuvla_calliejones', 'cuvla_jdvakil', 'cuvla_jimmy',
+                             'bjtullm_hanbaor', 'bjtullm_neverleave111', 'bjtullm_gaby11235', 'bjtullm_fyuanzheng')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
@@ -4028,7 +4663,8 @@ BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fres
                                        "fresh_14": FRESH_14, "fresh_15": FRESH_15,
                                        "fresh_16": FRESH_16, "fresh_17": FRESH_17,
                                        "fresh_18": FRESH_18, "fresh_19": FRESH_19, "fresh_20": FRESH_20,
-                                       "fresh_21": FRESH_21, "fresh_22": FRESH_22}
+                                       "fresh_21": FRESH_21, "fresh_22": FRESH_22,
+                                       "fresh_23": FRESH_23, "fresh_24": FRESH_24}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:
