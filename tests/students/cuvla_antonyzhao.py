@@ -1,4 +1,4 @@
-"""Port of arpg/vla-foundations, branch scratch-1-antony-zhao, src/assignments/scratch-1/backbone.py (commit db146f2):
+"""Port of arpg/vla-foundations, src/assignments/scratch-1/backbone.py (branch scratch-1-antony-zhao, commit db146f2):
 CausalSelfAttention (with its KV cache) and RotaryPositionalEmbedding, a student's solution of "Scratch-1: The
 Transformer Backbone" of CU Boulder's CSCI 7000 VLA Foundations for Robotics (spring 2026; the course's students
 submit on branches of its repository).

@@ -1,6 +1,7 @@
-"""Port of tajinderpalsingh61/TensorTonic-Solutions, the "Cracking Inference" study plan's
-study-plans/cracking-inference/inference-scaled-dot-product-attention (commit c1f82a4), inference-multi-head-attention
-(commit 33d17a6) and inference-rotary-position-embeddings (commit 35defa9), a learner's solutions (2026) of problems of
+"""Port of tajinderpalsingh61/TensorTonic-Solutions,
+study-plans/cracking-inference/inference-scaled-dot-product-attention/inference-scaled-dot-product-attention.py
+(commit c1f82a4) of the "Cracking Inference" study plan, with its inference-multi-head-attention (commit 33d17a6) and
+inference-rotary-position-embeddings (commit 35defa9), a learner's solutions (2026) of problems of
 TensorTonic (tensortonic.com), an online platform of graded machine-learning coding problems whose solutions the site
 syncs to the learner's GitHub repository, one folder per problem.
 

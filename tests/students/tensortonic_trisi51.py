@@ -1,6 +1,7 @@
-"""Port of TriSi51/TensorTonic-Solutions, the "Cracking Inference" study plan's
-study-plans/cracking-inference/inference-scaled-dot-product-attention (commit fbeb942), inference-multi-head-attention
-(commit 4c5ae50) and inference-rotary-position-embeddings (commit 7d07645), a learner's solutions (2026) of problems of
+"""Port of TriSi51/TensorTonic-Solutions,
+study-plans/cracking-inference/inference-scaled-dot-product-attention/inference-scaled-dot-product-attention.py
+(commit fbeb942) of the "Cracking Inference" study plan, with its inference-multi-head-attention (commit 4c5ae50) and
+inference-rotary-position-embeddings (commit 7d07645), a learner's solutions (2026) of problems of
 TensorTonic (tensortonic.com), an online platform of graded machine-learning coding problems whose solutions the site
 syncs to the learner's GitHub repository, one folder per problem.
 
