@@ -136,14 +136,15 @@ def fit(function: str, inputs: dict[str, Any], actual: Any) -> float | None:
     c = base * float(ratios[best])
     try:
         with np.errstate(all="ignore"):
-            answer = getattr(oracle, function)(**with_scale(function, inputs, c))
+            if not matches(actual, getattr(oracle, function)(**with_scale(function, inputs, c))):
+                return None
             harder = getattr(oracle, function)(**with_scale(function, inputs, SATURATED * c))
     except (ValueError, TypeError, IndexError):
         return None
     # the answer SATURATED times sharper is the same: the softmax is one-hot there, so the fit shows no scale, and
     # every reading whose attention picks the same keys fits as well (a token that attends only to itself is one
     # causal, one-head attention by a coincidence of which key scores highest): no fit
-    return c if matches(actual, answer) and not matches(actual, harder) else None
+    return None if matches(actual, harder) else c
 
 
 SATURATED = 4.0  # how much sharper the scores are made to tell a fitted scale from a one-hot softmax
