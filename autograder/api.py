@@ -29,7 +29,7 @@ from autograder.suite.graded.calls import case_header, describe_call, error_mist
 from autograder.suite.graded.naming import Candidates, Mistakes, diagnose, mistake_ids
 from autograder.suite.graded.probing import ProbeBudgetError, probing
 from autograder.suite.graded.raises import WHERE, where_raised
-from autograder.suite.graded.support import check, graded, record_evidence, run_case
+from autograder.suite.graded.support import check, crash_feedback, graded, record_evidence, run_case
 from autograder.suite.graded.tools import items, matches, quiet
 
 
@@ -40,7 +40,8 @@ def points_of_test(number: str, function: str) -> float:
 
 __all__ = [
     "WHERE", "CallbackLimit", "Candidates", "Case", "GraderObject", "Mistakes", "ProbeBudgetError", "StudentError",
-    "answer", "call_arguments", "case_header", "case_seed", "check", "compare", "contract", "describe_call",
+    "answer", "call_arguments", "case_header", "case_seed", "check", "compare", "contract", "crash_feedback",
+    "describe_call",
     "diagnose", "error_mistake", "error_text", "graded", "items", "matches", "mistake_ids", "oddity",
     "points_of_test", "precision", "probing", "quiet", "real_array", "record_evidence", "run_case", "type_mistake",
     "where_raised",

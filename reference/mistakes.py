@@ -68,6 +68,8 @@ BY_INFERENCE: dict[str, str] = {
     "weights_reshaped": "the output is right and its weights, reshaped back to (..., n_q, n_k), are the contract's",
     "needs_square": "the case rewritten with n_q = n_k passes",
     "needs_equal_widths": "the case rewritten with d_v = d_k passes",
+    "layer_width_model": "the student's line that raised gets past with a layer projecting each token to its own "
+    "width, d_k = d_v = D (the crash search: diagnosis/crashes.py)",
     "needs_float_mask": "the case rewritten with a 0/1 mask passes",
     "mha_square_weights": "the student's line that raised gets past with X and every weight zero-padded to one "
     "square width (the crash search: diagnosis/crashes.py)",

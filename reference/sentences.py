@@ -257,6 +257,9 @@ SENTENCES: dict[str, str] = {
     "needs_equal_widths": "Your code works only when d_v = d_k: values may be narrower or wider than queries and "
     "keys, so size each array by its own last axis (the output by V.shape[-1]) and never assume (or assert) that the "
     "widths are equal.",
+    "layer_width_model": "Your code works only when the layer projects a token to its own width (d_k = d_v = D, "
+    "e.g. one fused projection cut into three D-wide pieces): the layer may change widths, so size q, k and v by what "
+    "layer.query(x), layer.key(x) and layer.value(x) return.",
     "mha_square_weights": "Your multi_head_attention works only when every weight is square, (D, D) (e.g. "
     "nn.Linear(D, D) layers loaded with the weights): W_Q and W_K are (D, num_heads * d_k), W_V (D, num_heads * d_v) "
     "and W_O (num_heads * d_v, D_out), so size each by its own weight.",

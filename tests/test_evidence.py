@@ -13,6 +13,7 @@ import pytest
 
 from autograder.feedback import compare
 from autograder.sandbox.student import StudentError
+from autograder.suite.cases import call_arguments
 from autograder.suite.graded import support
 from tests.homework import module as homework_module
 
@@ -461,7 +462,7 @@ def test_a_scale_by_the_model_width_is_told_apart_from_heads_split_by_d_over_h()
     """On one head, widening the heads to D fixes both; scaling the queries by sqrt(D / d_k) fixes only the scale."""
     student = LocalStudent(multi_head_attention=mha_one_head_scaled_by_d_model)
     stored = support.case("mha-one-head")
-    args, names = [v for _, v in support.call_arguments(stored.inputs)], [n for n, _ in support.call_arguments(
+    args, names = [v for _, v in call_arguments(stored.inputs)], [n for n, _ in call_arguments(
         stored.inputs)]
     original = mha_one_head_scaled_by_d_model(*args)
     assert evidence.probe(student, stored, args, names, original) == ("scale_d_model", "no_output_projection")

@@ -37,6 +37,7 @@ from tests.students import (
     FRESH_22,
     FRESH_23,
     FRESH_24,
+    FRESH_25,
     HERE,
     NEW_IDS,
     PORTS,
@@ -274,7 +275,7 @@ FRESH_15_NAMED_FLOOR = 134  # 132 of 148 when graded once (as declared then), 13
 # full (rewritings._square). Judged apart.
 FRESH_16_HALF = "fresh_16"
 KNOWN_WRONG_FRESH_16: set[str] = set()
-FRESH_16_NAMED_FLOOR = 262  # 242 of 281 when graded once, 262 since: a floor
+FRESH_16_NAMED_FLOOR = 263  # 242 of 281 when graded once, 263 since: a floor
 
 # The FRESH_17 batch (eight students of two more sources: iCEV's Lab P1-04, readers' own re-implementations of The
 # Annotated Transformer; a third helper found no US course with enough students' own code), ported by sessions that
@@ -305,7 +306,7 @@ FRESH_19_HALF = "fresh_19"
 # attention_scores its attention calls; the last (chaos0621 D.2, a check of the student's own that needs d_k to be a
 # multiple of D, read as heads of width D // H) since heads of a width D // H never gives are tried as a control.
 KNOWN_WRONG_FRESH_19: set[str] = set()
-FRESH_19_NAMED_FLOOR = 251  # 222 of 295 when graded once, 251 since: a floor, below 90%
+FRESH_19_NAMED_FLOOR = 270  # 222 of 295 when graded once, 270 since (decode_step's own line searched): a floor
 # The FRESH_20 batch (fourteen students of three more sources: HHU Düsseldorf's "Implementing Transformer Models",
 # Unicamp IA024, the Hanghae99 Plus AI bootcamp), ported by sessions that never ran the grader on them, was graded
 # once on main b1595ea with this session's changes before it (a callee's raise judged with correct stand-ins,
@@ -338,7 +339,7 @@ FRESH_22_HALF = "fresh_22"
 # decode_step and generate_cached); the square weights' reading checked against layers square at the heads' own
 # width with X as it is (the 4 neetcode D.5, whose nn.Linear(H*d_k, H*d_k) never needed D).
 KNOWN_WRONG_FRESH_22: set[str] = set()
-FRESH_22_NAMED_FLOOR = 242  # 203 of 260 when graded once, 242 since: a floor
+FRESH_22_NAMED_FLOOR = 244  # 203 of 260 when graded once, 244 since: a floor
 # The FRESH_23 batch (twelve students of four more sources: IIT Madras's DA6401, Harvard's CS 2281R, Tufts CS 137, the
 # TensorTonic platform), ported by sessions that never ran the grader on them, was graded once on main 1fb57e7: 235
 # of 247 failing tests named (95%), 5 wrong sentences (below, as they were said), 0 unfair losses, 0 grader errors.
@@ -360,7 +361,20 @@ FRESH_24_HALF = "fresh_24"
 # parameter) are no longer "needs a mask"; and cuvla_antonyzhao's KVCache, whose later appends each add one row
 # whatever T, has cache_multi_token declared since (read from its append; its two F tests' sentence says just that).
 KNOWN_WRONG_FRESH_24: set[str] = set()
-FRESH_24_NAMED_FLOOR = 186  # 184 of 239 when graded once, 186 since: a floor
+# 221 since decode_step's own line is searched like any other (the four CU Boulder decodes cut one fused projection
+# into three D-wide pieces: the layer's width named) and generate_cached's "Check first" can serve a correct
+# decode_step (given the grader's layer, and a correct cache beside it)
+FRESH_24_NAMED_FLOOR = 221  # 184 of 239 when graded once, 221 since: a floor
+# The FRESH_25 batch (twelve students of four more sources: IIIT Delhi's CSE556, Stanford's STATS 305B, Northeastern's
+# CS 7150, the Deep-ML practice platform), ported by sessions that never ran the grader on them, was graded once on
+# 3a1122d with the FRESH_24 changes above (tests/students/evaluate.py --port ...): 204 of 221 failing tests named
+# (92%), 1 wrong sentence (below, as it was said), 0 unfair losses, 0 grader errors. Judged apart.
+FRESH_25_HALF = "fresh_25"
+# The 1 is gone since: iiitd556_rishipendyala C.9 was said to softmax twice (mask_on_weights_resoftmaxed), whose
+# stored output its unscaled scores give on the Q&A previous-token head (scores of 0 or 1): a stored mistake's output
+# that is also the contract's answer for another scale names neither since.
+KNOWN_WRONG_FRESH_25: set[str] = set()
+FRESH_25_NAMED_FLOOR = 204  # 204 of 221 when graded once, and since: a floor
 APART = {FRESH_4_HALF: FRESH_4, FRESH_5_HALF: FRESH_5, FRESH_6_HALF: FRESH_6, FRESH_7_HALF: FRESH_7,
          FRESH_8_HALF: FRESH_8, FRESH_9_HALF: FRESH_9, FRESH_10_HALF: FRESH_10,
          FRESH_11_HALF: FRESH_11, FRESH_12_HALF: FRESH_12, FRESH_13_HALF: FRESH_13,
@@ -368,7 +382,7 @@ APART = {FRESH_4_HALF: FRESH_4, FRESH_5_HALF: FRESH_5, FRESH_6_HALF: FRESH_6, FR
          FRESH_17_HALF: FRESH_17, FRESH_18_HALF: FRESH_18,
          FRESH_19_HALF: FRESH_19, FRESH_20_HALF: FRESH_20, FRESH_21_HALF: FRESH_21,
          FRESH_22_HALF: FRESH_22, FRESH_23_HALF: FRESH_23,
-         FRESH_24_HALF: FRESH_24}  # batches judged apart
+         FRESH_24_HALF: FRESH_24, FRESH_25_HALF: FRESH_25}  # batches judged apart
 KNOWN_WRONG = {FRESH_4_HALF: set(), FRESH_5_HALF: KNOWN_WRONG_FRESH_5, FRESH_6_HALF: KNOWN_WRONG_FRESH_6,
                FRESH_7_HALF: KNOWN_WRONG_FRESH_7, FRESH_8_HALF: KNOWN_WRONG_FRESH_8, FRESH_9_HALF: KNOWN_WRONG_FRESH_9,
                FRESH_10_HALF: KNOWN_WRONG_FRESH_10, FRESH_11_HALF: KNOWN_WRONG_FRESH_11,
@@ -378,7 +392,7 @@ KNOWN_WRONG = {FRESH_4_HALF: set(), FRESH_5_HALF: KNOWN_WRONG_FRESH_5, FRESH_6_H
                FRESH_18_HALF: KNOWN_WRONG_FRESH_18, FRESH_19_HALF: KNOWN_WRONG_FRESH_19,
                FRESH_20_HALF: KNOWN_WRONG_FRESH_20, FRESH_21_HALF: KNOWN_WRONG_FRESH_21,
                FRESH_22_HALF: KNOWN_WRONG_FRESH_22, FRESH_23_HALF: KNOWN_WRONG_FRESH_23,
-               FRESH_24_HALF: KNOWN_WRONG_FRESH_24}
+               FRESH_24_HALF: KNOWN_WRONG_FRESH_24, FRESH_25_HALF: KNOWN_WRONG_FRESH_25}
 NAMED_FLOORS = {FRESH_4_HALF: FRESH_4_NAMED_FLOOR, FRESH_5_HALF: FRESH_5_NAMED_FLOOR, FRESH_6_HALF: FRESH_6_NAMED_FLOOR,
                 FRESH_7_HALF: FRESH_7_NAMED_FLOOR, FRESH_8_HALF: FRESH_8_NAMED_FLOOR, FRESH_9_HALF: FRESH_9_NAMED_FLOOR,
                 FRESH_10_HALF: FRESH_10_NAMED_FLOOR, FRESH_11_HALF: FRESH_11_NAMED_FLOOR,
@@ -388,7 +402,7 @@ NAMED_FLOORS = {FRESH_4_HALF: FRESH_4_NAMED_FLOOR, FRESH_5_HALF: FRESH_5_NAMED_F
                 FRESH_18_HALF: FRESH_18_NAMED_FLOOR, FRESH_19_HALF: FRESH_19_NAMED_FLOOR,
                 FRESH_20_HALF: FRESH_20_NAMED_FLOOR, FRESH_21_HALF: FRESH_21_NAMED_FLOOR,
                 FRESH_22_HALF: FRESH_22_NAMED_FLOOR, FRESH_23_HALF: FRESH_23_NAMED_FLOOR,
-                FRESH_24_HALF: FRESH_24_NAMED_FLOOR}
+                FRESH_24_HALF: FRESH_24_NAMED_FLOOR, FRESH_25_HALF: FRESH_25_NAMED_FLOOR}
 
 
 def _half(port: Port) -> str:
@@ -398,7 +412,7 @@ def _half(port: Port) -> str:
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict]:
     """Every port graded once: (half -> evaluate.Verdicts, port -> test number -> named mistakes); the FRESH_4 to
-    FRESH_24 ports are judged apart, under their own halves (APART)."""
+    FRESH_25 ports are judged apart, under their own halves (APART)."""
     halves = {half: evaluate.Verdicts() for half in (*evaluate.HALVES, *APART)}
     named = {}
     for port in PORTS:

@@ -143,6 +143,7 @@ class Served:
         self.classes = {name: made for name, made in self.functions.items()
                         if isinstance(made, type) and issubclass(made, GraderObject)}
         self.instances: list[GraderObject] = []
+        self.log: dict[int, list[tuple[str, tuple, Any]]] = {}  # by instance: (method or property, args, answer)
         self.calls = 0
         self.used: dict[str, int] = {}  # answers given, by served name (an object's methods count for its class)
         self.bounds = Bounds()
@@ -154,6 +155,13 @@ class Served:
         self.bounds.axis, self.bounds.elements = max(self.bounds.axis, more.axis), max(self.bounds.elements,
                                                                                          more.elements)
         self.bounds.answer = max(self.bounds.answer, more.answer)
+
+    def note(self, index: int, method: str, args: tuple, value: Any) -> None:
+        """Log a call of served instance ``index`` (from the student's code or a stand-in given it), in order: what
+        the student's own class would have been asked (``callees``' replay)."""
+        calls = self.log.setdefault(index, [])
+        if len(calls) < MAX_SERVED:
+            calls.append((method, args, value))
 
     def serve(self, method: str, args: tuple) -> Any:
         self.calls += 1
@@ -176,7 +184,9 @@ class Served:
             index = positional[0]
             if not 0 <= index < len(self.instances) or not isinstance(self.instances[index], self.classes[name]):
                 raise ValueError(f"unknown {name} object")
-            return self.instances[index].serve(method.split(".", 1)[1], tuple(positional[1:]))
+            value = self.instances[index].serve(method.split(".", 1)[1], tuple(positional[1:]))
+            self.note(index, method.split(".", 1)[1], tuple(positional[1:]), value)
+            return value
         function = self.functions.get(method)
         if function is None or not all(isinstance(kw, list) and len(kw) == 2 and isinstance(kw[0], str)
                                        for kw in keywords):
@@ -216,12 +226,14 @@ def answer_frame(reply: dict, arrays: list, refs: list) -> bytes:
     reply is read as this one's. Any other failure to compute or encode the answer (the student's arguments, an
     answer too large to send) is an error frame raised in the student's call, never the grader's error."""
     ident, kind = reply.get("ref"), reply.get("kind")
-    args = protocol.decode(reply.get("args"), arrays, allow_refs=False)
-    try:
+    try:  # a malformed argument tree is the student's call's error (the frame itself was read whole)
+        args = protocol.decode(reply.get("args"), arrays, allow_refs=kind == "served")
         expected = Served if kind == "served" else GraderObject if kind == "object" else None
         if type(ident) is not int or not 0 <= ident < len(refs) or expected is None \
                 or not isinstance(refs[ident], expected):
             raise ValueError("this object is no longer valid (it belongs to an earlier call)")
+        if kind == "served":
+            args = _resolved(args, refs, refs[ident])
         if not isinstance(args, tuple):
             raise TypeError("bad arguments")
         method = reply.get("method")
@@ -233,8 +245,54 @@ def answer_frame(reply: dict, arrays: list, refs: list) -> bytes:
             frame = protocol.pack_frame({"op": "reply", "value": tree}, out)
     except CallbackLimit:
         raise
-    except Exception as e:  # computing or encoding an answer to the student's arguments: their call raises it
+    except Exception as e:  # decoding the student's arguments, computing or encoding an answer: their call raises it
         kind = "TypeError" if isinstance(e, TypeError) else "ValueError"
         message = str(e) if isinstance(e, (TypeError, ValueError)) else f"{type(e).__name__}: {e}"
         frame = protocol.pack_frame({"op": "reply_error", "type": kind, "message": message[:2000]})
     return frame
+
+
+def _resolved(value: Any, refs: list, served: Served, depth: int = 0) -> Any:
+    """A served stand-in's arguments with each ref as the grader object it names: one passed to this call
+    (``refs``), or an instance of a class served in it; nothing else (an object of the student's own stays in their
+    process, so a stand-in cannot be given it)."""
+    if isinstance(value, protocol.Ref):
+        if value.kind == "object" and 0 <= value.id < len(refs) and isinstance(refs[value.id], GraderObject):
+            return refs[value.id]
+        if value.kind == "instance" and 0 <= value.id < len(served.instances):
+            return _Logged(served, value.id)
+        raise TypeError("a served stand-in takes arrays, numbers and the grader's own objects, not an object of your "
+                        "code's")
+    if type(value) in (tuple, list) and depth < protocol.MAX_DEPTH:
+        return type(value)(_resolved(x, refs, served, depth + 1) for x in value)
+    return value
+
+
+class _Logged:
+    """A served class's instance as a stand-in is given it: its methods, properties and ``len`` work as the
+    instance's, and each use is logged (``Served.note``)."""
+
+    def __init__(self, served: Served, index: int) -> None:
+        self._served, self._index = served, index
+
+    def __getattr__(self, name: str) -> Any:
+        instance = self._served.instances[self._index]
+        if name in type(instance).METHODS:
+            method = getattr(instance, name)
+
+            def logged(*args: Any) -> Any:
+                value = method(*args)
+                self._served.note(self._index, name, args, value)
+                return value
+
+            return logged
+        if name in type(instance).PROPERTIES:
+            value = getattr(instance, name)
+            self._served.note(self._index, name, (), value)
+            return value
+        raise AttributeError(f"{type(instance).NAME}.{name} is not available: {type(instance).OFFERS}")
+
+    def __len__(self) -> int:
+        value = len(self._served.instances[self._index])  # type: ignore[arg-type]
+        self._served.note(self._index, "len", (), value)
+        return value

@@ -55,7 +55,7 @@ MAX_NDIM = 32  # dimensions of one array (numpy's own limit is 64)
 MAX_NODES = 100_000  # tree nodes in a value
 MAX_STR = 2**20  # characters in one string value
 ALIGN = 64
-REF_KINDS = ("object", "handle")
+REF_KINDS = ("object", "handle", "instance")  # a grader object, a worker handle, a served class's instance
 REAL_KINDS = "biuf"  # bool, signed int, unsigned int, float
 
 _PREFIX = struct.Struct(">Q")

@@ -340,7 +340,8 @@ class Server:
                 if interface is None:
                     raise ValueError("unknown grader object")
                 ident = value.id
-                return proxy_class(interface)(lambda method, args, index: self.object_call(ident, method, args, index))
+                return proxy_class(interface)(lambda method, args, index: self.object_call(ident, method, args, index),
+                                              ("object", ident))
             if value.id not in self.handles:
                 raise ValueError("unknown object handle")
             return self.handles[value.id]
@@ -374,8 +375,12 @@ class Server:
         return self.callback("object", ident, method, args) if request is None else self.exchange(request)
 
     def callback(self, kind: str, ident: int, method: str, args: tuple) -> Any:
-        """Ask the grader to run ``method`` of its object ``ident``; raises like a local call would."""
+        """Ask the grader to run ``method`` of its object ``ident``; raises like a local call would. A served
+        stand-in may be given the grader's own objects (the layer passed in, a served class's instance): they go
+        back as refs, which the grader checks against this call's objects."""
         try:
+            if kind == "served":
+                args = _grader_refs(args)
             tree, arrays = protocol.encode(args, name=f"an argument of {kind}.{method}()")
         except protocol.EncodeError as e:
             raise TypeError(str(e)) from None
@@ -439,6 +444,16 @@ def array_params(target: Callable[..., Any], args: tuple, kwargs: dict) -> list[
     except Exception:  # no signature, arguments that do not bind, an import system the student's code broke
         return []
     return [k for k, v in bound.arguments.items() if isinstance(v, np.ndarray)][:10]
+
+
+def _grader_refs(value: Any, depth: int = 0) -> Any:
+    """``value`` with each proxy of a grader object (or of a served class's instance) as the ref the grader knows it
+    by; the grader checks every ref against the call's own objects (callbacks.answer_frame)."""
+    if isinstance(value, worker_proxies.Proxy) and isinstance(ref := value.__dict__.get("_ref"), tuple):
+        return protocol.Ref(*ref)
+    if type(value) in (tuple, list) and depth < protocol.MAX_DEPTH:
+        return type(value)(_grader_refs(x, depth + 1) for x in value)
+    return value
 
 
 def writable(value: Any) -> Any:

@@ -20,9 +20,10 @@ from typing import Any
 
 import numpy as np
 
-from autograder.api import Case, ProbeBudgetError
+from autograder.api import Case
 
-from . import inference, masks, probe_inputs, rewritings, scales, shapes
+from . import inference, masks, probe_inputs, rewritings, shapes, stateful
+from .scales import charged as _charged
 
 Property = tuple  # (mistake | None, assumed, how, rewrite[, also, when, answered, unless, within]): the engine's
 
@@ -33,16 +34,6 @@ def properties(stored: Case, named: dict[str, Any], type_error: bool, message: s
     square = _square_properties(named) if stored.function == "multi_head_attention" else ()
     return [(mistake, assumed, how, _charged(rewrite), *rest) for mistake, assumed, how, rewrite, *rest in
             [*_properties(stored, named, type_error, message), *_token_count(stored.function, named, message), *square]]
-
-
-def _charged(rewrite: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    def charged(named: dict[str, Any]) -> dict[str, Any]:
-        inputs = rewrite(named)
-        if not scales.probe_allowed():  # refused: the search cannot tell this property, not "it does not apply"
-            raise ProbeBudgetError("the crash search", scales.PROBES_PER_CASE, "the case's")
-        return inputs
-
-    return charged
 
 
 def _shape(a: Any) -> str:
@@ -71,6 +62,8 @@ def _properties(stored: Case, named: dict[str, Any], type_error: bool, message: 
     if function == "multi_head_attention":
         yield from _width_properties(named)
         yield from _heads_properties(named)
+    if isinstance(named.get("layer"), dict):
+        yield from stateful.layer_properties(named)
     yield from _rank_properties(function, named, message)
     if function in inference.ATTENTION and np.ndim(named.get("mask")) == 2 and np.ndim(
             named[inference.TOKENS[function][0]]) == 2:

@@ -120,6 +120,8 @@ def _read(stored: Case, actual: Any, student: Any = None) -> tuple[Mistakes, str
     if mistake := type_mistake(stored.expected, actual):
         return mistake, "the output's type", False
     if mistake := diagnose(actual, stored.mistakes, stored.expected):
+        if _answered_otherwise(stored, actual, mistake):  # two explanations of one output: neither is named (a
+            return None, "two explanations give this output", False  # probe on an input this special may agree
         return mistake, "the output equals this mistake's output on the case", True
     if mistake := masks.masked_rows(stored, actual):
         how = "the output equals it on the rows the mask determines; the fully masked rows show the fill"
@@ -135,6 +137,20 @@ def _read(stored: Case, actual: Any, student: Any = None) -> tuple[Mistakes, str
     if found := decompose.combined(stored, actual):
         return (*found, True)
     return None
+
+
+def _answered_otherwise(stored: Case, actual: Any, mistake: Mistakes) -> bool:
+    """Whether the output a stored mistake's equals is also the contract's answer for another mask or scale
+    (``inference.answered``) that names none of its mistakes (nor one whose sentence says one of them): a case whose
+    scores are 0 or 1 gives the same weights unscaled and softmaxed twice, for example."""
+    found = inference.answered(stored, actual)
+    if not found:
+        return False
+    from . import COVERS  # (the package's, defined after this module is imported)
+
+    ids, other = set(mistake_ids(mistake)), set(mistake_ids(found[0]))
+    return not (ids & other or any(set(COVERS.get(m, ())) & other for m in ids)
+                or any(set(COVERS.get(m, ())) & ids for m in other))
 
 
 def probed(student: Any, stored: Case, args: list[Any], names: list[str], batched: bool,

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
 
-from autograder.api import compare, matches
+from autograder.api import ProbeBudgetError, compare, matches
 
 from ..generated import oracle
 from . import variants
@@ -98,6 +98,18 @@ def probe_allowed() -> bool:
         return False
     left[0] -= 1
     return True
+
+
+def charged(rewrite: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A crash search's rewriting that charges its probe call to the case's budget (``probe_allowed``): refused, it
+    raises ProbeBudgetError (the search cannot tell this property, which is not "it does not apply")."""
+    def charging(named: dict[str, Any]) -> dict[str, Any]:
+        inputs = rewrite(named)
+        if not probe_allowed():
+            raise ProbeBudgetError("the crash search", PROBES_PER_CASE, "the case's")
+        return inputs
+
+    return charging
 
 
 def fit(function: str, inputs: dict[str, Any], actual: Any) -> float | None:

@@ -7,7 +7,7 @@ correct ``Cache``; KVCache cases build the student's own cache and append to it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -19,6 +19,7 @@ from autograder.api import (
     call_arguments,
     case_header,
     compare,
+    crash_feedback,
     describe_call,
     error_mistake,
     error_text,
@@ -31,24 +32,46 @@ from autograder.api import (
 )
 
 from .objects import Cache, Layer
+from .scales import charged
 
 COUNT_WORDS = {"query": "layer.query", "key": "layer.key", "value": "layer.value"}
 
 
 def call_with_layer(student: Any, stored: Case) -> tuple[Any, Layer, Cache | None]:
     """Call decode_step / generate_* with a fresh grader Layer (and Cache); raises StudentError."""
-    args, layer, cache = [], None, None
-    for name, value in call_arguments(stored.inputs):
-        if name == "layer":
-            layer = Layer(value["W_Q"], value["W_K"], value["W_V"])
-            args.append(layer)
-        elif name == "cache":
-            cache = Cache(value["keys"], value["values"]) if len(value["keys"]) else Cache()
-            args.append(cache)
-        else:
-            args.append(value)
+    args = made([value for _, value in call_arguments(stored.inputs)])
+    layer = next((a for a in args if isinstance(a, Layer)), None)
     assert layer is not None, f"case {stored.id} has no layer"
-    return student.call(stored.function, *args), layer, cache
+    return student.call(stored.function, *args), layer, next((a for a in args if isinstance(a, Cache)), None)
+
+
+def made(values: list[Any]) -> list[Any]:
+    """A case's arguments with its layer and cache (their arrays, as stored) made into fresh grader objects."""
+    def one(value: Any) -> Any:
+        if isinstance(value, Mapping) and "W_Q" in value:
+            return Layer(value["W_Q"], value["W_K"], value["W_V"])
+        if isinstance(value, Mapping) and "keys" in value:
+            return Cache(value["keys"], value["values"]) if len(value["keys"]) else Cache()
+        return value
+
+    return [one(value) for value in values]
+
+
+class _Making:
+    """The student, whose calls get fresh grader objects for a case's layer and cache (a crash probe's rewritten
+    case is a stored case's arguments: ``crash_feedback``)."""
+
+    def __init__(self, student: Any) -> None:
+        self._student = student
+
+    def call(self, name: str, /, *args: Any) -> Any:
+        return self._student.call(name, *made(list(args)))
+
+    def call_served(self, served: Any, name: str, /, *args: Any) -> Any:
+        return self._student.call_served(served, name, *made(list(args)))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._student, name)
 
 
 def run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
@@ -56,8 +79,12 @@ def run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
     header = case_header(stored, describe_call(stored.function, stored.inputs))
     try:
         out, layer, cache = call_with_layer(student, stored)
-    except StudentError as error:
-        return f"{header}\n\n{error_text(stored.function, error)}", error_mistake(error)
+    except StudentError as error:  # the student's own line, and what it assumed (the engine's crash search)
+        crash = crash_feedback(_Making(student), stored, dict(call_arguments(stored.inputs)), error)
+        text = f"{header}\n\n{error_text(stored.function, error)}"
+        if crash is None:
+            return text, error_mistake(error)
+        return f"{header}\n\n{crash[0]}\n\n{error_text(stored.function, error)}", crash[1] or None
     expected = stored.expected
     observed: dict[str, Any] = {"out": out}
     if cache is not None:
@@ -277,6 +304,45 @@ def _kv_mistake(stored: Case, cache: Any, lengths: list[int]) -> str | None:
             return mistake_id
     last = np.atleast_2d(stored.inputs["k"][-1])
     return "cache_overwrites" if len(stored.inputs["k"]) > 1 and matches(keys, last) else None
+
+
+def layer_properties(named: dict[str, Any]) -> Iterator[tuple]:
+    """Part F: the widths a line may assume of the grader's layer (and cache): d_v = d_k, or every projection as
+    wide as the token (d_k = d_v = D: one fused projection cut into three D-wide pieces), which makes d_v = d_k too
+    (``within``)."""
+    layer = named["layer"]
+    (D, d_k), d_v = np.shape(layer["W_Q"]), np.shape(layer["W_V"])[1]
+    sizes = f"this case's layer has D = {D}, d_k = {d_k}, d_v = {d_v}"
+    if d_v != d_k:  # with d_k = D already, the rewriting makes d_k = d_v = D too: widths of D + 1 tell them apart
+        apart = (charged(lambda n: _layer_widths(n, D + 1, D + 1)), "needs_equal_widths", "layer_width_model")
+        # (where those stop the call at an earlier line, neither is named: the code needs d_k = D there too)
+        yield ("needs_equal_widths" if d_k != D else None, f"d_v = d_k{' (its d_k is D already)' * (d_k == D)}; "
+               f"{sizes}", "with a layer of d_v = d_k", lambda n: _layer_widths(n, d_k, d_k),
+               apart if d_k == D else None)
+    if d_k != D or d_v == d_k != D:
+        # exactly D, or some width D divides (a check that d_k is a multiple of D): told apart by widths of 2 D
+        twice = (charged(lambda n: _layer_widths(n, 2 * D, 2 * D)), None, "layer_width_model")
+        yield ("layer_width_model", f"the layer projects each token to its own width (d_k = d_v = D); {sizes}",
+               "with a layer projecting to d_k = d_v = D", lambda n: _layer_widths(n, D, D), twice, None, False, None,
+               ("needs_equal_widths",))
+
+
+def _layer_widths(named: dict[str, Any], d_k: int, d_v: int) -> dict[str, Any]:
+    """The case with the layer's projections (and the cache's rows) cut or repeated to widths d_k and d_v."""
+    def wide(a: Any, d: int) -> np.ndarray:
+        a = np.asarray(a, dtype=float)
+        if a.shape[-1] == 0:
+            return np.zeros((*a.shape[:-1], d))
+        return np.concatenate([a] * -(-d // a.shape[-1]), axis=-1)[..., :d]
+
+    out = dict(named)
+    layer = named["layer"]
+    out["layer"] = dict(layer, W_Q=wide(layer["W_Q"], d_k), W_K=wide(layer["W_K"], d_k), W_V=wide(layer["W_V"], d_v))
+    if isinstance(cache := named.get("cache"), dict):
+        n = len(cache["keys"])
+        out["cache"] = dict(cache, keys=wide(np.reshape(cache["keys"], (n, -1)) if n else np.zeros((0, 1)), d_k),
+                            values=wide(np.reshape(cache["values"], (n, -1)) if n else np.zeros((0, 1)), d_v))
+    return out
 
 
 # ----------------------------------------------------------------------------

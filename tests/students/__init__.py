@@ -62,7 +62,9 @@ twenty-second batch of 11 (Sorbonne Université's RDFIA, Sharif University of Te
 Yale CPSC 477/577, the NeetCode ML course), ported after the twenty-first was measured; ``FRESH_23`` a twenty-third
 batch of 12 (IIT Madras's DA6401, Harvard's CS 2281R, Tufts CS 137, the TensorTonic platform), ported after the
 twenty-second was measured; ``FRESH_24`` a twenty-fourth batch of 13 (IIT Delhi's COL772, CU Boulder's CSCI 7000
-VLA Foundations, a Chinese university's 大模型基础与应用), ported after the twenty-third was measured.
+VLA Foundations, a Chinese university's 大模型基础与应用), ported after the twenty-third was measured; ``FRESH_25`` a
+twenty-fifth batch of 12 (IIIT Delhi's CSE556, Stanford's STATS 305B, Northeastern's CS 7150, the Deep-ML practice
+platform), ported after the twenty-fourth was measured.
 """
 
 from __future__ import annotations
@@ -348,6 +350,16 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "float('-inf')`: the masked scores get -inf, but every KEPT score gets 0 * -inf = NaN, so every row that may "
     "attend to at least one key is NaN (a fully masked row gives zero weights, through PyTorch's SDPA); without a mask "
     "the output is right",
+    # FRESH_25 helper B
+    "mha_value_width_input": "multi_head_attention gives every head a value layer as wide as the input, nn.Linear(D, "
+    "D) with D = X.shape[-1] (the course's single-head formula softmax(...) (X V^T) with V in R^{D x D}), and merges "
+    "the num_heads D-wide head outputs with nn.Linear(num_heads * D, D): W_V is read as num_heads blocks of D columns "
+    "and W_O as a (num_heads * D, D) weight, so it raises unless d_v = D and D_out = D",
+    "mha_fixed_input_width_384": "multi_head_attention is built by the student's TransformerBlock as "
+    "MultiHeadAttention(context_window_size, num_heads, embed_size // num_heads, embed_size=384): the course's default "
+    "width 384 stands in for the block's embed_size, so every head's key, query and value layer takes 384-wide inputs "
+    "and its output layer gives 384 columns: it raises unless X.shape[-1] = 384 (and W_O's D_out = 384), while the "
+    "heads are X.shape[-1] // num_heads wide",
 }
 
 
@@ -363,6 +375,8 @@ IMPLIED: dict[str, tuple[str, ...]] = {
     # mask.unsqueeze(1) in attention reads a shared (N_q, N_k) mask's rows as sequences, each row the key padding of
     # one (as hhu_leonardebinger's same line is declared), and on 4-D scores only a (B, N_q, N_k) mask is right
     "mask_unsqueezed_in_attention": ("mask_key_padding", "mask_needs_batch_axis"),
+    # one fused projection cut into three D-wide pieces raises unless 2 d_k + d_v = 3D: the layer must project to D
+    "decode_fused_model_width": ("layer_width_model",),
 }
 
 
@@ -4484,6 +4498,269 @@ PORTS = [
         "so a (B, N, N) mask meets the (B, H, N, N) scores without a head axis), `F.softmax(scores, dim=-1)`, "
         "`out.transpose(1, 2).contiguous().view(batch_size, seq_len, d_model)` (the input's width), "
         "`self.o_proj(out)`. The reference's decoding calls the student's rope (2-D input: it raises)."),
+    # the FRESH_25 ports (helper A): IIIT Delhi (Indraprastha Institute of Information Technology Delhi), CSE556
+    # Natural Language Processing (winter 2025), assignment 3, task 1 "Transformer from scratch": a Transformer language
+    # model trained on Shakespeare (shakespear_train/dev/test.txt), built on the course's task1_code_template.ipynb,
+    # which gives the stubs initialise_projections, pairwise_similarities, attention_scaled, attention_softmax,
+    # compute_outputs, make_causal_mask, apply_causal_mask, split_heads, merge_heads, self_attention and
+    # split_heads_qkv (docstrings only, no signatures) and empty TransformerLM, TransformerBlock and MultiHeadAttention
+    # classes: the students (in teams) write every body. Five teams' solutions: the five repositories the index holds
+    # with this assignment's task1.ipynb (rishipendyala's holds the template itself, Assignment_3/Task 1/
+    # task1_code_template.ipynb), each at its last commit, a course the corpus had not used. Where a team wrote them,
+    # attention_scores is pairwise_similarities, softmax is attention_softmax (no axis, no temperature: both never
+    # read), causal_mask(n_q, n_k) is make_causal_mask(n_q), and scaled_dot_product_attention is the team's
+    # self_attention(Q, K, V, mask) or, for the two teams whose attention steps live in MultiHeadAttention.forward
+    # (harsh22201 wrote no self_attention; shobhitraj1's takes the finished scores), those steps run on Q, K and V
+    # (scale never read). Every team's MultiHeadAttention sizes its layers from d_model = X.shape[-1] with
+    # nn.Linear(d_model, d_model), so multi_head_attention loads the contract's weights as copying them into the layers
+    # would (each must be (D, D)), runs the team's forward on X (as query, key and value) with the contract's mask as
+    # the team's own, and returns the output.
+    Port("iiitd556_rishipendyala", {
+        "softmax": ("softmax_ignores_axis", "temperature_ignored", "softmax_nan_fully_masked"),
+        "causal_mask": ("causal_ignores_n_k",),
+        "scaled_dot_product_attention": ("no_scale", "scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "no_scale", "mha_mask_head_axis",
+                                 "softmax_nan_fully_masked"),
+        **{f: ("no_scale",) for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("softmax",), "multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="Assignment_3/Task 1/task1.ipynb (commit d844672) attention_softmax: `F.softmax(scaled_similarities, "
+              "dim=-1)` (no axis, no temperature; an all -inf row is NaN); make_causal_mask(size): `torch.triu("
+              "torch.ones(size, size), diagonal=1)` then `mask == 0` (square); self_attention(Q, K, V, mask=None): "
+              "`similarities = pairwise_similarities(Q, K)`, `apply_causal_mask(similarities, mask)` "
+              "(`masked_fill(~mask, float('-inf'))`), `attention_softmax(similarities)`: the team's attention_scaled "
+              "is never called (no scale, no scale argument); split_heads: `batch_size, seq_len, d_model = x.size()` "
+              "(3-D only), `x.view(batch_size, seq_len, n_heads, -1).transpose(1, 2)`; MultiHeadAttention: `self.Q = "
+              "nn.Linear(d_model, d_model)` (likewise K, V, out: square weights), forward(x, mask) passes the mask to "
+              "self_attention as it is (a (B, N, N) mask meets the (B, H, N, N) scores without a head axis). The "
+              "reference's decoding calls the team's unscaled self_attention."),
+    Port("iiitd556_harsh22201", {
+        "softmax": ("softmax_ignores_axis", "temperature_ignored", "softmax_nan_fully_masked"),
+        "causal_mask": ("extra_leading_axes", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_head_width_model", "mha_mask_head_axis",
+                                 "softmax_nan_fully_masked"),
+    }, callee={"scaled_dot_product_attention": ("softmax",), "multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="Assignment3/Task 1 - Transformer from Scratch/task1.ipynb (commit dbb7866) attention_softmax: "
+              "`F.softmax(scaled_scores, dim=-1)` (no axis, no temperature; an all -inf row is NaN); "
+              "make_causal_mask(seq_len): `torch.tril(torch.ones(seq_len, seq_len, dtype=torch.bool))` returned as "
+              "`mask.unsqueeze(0).unsqueeze(0)` (\"Shape: (1, 1, seq_len, seq_len)\", square); "
+              "MultiHeadAttention.forward's attention steps (the team wrote no self_attention): "
+              "`pairwise_similarities(Q, K)`, `apply_causal_mask(scores, mask)` (`masked_fill(~mask, "
+              "float('-inf'))`, the mask as given: a (B, N, N) mask meets the (B, H, N, N) scores without a head "
+              "axis), `attention_scaled(scores, self.head_dim)` with `self.head_dim = embed_dim // heads` (D // H, no "
+              "scale argument), attention_softmax, compute_outputs; split_heads: `batch_size, seq_len, embed_dim = "
+              "x.size()` (3-D only); `initialise_projections(embed_dim, embed_dim)` and `self.fc_out = "
+              "nn.Linear(embed_dim, embed_dim)` (square weights)."),
+    Port("iiitd556_shobhitraj1", {
+        "attention_scores": ("batch_first_only",),
+        "softmax": ("softmax_ignores_axis", "temperature_ignored", "softmax_nan_fully_masked"),
+        "causal_mask": ("mask_additive", "causal_ignores_n_k"),
+        "scaled_dot_product_attention": ("batch_first_only", "scale_wrong_dim", "scale_argument_ignored",
+                                         "mask_bool_added"),
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "scale_wrong_dim", "mask_bool_added",
+                                 "mha_mask_head_axis"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee={"scaled_dot_product_attention": ("attention_scores",),
+               "multi_head_attention": ("scaled_dot_product_attention",),
+               **decoding("scaled_dot_product_attention")},
+        notes="Assignment 3/A3-12/task1.ipynb (commit 1b9714c) pairwise_similarities: `torch.bmm(q, k.transpose(1, "
+              "2))` (3-D only), compute_outputs: `torch.bmm(attention_weights, values)`; attention_scaled(dot_prod): "
+              "`dot_prod / math.sqrt(dot_prod.size(-1))` (the scores' last axis: the number of keys); "
+              "attention_softmax: `F.softmax(attention_scores, dim=-1)` (no axis, no temperature; an all -inf row is "
+              "NaN); make_causal_mask(seq_len): `torch.triu(torch.ones(seq_len, seq_len), diagonal=1)` then "
+              "`mask.masked_fill(mask == 1, float(\"-inf\"))` (additive, square); apply_causal_mask: "
+              "`attention_scores + mask` (a boolean mask is added as 0 / 1); MultiHeadAttention.forward: "
+              "pairwise_similarities, attention_scaled, apply_causal_mask when a mask is given (on the (B * H, N, N) "
+              "scores: a (B, N, N) mask raises unless B = 1), self_attention(attention_scores, V_proj) (no scale "
+              "argument anywhere); split_heads: `batch_size, seq_len, d_model = input_tensor.size()` (3-D only), "
+              "`view(batch_size * num_heads, seq_len, d_head)`; initialise_projections(d_model): three "
+              "`nn.Linear(d_model, d_model, bias=False)`, `self.W_o = nn.Linear(d_model, d_model)` (square weights). "
+              "The reference's decoding calls the team's attention on 2-D q, K and V: bmm raises."),
+    Port("iiitd556_aytida1165", {
+        "causal_mask": ("mask_inverted", "causal_ignores_n_k"),
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_needs_divisible_width",
+                                 "mha_head_width_model", "mha_value_width", "out_width_is_input", "mha_mask_head_axis"),
+    }, notes="NLPA3/task1/task1.ipynb (commit 791e81b) make_causal_mask(seq_len): `torch.triu(torch.ones(seq_len, "
+             "seq_len, dtype=torch.bool), diagonal=1)` (\"True values will be masked out in "
+             "F.scaled_dot_product_attention\": True = masked, square); MultiHeadAttention: `assert d_model % "
+             "num_heads == 0`, `self.d_k = d_model // num_heads` (for q, k AND v), four `nn.Linear(d_model, d_model, "
+             "bias=False)` (square weights), _split_heads: `batch_size, seq_len, _ = x.size()` (3-D only), "
+             "`x.view(batch_size, seq_len, self.num_heads, self.d_k)`, _merge_heads: `.view(batch_size, seq_len, "
+             "self.d_model)` (the input's width), forward: `F.scaled_dot_product_attention(Q, K, V, attn_mask=mask, "
+             "..., is_causal=(mask is not None and mask.is_cuda))` (PyTorch's SDPA: right scale and polarity; the mask "
+             "as given, so a (B, N, N) mask meets the (B, H, N, N) scores without a head axis)."),
+    Port("iiitd556_rahisenpai", {
+        "softmax": ("softmax_ignores_axis", "temperature_ignored", "softmax_nan_fully_masked"),
+        "causal_mask": ("causal_ignores_n_k",),
+        "scaled_dot_product_attention": ("scale_argument_ignored", "softmax_nan_fully_masked"),
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_needs_divisible_width",
+                                 "mha_head_width_model", "mha_value_width", "mha_mask_head_axis",
+                                 "softmax_nan_fully_masked"),
+    }, callee={"scaled_dot_product_attention": ("softmax",), "multi_head_attention": ("scaled_dot_product_attention",)},
+        notes="assignment3/task1/task1.ipynb (commit d6129f1) attention_softmax: `F.softmax(similarities, dim=-1)` (no "
+              "axis, no temperature; an all -inf row is NaN); make_causal_mask(seq_len, device=DEVICE): "
+              "`torch.tril(torch.ones(seq_len, seq_len, device=device))` then `.bool()` (square); "
+              "self_attention(query, key, value, mask=None): `attention_scaled(similarities, key.size(-1))` (right; no "
+              "scale argument), `similarities.masked_fill(mask == 0, float(\"-inf\"))`, attention_softmax; "
+              "MultiHeadAttention: `self.head_dim = d_model // nhead`, `assert self.head_dim * nhead == d_model`, "
+              "`initialise_projections(d_model, d_model)` and `self.out_proj = nn.Linear(d_model, d_model)` (square "
+              "weights), forward: `split_heads_qkv(q, k, v, self.nhead, self.head_dim)` (one head width for q, k AND "
+              "v; split_heads reads `batch_size, seq_len, dim = x.size()`: 3-D only), `self_attention(q, k, v, mask)` "
+              "(the mask as given: a (B, N, N) mask meets the (B, H, N, N) scores without a head axis)."),
+    # the FRESH_25 ports (helper B): two courses the corpus had not used. (1) Stanford STATS 305B, Models and
+    # Algorithms for Discrete Data (Scott Linderman), winter 2025, homework 4 "Large Language Models", part 1 (the
+    # course's notebook slinderman/stats305b assignments/hw4/hw4.ipynb; students may work in pairs): a character-level
+    # transformer LM on tiny Shakespeare, in which the students fill in Head.forward (the course's single head has
+    # key/query layers nn.Linear(D, head_size) and a value layer nn.Linear(D, D): its formula is softmax(CausalMask(X
+    # U_q^T U_k X^T) / sqrt(K)) (X V^T) with V in R^{D x D}, and a tril(context_window_size) buffer), MultiHeadAttention
+    # (__init__ and forward from scratch: how the heads are combined is the student's choice) and the layers of
+    # TransformerBlock. Two solutions whose repository could be cited (two more students' files were found in the index
+    # but not their repositories): a pair's notebook, and a student's part 1 classes kept in his part 2 project.
+    # multi_head_attention is the student's MultiHeadAttention as the student's TransformerBlock builds it, with its
+    # per-head layers loaded from slices of W_Q, W_K, W_V and W_O with load_state_dict's size check. (2) Northeastern
+    # University's CS 7150 Deep Learning (David Bau), homework 3 "Language model architectures, from RNNs to
+    # Transformers" (spring 2025, CS7150/CS7150-Homework-3) and the Silicon Valley campus's copy of it, class
+    # assignment CA5.1 (spring 2026, NEU-Silicon-Valley/CS7150-CA5): in a nanoGPT-style CausalSelfAttention (given:
+    # c_attn = nn.Linear(n_embd, 3 * n_embd) split at n_embd, heads of n_embd // n_head columns, a 100 x 100 tril
+    # buffer, c_proj) the students write the five lines of the non-flash attention; two students, one per offering
+    # (a third, ayaazuddin/CS7150-Homework-3, wrote the same lines and was left out). multi_head_attention is
+    # CausalSelfAttention with c_attn = [W_Q | W_K | W_V] and c_proj = W_O, block_size 100 (the notebook's
+    # TransformerConfig(flash=False) check).
+    Port("stats305b_dal548", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "causal_buffer_max_tokens",
+                                 "mha_head_width_model", "mha_value_width_input"),
+    }, notes="hw4.ipynb (commit 378e2c2) Head.forward: `B, T, _ = x.shape` (3-D only), `K = self.head_size`, "
+       "`attn_scores = query@key.transpose(-2, -1)`, `causal_mask = self.tril[:T, :T][None, :, :]` (the course's "
+       "tril(context_window_size) buffer, CONTEXT_WINDOW_SIZE = 256: more tokens raise), `attn_scores.masked_fill("
+       "causal_mask == 0, float('-inf'))` (always causal), `torch.softmax(attn_scores / (K ** 0.5), dim=-1)`, "
+       "`attn_weights@value` with the course's `self.value = nn.Linear(embed_size, embed_size, bias=False)` (each "
+       "head's values D wide); MultiHeadAttention: `nn.ModuleList([Head(head_size, context_window_size, embed_size) "
+       "for _ in range(num_heads)])`, `self.lm_head = nn.Linear(embed_size*num_heads, embed_size)` (W_O must be (H*D, "
+       "D)), forward(x) with no mask argument, `B, T, _ = x.shape`, `torch.cat(head_outputs, dim=-1)`, "
+       "`head_outputs.view(B, T, -1)`, `self.lm_head(head_outputs)`; TransformerBlock: "
+       "`MultiHeadAttention(context_window_size, num_heads, embed_size // num_heads, embed_size)` (keys and queries "
+       "D // H wide, scale 1/sqrt(D // H))."),
+    Port("stats305b_pyotrrpolitics", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "masked_zero", "mha_head_width_model",
+                                 "mha_fixed_input_width_384"),
+    }, notes="architecture.py (commit 6f73561) MultiHeadAttention: per head `nn.Linear(embed_size, head_size, "
+       "bias=False)` key, query and value and an output `nn.Linear(head_size, embed_size, bias=False)`; forward(x) "
+       "with no mask argument: `head_outputs = torch.zeros_like(x)`, `torch.einsum('bij, bkj -> bik', "
+       "self.query[i](x), self.key[i](x))` (3-D only), `tril = torch.tril(torch.ones(attn_weights.shape))` (always "
+       "causal), `attn_weights = (attn_weights * tril)/math.sqrt(self.head_size)` (future scores multiplied by 0, not "
+       "set to -inf), `F.softmax(attn_weights, dim=-1)`, `head_outputs + self.output[i](attn_weights @ "
+       "self.value[i](x))` (the sum of per-head output projections: right); TransformerBlock: `self.head_size = "
+       "embed_size // num_heads` (heads of D // H columns for q, k AND v, scale 1/sqrt(D // H)) and "
+       "`MultiHeadAttention(context_window_size, num_heads, self.head_size, embed_size=384)` (the default width in "
+       "place of embed_size: every layer takes and gives 384 columns, so any other input width raises)."),
+    Port("cs7150_zzfz1", {
+        "multi_head_attention": ("batch_first_only", "mha_needs_divisible_width", "qkv_split_at_model_width",
+                                 "mha_head_width_model", "mha_value_width", "out_width_is_input", "always_causal",
+                                 "causal_buffer_max_tokens"),
+    }, notes="notebooks/HW3_1_LanguageModelArchitectures.ipynb (commit dad734d) CausalSelfAttention (given): `assert "
+       "config.n_embd % config.n_head == 0`, `B, T, C = x.size()` (3-D only), `q, k, v = "
+       "self.c_attn(x).split(self.config.n_embd, dim=2)` (pieces of D columns of [W_Q | W_K | W_V]), `view(B, T, "
+       "self.config.n_head, C // self.config.n_head).transpose(1, 2)` for q, k AND v; the student's lines: `att = (q @ "
+       "k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))`, `att.masked_fill(self.bias[:, :, :T, :T] == 0, "
+       "float(\"-inf\"))` (always causal: no mask argument; the 100 x 100 buffer of block_size = 100: more tokens "
+       "raise), `F.softmax(att, dim=-1)`, `y = att @ v`, `y.transpose(1, 2).contiguous().view(B, T, C)` (merged into "
+       "the input's width C), then the given `self.c_proj(y)`."),
+    # the FRESH_25 ports (helper C): Deep-ML (deep-ml.com), an online platform of graded machine-learning coding
+    # problems (a "LeetCode for ML") whose solutions the site syncs to each learner's GitHub repository, <user>/deep-ml,
+    # one folder per problem, problems/<number>-<slug>/solution.py (2025-2026). Its attention problems have the learners
+    # fill in, in numpy or PyTorch: 53 "Implement Self-Attention Mechanism" (compute_qkv(X, W_q, W_k, W_v),
+    # self_attention(Q, K, V): 2-D (seq_len, d) matrices, no mask, no scale argument), 107 "Implement Masked
+    # Self-Attention" (masked_attention(Q, K, V, mask), the mask ADDITIVE: the problem's tests pass np.triu(np.ones((6,
+    # 6)) * (-np.inf), k=1)), 94 "Implement Multi-Head Attention" (multi_head_attention(Q, K, V, n_heads) on the
+    # projected Q, K, V: split into heads, attend, concatenate; no output projection, no mask), 381 "Rotary Positional
+    # Embeddings (RoPE)" (apply_rope(x, positions, base=10000.0), x of shape (seq_len, d)) and 376 "KV Cache for
+    # Efficient Autoregressive Attention" (kv_cache_attention_step(x_new, W_Q, W_K, W_V, cache) -> (output, (K_cache,
+    # V_cache)), cache None at the first step). Four learners' solutions: the first four repositories, in alphabetical
+    # order, of those the index holds with all three of problems 53, 94 and 107 in the site's layout (Abhi-saxena1,
+    # Asembris, ErozTheForgotten, Haoyan-collab; each also ported on 381 and 376 where the repository has them), a
+    # source the corpus had not used. In the ports scaled_dot_product_attention(Q, K, V, mask, scale) runs the learner's
+    # self_attention (problem 53) when mask is None and masked_attention (problem 107) otherwise, returns (out, the
+    # learner's softmax weights) and never reads `scale`; multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask)
+    # is problem 94's compute_qkv(X, W_Q, W_K, W_V) then multi_head_attention(Q, K, V, num_heads) over that file's own
+    # self_attention, whose output the contract's W_O then projects (the problem has no output projection: not declared
+    # as a mistake), the mask never read; rope(x, positions, base) is apply_rope; decode_step(layer, x, cache,
+    # rope_base) is kv_cache_attention_step with layer.query/key/value for x_new @ W_Q/W_K/W_V and the contract's cache
+    # as the tuple (cache.keys, cache.values) (None while empty), the learner's new row appended to it, rope_base never
+    # read (the problem has no RoPE). Problem 23's softmax (a Python list in, a rounded list out) was not ported: the
+    # reference's softmax stays.
+    Port("deepml_abhisaxena1", {
+        "scaled_dot_product_attention": ("no_batch_support", "mask_bool_added", "scale_argument_ignored"),
+        "multi_head_attention": ("no_batch_support", "mha_value_width", "mask_ignored"),
+        "rope": ("no_batch_support",),
+    }, notes="problems/0053-implement-self-attention-mechanism/solution.py (commit acd833d) self_attention: `(Q @ K.T) "
+       "/ torch.sqrt(torch.tensor(dk, dtype=Q.dtype))` (`.T` reverses every axis: leading axes raise), "
+       "`torch.softmax(scores, dim=-1)` (right on 2-D), no scale argument; "
+       "problems/0107-implement-masked-self-attention/solution.py (commit fea9ed9) masked_attention: `(Q @ K.T)/(dk ** "
+       "0.5)`, `sm = scores + mask` (the problem's additive mask: a boolean one adds 1 to the allowed scores and "
+       "hides nothing); problems/0094-implement-multi-head-attention/solution.py (commit 3141f54): `dk = (d_model // "
+       "n_heads)` with `d_model = Q.shape[-1]` (right for Q and K), `V.reshape(V.shape[0], n_heads, dk)` (the "
+       "queries' head width for the values: raises unless d_v = d_k), `Q.reshape(Q.shape[0], n_heads, dk)` (2-D "
+       "only), `torch.cat(outputs, dim = -1)`, no mask argument; "
+       "problems/0381-rotary-positional-embeddings-rope/solution.py (commit 20682cf) apply_rope: `seq_len, d = "
+       "x.shape` (2-D only; right otherwise: interleaved pairs, real positions, base used). The reference's decoding "
+       "calls the learner's attention (2-D, no mask) and rope (2-D): right."),
+    Port("deepml_asembris", {
+        "scaled_dot_product_attention": ("no_batch_support", "softmax_unstable", "mask_bool_added",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("no_batch_support", "mha_value_width", "mask_ignored"),
+        "decode_step": ("decode_rope_ignored",),
+        "generate_cached": ("decode_rope_ignored",),
+    }, callee={"generate_cached": ("decode_step",)},
+        notes="problems/0053-implement-self-attention-mechanism/solution.py (commit 96e01c5) self_attention: "
+        "`scores=np.dot(Q,K.T)/np.sqrt(K.shape[1])` (`.T` and np.dot: 2-D only; K.shape[1] is d_k there), "
+        "`att_w=np.exp(scores)/np.sum(np.exp(scores),axis=1,keepdims=True)` (no max subtracted: large scores overflow "
+        "to inf/inf = NaN), no scale argument; problems/0107-implement-masked-self-attention/solution.py (commit "
+        "373b4ec) masked_attention: `att_scores+=mask` (the problem's additive mask: a boolean one adds 1 to the "
+        "allowed scores and hides nothing), then the max subtracted along axis 1; "
+        "problems/0094-implement-multi-head-attention/solution.py (commit 373b4ec): `d_model=K.shape[1]`, "
+        "`np.split(Q,n_heads,axis=1)` (likewise K, V: axis 1, the columns of 2-D input only), "
+        "`res=np.zeros((K.shape[0], K.shape[1]))` and `res[:,i*d:(i+1)*d]=At` (each value head written into a slot of "
+        "the keys' head width: raises unless d_v = d_k), no mask argument; "
+        "problems/0376-kv-cache-for-efficient-autoregressive-attention/solution.py (commit f8b8e0a) "
+        "kv_cache_attention_step: `np.concatenate((k_cache, K[None, :]), axis=0)`, `(Q @ k_cache.T) / np.sqrt(d_k)`, a "
+        "stable softmax (right), no RoPE (rope_base never read). The reference's generate_cached calls the learner's "
+        "decode_step."),
+    Port("deepml_eroztheforgotten", {
+        "scaled_dot_product_attention": ("softmax_axis_fixed", "mask_inverted", "mask_finite_fill",
+                                         "scale_argument_ignored"),
+        "multi_head_attention": ("no_batch_support", "mha_value_width", "mask_ignored"),
+    }, notes="problems/0053-implement-self-attention-mechanism/solution.py (commit 2a7e4f2) self_attention: `Q @ "
+       "(K.transpose(-2,-1) / (Q.shape[-1] ** 0.5 ))` (right), `torch.softmax(attention_scores, dim=1)` (axis 1: the "
+       "keys only of 2-D scores; of (B, N_q, N_k) scores the queries), no scale argument; "
+       "problems/0107-implement-masked-self-attention/solution.py (commit 2a7e4f2) masked_attention: `mask_t = "
+       "torch.tensor(mask, dtype=torch.bool)`, `score = score.masked_fill(mask_t, -1e9)` (True = masked; a finite "
+       "fill), `torch.softmax(score, dim=-1)`; problems/0094-implement-multi-head-attention/solution.py (commit "
+       "9e43d12): `seq_len, d_model = Q.shape` (2-D only), `d_head = d_model // n_heads` for Q, K AND V "
+       "(`V.reshape(seq_len, n_heads, d_head)` raises unless d_v = d_k), `head_outputs.reshape(seq_len, d_model)`, no "
+       "mask argument. The reference's decoding calls the learner's attention on 2-D q, K, V without a mask: right."),
+    Port("deepml_haoyancollab", {
+        "scaled_dot_product_attention": ("mask_bool_added", "scale_argument_ignored"),
+        "multi_head_attention": ("no_batch_support", "mha_value_width", "mask_ignored"),
+        "rope": ("no_batch_support",),
+        "decode_step": ("decode_rope_ignored",),
+        "generate_cached": ("decode_rope_ignored",),
+    }, callee={"generate_cached": ("decode_step",)},
+        notes="problems/0053-implement-self-attention-mechanism/solution.py (commit 62983cc) self_attention: `Q @ "
+        "np.swapaxes(K, -1, -2)`, `/ np.sqrt(K.shape[-1])`, a stable softmax along axis -1 (right), no scale argument; "
+        "problems/0107-implement-masked-self-attention/solution.py (commit e6fc888) masked_attention: `S += mask` (the "
+        "problem's additive mask: a boolean one adds 1 to the allowed scores and hides nothing); "
+        "problems/0094-implement-multi-head-attention/solution.py (commit d721a64, torch): `seq_len = Q.shape[-2]`, "
+        "`d_k = d_model // n_heads` with `d_model = Q.shape[-1]` for Q, K AND V (`V.reshape(seq_len,n_heads,d_k)` "
+        "raises unless d_v = d_k), `Q.reshape(seq_len,n_heads,d_k)` and `out.transpose(0,1).reshape(seq_len,d_model)` "
+        "(2-D only: leading axes raise, or with one entry are dropped), no mask argument; "
+        "problems/0381-rotary-positional-embeddings-rope/solution.py (commit 1d52f06) apply_rope: `x_even = "
+        "x[:,0::2]`, `out[:,0::2] = ...` (axis 1: 2-D input only; right otherwise); "
+        "problems/0376-kv-cache-for-efficient-autoregressive-attention/solution.py (commit 1fa60b4) "
+        "kv_cache_attention_step: `np.vstack([k_cache,k])`, `q @ k_cache.swapaxes(-1,-2) / "
+        "np.sqrt(k_cache.shape[-1])`, a stable softmax (right), no RoPE (rope_base never read). The reference's "
+        "generate_cached calls the learner's decode_step; its generate_naive the learner's rope and attention on 2-D "
+        "arrays (right)."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -4655,6 +4932,15 @@ FRESH_23: tuple[str, ...] = ('da6401_aaradhyadashore', 'da6401_abdallahdula', 'd
 FRESH_24: tuple[str, ...] = ('col772_vijaybalajin', 'col772_krkarthik2006', 'col772_bansalyash', 'col772_adityaaa2511',
                              'col772_quinoxy', 'cuvla_antonyzhao', 'cuvla_calliejones', 'cuvla_jdvakil', 'cuvla_jimmy',
                              'bjtullm_hanbaor', 'bjtullm_neverleave111', 'bjtullm_gaby11235', 'bjtullm_fyuanzheng')
+# a twenty-fifth batch, from sources the corpus had not used (helper A: IIIT Delhi's CSE556 Natural Language
+# Processing, winter 2025, "Transformer from scratch"; helper B: Stanford's STATS 305B, winter 2025, homework 4, and
+# Northeastern's CS 7150 Deep Learning, spring 2025, homework 3; helper C: the Deep-ML practice platform's attention
+# problems), ported after the twenty-fourth was measured, by sessions that never ran the grader on them; graded once
+# for the report. Like the others, they join the validation half only.
+FRESH_25: tuple[str, ...] = ('iiitd556_rishipendyala', 'iiitd556_harsh22201', 'iiitd556_shobhitraj1',
+                             'iiitd556_aytida1165', 'iiitd556_rahisenpai', 'stats305b_dal548',
+                             'stats305b_pyotrrpolitics', 'cs7150_zzfz1', 'deepml_abhisaxena1', 'deepml_asembris',
+                             'deepml_eroztheforgotten', 'deepml_haoyancollab')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
@@ -4664,7 +4950,7 @@ BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fres
                                        "fresh_16": FRESH_16, "fresh_17": FRESH_17,
                                        "fresh_18": FRESH_18, "fresh_19": FRESH_19, "fresh_20": FRESH_20,
                                        "fresh_21": FRESH_21, "fresh_22": FRESH_22,
-                                       "fresh_23": FRESH_23, "fresh_24": FRESH_24}
+                                       "fresh_23": FRESH_23, "fresh_24": FRESH_24, "fresh_25": FRESH_25}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:

@@ -8,9 +8,10 @@ is discarded after it, so no stand-in outlives its probe.
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -20,7 +21,7 @@ from autograder.sandbox.callbacks import Served
 from autograder.sandbox.student import StudentError
 from autograder.suite.cases import Case, call_arguments
 from autograder.suite.graded import crashes, hooks, probing, raises
-from autograder.suite.graded.tools import quiet
+from autograder.suite.graded.tools import matches, quiet
 
 
 class Note(str):
@@ -51,9 +52,28 @@ def callee_note(student: Any, cases: Sequence[Case], failing: Mapping[str, list[
     right += "".join(f"; with a correct {_stand_ins(names)}, {_cases(n)} of this test too"
                      for names, n in others.items())
     note = Note(f"**Check first:** your {' and your '.join(said)}. With a correct {_stand_ins(first)} standing in for "
-                f"yours, `{function}` gets {right}: fix {them} first, then look at this test again.")
+                f"yours{_given(function, first, failing)}, `{function}` gets {right}: fix {them} first, then look at "
+                "this test again.")
     note.cited = tuple(first)
     return note
+
+
+def companions(function: str, names: Sequence[str]) -> list[str]:
+    """The classes served beside ``names`` in a probe of ``function``: a stand-in runs in the grader, so it cannot be
+    handed an object of the student's own (a correct ``decode_step`` given the student's cache), and every class the
+    homework serves (``SERVED_OBJECTS``) that ``function`` calls is served too whenever a function is; none when only
+    classes are served. One that fails its own tests counts as standing in only where the student's own class,
+    asked the same calls, answers them otherwise (``_same_answers``)."""
+    if all(_is_class(name) for name in names):
+        return []
+    return [name for name in contract.callees(function) if name in servable() and _is_class(name)
+            and name not in names]
+
+
+def _given(function: str, names: Sequence[str], failing: Collection[str]) -> str:
+    extra = [name for name in companions(function, names) if name not in failing]  # the failing ones answered as
+    # the student's own do (``_tried``)
+    return f" (given a correct {_stand_ins(extra)} too: a stand-in cannot use yours)" if extra else ""
 
 
 def _fails(name: str, tests: Sequence[str]) -> str:
@@ -87,7 +107,7 @@ def served_probe(student: Any, cases: Sequence[Case], callees: Sequence[str],
             cited = [name for name in servable_names if any(name in names for names in passing.values())]
             subsets = [names for names in tried if not set(names) <= set(cited)]
             for names in [tuple(cited)] * bool(cited) + subsets:  # the fewest first: only what the case needs
-                if _tried(student, case, names, record):
+                if _tried(student, case, names, record, companions(case.function, names), callees):
                     passing[case.id] = names
                     break
             if not passing:
@@ -100,12 +120,38 @@ def served_probe(student: Any, cases: Sequence[Case], callees: Sequence[str],
 MAX_TRIES = 7  # served probes per failing case (every subset of three callees)
 
 
-def _tried(student: Any, case: Case, names: Sequence[str], record: Callable[[Mapping[str, Any]], None]) -> bool:
-    """Whether ``case`` passes with ``names`` served, each of them giving at least one answer."""
-    passed, used = _passes_served(student, case, names)
-    record({"sentence": "check_first", "probe": f"case {case.id} with correct {', '.join(names)} served",
-            "served_calls": sum(used.values()), "passed": passed})
-    return passed and all(used.get(name) for name in names)
+def _tried(student: Any, case: Case, names: Sequence[str], record: Callable[[Mapping[str, Any]], None],
+           beside: Sequence[str] = (), failing: Collection[str] = ()) -> bool:
+    """Whether ``case`` passes with ``names`` served (and the classes ``beside`` them: ``companions``), each of
+    ``names`` giving at least one answer; a class beside them that fails its own tests only where the student's own
+    answers every call the probe made of it as the served one did (``_same_answers``)."""
+    passed, served = _passes_served(student, case, [*names, *beside])
+    replayed = [name for name in beside if name in failing]
+    same = passed and all(served.used.get(name) for name in names) and _same_answers(student, served, replayed)
+    record({"sentence": "check_first", "probe": f"case {case.id} with correct {', '.join([*names, *beside])} served",
+            "served_calls": sum(served.used.values()), "passed": passed}
+           | ({"own_classes_answer_alike": same} if passed and replayed else {}))
+    return same
+
+
+def _same_answers(student: Any, served: Served, classes: Collection[str]) -> bool:
+    """Whether the student's own ``classes``, each made afresh and asked every call the probe made of a served
+    instance (the same arguments, in order), answer them all as it did: then the probe would have gone the same
+    way with the student's own (a stand-in reads a cache only through its interface). One probe call per call."""
+    for index, instance in enumerate(served.instances):
+        name = next((n for n, made in served.classes.items() if isinstance(instance, made)), None)
+        if name not in classes:
+            continue
+        try:
+            own = student.new(name)
+            for method, args, value in served.log.get(index, ()):
+                got = own.len() if method == "len" else own.get(method) if method in type(instance).PROPERTIES \
+                    else own.call(method, *args)
+                if value is not None and not matches(got, value):
+                    return False
+        except StudentError:
+            return False
+    return True
 
 
 def passes_with_all(student: Any, stored: Case, callees: Sequence[str],
@@ -116,9 +162,9 @@ def passes_with_all(student: Any, stored: Case, callees: Sequence[str],
     if not names or _is_class(stored.function):
         return False
     try:
-        passed, used = _passes_served(student, stored, names)
+        passed, served = _passes_served(student, stored, names)
         record({"sentence": "own_code", "probe": f"case {stored.id} with correct {', '.join(names)} served",
-                "served_calls": sum(used.values()), "passed": passed})
+                "served_calls": sum(served.used.values()), "passed": passed})
         return passed
     finally:
         student.discard()
@@ -138,7 +184,7 @@ def culprit_note(student: Any, stored: Case, callees: Sequence[str], failing: Ma
         return None
     try:
         for subset in tried:
-            if _tried(student, stored, subset, record):
+            if _tried(student, stored, subset, record, companions(stored.function, subset), failing):
                 return _cited(stored.function, subset, failing)
         return None
     finally:
@@ -149,7 +195,8 @@ def _cited(function: str, names: Sequence[str], failing: Mapping[str, list[str]]
     said = [_fails(name, failing[name]) if name in failing else f"`{name}` goes wrong in this call" for name in names]
     them = "it" if len(names) == 1 else "them"
     note = Note(f"**Check first:** your {' and your '.join(said)}. With a correct {_stand_ins(names)} standing in for "
-                f"yours, `{function}` gets this case right: fix {them} first, then look at this test again.")
+                f"yours{_given(function, names, list(failing))}, `{function}` gets this case right: fix {them} first, "
+                "then look at this test again.")
     note.cited = tuple(names)
     return note
 
@@ -198,18 +245,30 @@ def _served_crash(student: Any, stored: Case, named: Mapping[str, Any], names: S
     return None  # with correct callees it returns: "Check first" speaks of it
 
 
-def _passes_served(student: Any, stored: Case, names: Sequence[str]) -> tuple[bool, dict[str, int]]:
-    """(whether the case passes with ``names`` served, how many answers each stand-in gave)."""
+def _passes_served(student: Any, stored: Case, names: Sequence[str]) -> tuple[bool, Served]:
+    """(whether the case passes with ``names`` served, the ``Served``: how many answers each stand-in gave, what was
+    asked of its instances). A raise in it is not explained (``in_served_probe``)."""
     served = Served({name: servable()[name] for name in names})
+    token = _in_probe.set(True)
     try:
         ran = hooks.run_case(_Serving(student, served, stored.function), stored)
         if ran is not None:
-            return ran[0] is None, served.used
+            return ran[0] is None, served
         named = call_arguments(stored.inputs)
         actual = student.call_served(served, stored.function, *(value for _, value in named))
     except StudentError:
-        return False, served.used
-    return compare.compare("probe", stored.expected, actual) is None, served.used
+        return False, served
+    finally:
+        _in_probe.reset(token)
+    return compare.compare("probe", stored.expected, actual) is None, served
+
+
+_in_probe: contextvars.ContextVar[bool] = contextvars.ContextVar("in_served_probe", default=False)
+
+
+def in_served_probe() -> bool:
+    """Whether a served probe is running (a homework's ``run_case`` then only reports: its crashes are not searched)."""
+    return _in_probe.get()
 
 
 class _Serving:

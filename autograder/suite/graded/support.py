@@ -18,7 +18,8 @@ code works on each 2-D slice but not with batch axes. When a function this one u
 calls (``contract.CALLS``) failed its own tests earlier in the session, the feedback says
 to fix that one first.
 
-Part F's stateful cases live in ``stateful.py``; how a call is described, in ``calls.py``.
+Running one case and explaining its failure lives in ``running.py``; what backs each sentence, in ``evidence.py``;
+how a call is described, in ``calls.py``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ import contextvars
 import functools
 import os
 import weakref
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, NamedTuple
 
 import pytest
@@ -35,22 +36,17 @@ from gradescope_utils.autograder_utils.decorators import number, partial_credit,
 
 from autograder import contract
 from autograder.feedback import compare
-from autograder.sandbox.student import StudentError
-from autograder.suite.cases import Case, call_arguments, load_cases
-from autograder.suite.graded import callees, hooks, precision, probing, raises
-from autograder.suite.graded.calls import (
-    NOT_IMPLEMENTED,
-    case_header,
-    describe_call,
-    error_mistake,
-    error_text,
-    type_mistake,
-)
-from autograder.suite.graded.naming import Candidates, Mistakes, diagnose, mistake_ids, resolve
+from autograder.suite.cases import Case, load_cases
+from autograder.suite.graded import callees, hooks, probing, raises
+from autograder.suite.graded.calls import NOT_IMPLEMENTED
+from autograder.suite.graded.evidence import OWN_LINE, record_evidence
+from autograder.suite.graded.evidence import recorded as _evidence
+from autograder.suite.graded.naming import Mistakes, mistake_ids, resolve
+from autograder.suite.graded.running import crash_feedback, run_case
+
+__all__ = ["OWN_LINE", "check", "crash_feedback", "graded", "record_evidence", "run_case"]
 
 LIKELY = "**Likely mistake:**"
-OUTPUT_NAMES: Mapping[str, Sequence[str]] = contract.HOMEWORK.OUTPUT_NAMES  # a tuple output's item names
-HEATMAPS: Mapping[str, bool | Collection[str]] = contract.HOMEWORK.HEATMAPS  # outputs drawn as heatmaps
 
 
 # ----------------------------------------------------------------------------
@@ -115,7 +111,6 @@ class Failed(NamedTuple):
 # (one grading session each). The plugin reads a test's ``__mistakes__`` into results.json's extra_data.
 _current: contextvars.ContextVar[Failed | None] = contextvars.ContextVar("current_graded_test", default=None)
 _named: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("named_mistakes", default=None)
-_evidence: contextvars.ContextVar[list[dict] | None] = contextvars.ContextVar("evidence", default=None)
 _failed: weakref.WeakKeyDictionary[Any, list[Failed]] = weakref.WeakKeyDictionary()
 
 
@@ -160,13 +155,6 @@ def failing_callees(student: Any, function: str, *, unused: Collection[str] = ()
 def callees_mistakes(functions: tuple[str, ...]) -> frozenset[str]:
     """The known mistakes of these functions: those their own stored cases hold."""
     return frozenset(m for c in all_cases().values() if c.function in functions for m in c.mistakes)
-
-
-def record_evidence(item: Mapping[str, Any]) -> None:
-    """Note what backs a sentence of the current test's feedback (results.json's extra_data.evidence)."""
-    recorded = _evidence.get()
-    if recorded is not None and len(recorded) < 20:
-        recorded.append(dict(item))
 
 
 @functools.lru_cache(maxsize=1)
@@ -237,20 +225,23 @@ def check(
             if evidence:
                 record_evidence({"sentence": "shapes", "by": how})
         resolved = resolve(failures, named_earlier(student, function))
-        pytest.fail(failure_message(resolved, len(case_ids), note, evidence), pytrace=False)
+        cited = None if note is None else {m.split(".")[0] for c in note.cited for m in named_earlier(student, c)}
+        pytest.fail(failure_message(resolved, len(case_ids), note, evidence, cited), pytrace=False)
 
 
 def failure_message(
     failures: Sequence[tuple[Case, str, Mistakes]], total: int, note: callees.Note | None = None,
-    evidence: str | None = None,
+    evidence: str | None = None, cited: Collection[str] | None = None,
 ) -> str:
     """The diagnosis first (every evidenced mistake and the shape evidence, else the fix-first advice), then
     the first failing case in full, then the other failing cases by name. Records the mistakes named for
-    results.json."""
+    results.json. ``cited``: the mistakes the note's callees' own failed tests named."""
     named = mistake_ids(failures[0][2]) or next((mistake_ids(m) for _, _, m in failures if m), [])
     if note is not None:  # the case passes with correct callees standing in: its own code is right on it, so only
         own = callees_mistakes(note.cited)  # the case's cited callees' own mistakes stay named (a rope that
-        named = [m for m in named if m.split(".")[0] in own]  # pairs halves), not the function's ("RoPE not applied")
+        # pairs halves), not the function's ("RoPE not applied"), and only those their own tests said: a callee
+        # wrong through a callee of its own is not said to have a mistake its feedback does not name
+        named = [m for m in named if m.split(".")[0] in own and (cited is None or m.split(".")[0] in cited)]
     shapes = bool(evidence) and not set(getattr(evidence, "same_as", ())) & set(named)  # one sentence per cause
     backing = _evidence.get()
     unnamed_line = any(e.get("sentence") == OWN_LINE and e.get("case") == failures[0][0].id for e in backing or ())
@@ -309,90 +300,7 @@ def shorten(text: str, budget: int) -> str:
     return "\n\n".join([*kept, "_(Excerpts and heatmaps are left out to keep this short.)_"])
 
 
-def _explain(stored: Case, actual: Any) -> tuple[Mistakes, str, bool]:
-    """What a wrong output evidences without the homework's own diagnosis: a list where an array is due, a stored
-    mistake's output, an output rounded to some decimal places, low precision."""
-    if mistake := type_mistake(stored.expected, actual):
-        return mistake, "the output's type", False
-    if mistake := diagnose(actual, stored.mistakes, stored.expected):
-        return mistake, "the output equals this mistake's output on the case", True
-    if found := precision.reading(stored.expected, actual, stored.mistakes):
-        return found
-    return None, "", False
-
-
 def sentence(mistake_id: str) -> str:
     """The one-sentence explanation of a mistake; "<id>.<how>" (another spelling of it) shares its id's."""
     base = mistake_id.split(".", maxsplit=1)[0]
     return compare.MISTAKES.get(base, base)
-
-
-def run_case(student: Any, stored: Case, *, batched: bool = False) -> tuple[str | None, Mistakes]:
-    """(None, None) when the student's code reproduces the case, else (feedback, mistake id(s) or None)."""
-    before = len((recorded := _evidence.get()) or ())
-    if (ran := hooks.run_case(student, stored)) is None:
-        return _run_plain(student, stored, batched=batched)
-    problem, mistake = ran
-    if mistake and not any(e.get("case") == stored.id for e in (recorded or [])[before:]):  # unless the hook's own
-        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "exact": True,
-                         "by": "the outputs, the objects' state afterwards and the grader's counts of their calls"})
-    return problem, mistake
-
-
-def _run_plain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None, Mistakes]:
-    with hooks.budget():
-        return _run_and_explain(student, stored, batched=batched)
-
-
-def _run_and_explain(student: Any, stored: Case, *, batched: bool) -> tuple[str | None, Mistakes]:
-    named = call_arguments(stored.inputs)
-    args, names = [value for _, value in named], [name for name, _ in named]
-    header = case_header(stored, describe_call(stored.function, stored.inputs))
-    try:
-        actual = student.call(stored.function, *args)
-    except StudentError as error:  # an exception alone is no evidence: only a probe that makes it right
-        unimplemented = error.kind == "exception" and "NotImplementedError" in str(error)
-        mistake, how, crash = error_mistake(error), "the error", None
-        if not mistake and not unimplemented:  # the student's own line, and what it assumed (a bounded search)
-            crash = callees.explain_crash(student, stored, dict(named), error)
-        if not mistake and not unimplemented and (found := hooks.explain_error(
-                probing.probing(student), stored, args, names, batched, error)):
-            mistake, how = found
-        if mistake:
-            record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": False})
-        text = f"{header}\n\n{error_text(stored.function, error)}"
-        if crash is None:
-            return text, mistake
-        own = [m for m in (crash.mistake, *crash.more) if m]
-        record_evidence({"sentence": ",".join(own) or OWN_LINE, "case": stored.id, "by": crash.how, "exact": False})
-        return f"{header}\n\n{crash.text}\n\n{error_text(stored.function, error)}", _first(own, mistake)
-    text = compare.compare(
-        f"{stored.function}(...)", stored.expected, actual,
-        heatmap=HEATMAPS.get(stored.function, False), names=OUTPUT_NAMES.get(stored.function),
-    )
-    if text is None:
-        return None, None
-    mistake, how, exact = (hooks.explain(probing.probing(student), stored, args, names, batched, actual)
-                           or _explain(stored, actual))
-    if mistake:
-        record_evidence({"sentence": ",".join(mistake_ids(mistake)), "case": stored.id, "by": how, "exact": exact})
-    return f"{header}\n\n{text}", mistake
-
-
-OWN_LINE = "own_line"  # evidence of a "Where it fails" sentence that names no known mistake
-
-
-def _first(own: Sequence[str], others: Mistakes) -> Mistakes:
-    """``own`` (what the student's line that raised assumed, then what the call where that holds shows) first, then
-    the others named on the case."""
-    if not own:
-        return others
-    rest = list(others) if isinstance(others, tuple) and not isinstance(others, Candidates) else (
-        [others] if others else [])
-    named = mistake_ids(others)
-    first = []
-    for mistake in own:
-        if any(mistake in hooks.covers().get(m, ()) for m in named):
-            continue  # a sentence that says more says it already
-        first += [m for m in rest if isinstance(m, str) and m.split(".", maxsplit=1)[0] == mistake] or [mistake]
-    return (*first, *(m for m in rest if m not in first)) if first else others
