@@ -106,7 +106,8 @@ class KVCache(KVCache):
 '''
 
 
-@pytest.mark.parametrize(("cache", "alike"), [(LAST_ROW_CACHE, True), (OVERWRITING_CACHE, False)])
+@pytest.mark.parametrize(("cache", "alike"), [(LAST_ROW_CACHE, True), (OVERWRITING_CACHE, False)],
+                         ids=["last_row_of_a_block", "newest_token_only"])
 def test_a_failing_cache_is_cited_beside_decode_step_only_where_it_answers_otherwise(
         tmp_path_factory: pytest.TempPathFactory, cache: str, alike: bool) -> None:
     """A stand-in for decode_step cannot use the student's cache, so the probe serves a correct one beside it; the
@@ -123,3 +124,25 @@ def test_a_failing_cache_is_cited_beside_decode_step_only_where_it_answers_other
     assert any("correct `KVCache` and `decode_step`" in note for note in notes) is not alike, notes
     probes = [e for test in cached for e in test["extra_data"]["evidence"] if "own_classes_answer_alike" in e]
     assert probes and any(e["own_classes_answer_alike"] is False for e in probes) is not alike, probes
+
+
+ROPE_FROM_ZERO = '''
+
+def rope(x, positions, base=10000.0):
+    return _reference_rope(x, np.arange(np.shape(x)[-2], dtype=float), base=base)  # positions never read
+'''
+
+
+def test_a_callee_cited_is_said_to_have_only_the_mistakes_its_own_tests_named(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A rope that ignores positions rotates decode_step's one token at position 0, so decode_step's output is its
+    answer without RoPE: its own tests say to check rope first. generate_cached's cases then pass with a correct
+    decode_step standing in (it is cited), and the output it shares with "decode_step applies no RoPE" is not said:
+    decode_step's own feedback never named that."""
+    tests = _graded(tmp_path_factory, "_reference_rope = rope" + ROPE_FROM_ZERO)
+    decode, cached = _of(tests, "decode_step"), _of(tests, "generate_cached")
+    assert decode and cached, sorted(tests)
+    assert all("**Check first:** your `rope`" in t["output"] for t in decode), [t["output"] for t in decode]
+    assert any("your `decode_step` fails its own test" in t["output"] for t in cached), [t["output"] for t in cached]
+    named = {m for t in [*decode, *cached] for m in t["extra_data"]["mistakes"]}
+    assert "decode_rope_ignored" not in named, named

@@ -137,7 +137,10 @@ def _tried(student: Any, case: Case, names: Sequence[str], record: Callable[[Map
 def _same_answers(student: Any, served: Served, classes: Collection[str]) -> bool:
     """Whether the student's own ``classes``, each made afresh and asked every call the probe made of a served
     instance (the same arguments, in order), answer them all as it did: then the probe would have gone the same
-    way with the student's own (a stand-in reads a cache only through its interface). One probe call per call."""
+    way with the student's own (a stand-in reads a cache only through its interface). One probe call per call, on a
+    fresh worker (the probe's is spent)."""
+    if classes:
+        student.discard()
     for index, instance in enumerate(served.instances):
         name = next((n for n, made in served.classes.items() if isinstance(instance, made)), None)
         if name not in classes:
