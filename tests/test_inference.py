@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from autograder.suite.cases import Case
+from autograder.suite.cases import Case, call_arguments
 from autograder.suite.graded import precision, support
 from tests.homework import module as homework_module
 from tests.test_evidence import LocalStudent
@@ -37,7 +37,7 @@ def infer(case_id: str, function, probe: bool = True) -> tuple | None:
     """What the output of ``function`` on the stored case shows; ``probe``: the function may be called again (a
     RoPE reading two explanations fit is settled by one probe)."""
     stored = support.case(case_id)
-    actual = function(*(v for _, v in support.call_arguments(stored.inputs)))
+    actual = function(*(v for _, v in call_arguments(stored.inputs)))
     return fits.infer(stored, actual, LocalStudent(**{stored.function: function}) if probe else None)
 
 
@@ -124,7 +124,7 @@ def attention_requiring_all(Q, K, V, mask, scale):
 ])
 def test_an_argument_the_contract_gives_a_default_but_the_code_requires_is_named(function, case_id, student) -> None:
     stored = support.case(case_id)
-    assert len(support.call_arguments(stored.inputs)) < student.__code__.co_argcount  # the case leaves it out
+    assert len(call_arguments(stored.inputs)) < student.__code__.co_argcount  # the case leaves it out
     found = inference.search(LocalStudent(**{function: student}), stored, None, type_error=True)
     assert found is not None and found[0] == "default_required", found
     assert "given" in found[1]
@@ -135,7 +135,7 @@ def test_attention_that_always_applies_its_own_causal_mask_is_named() -> None:
         return ref.scaled_dot_product_attention(Q, K, V, ref.causal_mask(Q.shape[-2], K.shape[-2]), scale)
 
     stored = support.case("sdpa-default-scale")
-    original = always_causal(*(v for _, v in support.call_arguments(stored.inputs)))
+    original = always_causal(*(v for _, v in call_arguments(stored.inputs)))
     found = inference.answered(stored, original)
     assert found is not None and found[0] == "always_causal"
 
@@ -176,17 +176,17 @@ def mha(scale_of=None, added=False, causal=False):
 ])
 def test_what_multi_head_attention_computed_is_named_from_its_output_alone(case_id, function, expected) -> None:
     stored = support.case(case_id)
-    found = inference.answered(stored, function(*(v for _, v in support.call_arguments(stored.inputs))))
+    found = inference.answered(stored, function(*(v for _, v in call_arguments(stored.inputs))))
     assert found is not None, case_id
     assert (found[0] if isinstance(found[0], tuple) else (found[0],)) == expected
-    assert inference.answered(stored, mha()(*(v for _, v in support.call_arguments(stored.inputs)))) is None
+    assert inference.answered(stored, mha()(*(v for _, v in call_arguments(stored.inputs)))) is None
 
 
 def test_one_head_scaled_by_the_model_width_names_no_reading_of_it() -> None:
     """With one head, 1/sqrt(D) is both the model width and the model width over the heads: neither is shown."""
     stored = support.case("mha-one-head")
     found = inference.answered(stored, mha(lambda D, H, d_k: 1 / np.sqrt(D))(
-        *(v for _, v in support.call_arguments(stored.inputs))))
+        *(v for _, v in call_arguments(stored.inputs))))
     assert found is not None and found[0] == "scale_other"
 
 
@@ -548,7 +548,7 @@ def test_a_square_probe_fixed_by_a_causal_mask_of_the_codes_own_names_no_square_
     mask of its own in place of the given one (right only on square cases) passes it too, so needs_square is not
     told apart from it and is not named; code that honours the mask and needs n_q = n_k still is."""
     stored = support.case("sdpa-batch")
-    named = dict(support.call_arguments(stored.inputs))
+    named = dict(call_arguments(stored.inputs))
     original = _own_causal_scrambled(*named.values())
     found = inference.search(LocalStudent(scaled_dot_product_attention=_own_causal_scrambled), stored, original)
     assert found is None or "needs_square" not in (found[0] if isinstance(found[0], tuple) else (found[0],)), found
@@ -558,7 +558,7 @@ def test_a_square_probe_fixed_by_a_causal_mask_of_the_codes_own_names_no_square_
 
 def test_a_causal_mask_aligned_top_left_is_read_as_such() -> None:
     stored = support.case("sdpa-batch")
-    named = dict(support.call_arguments(stored.inputs))
+    named = dict(call_arguments(stored.inputs))
     found = inference.answer_for(stored.function, named, _own_causal_top_left(*named.values()))
     assert found is not None and found[0] == ("always_causal", "causal_top_left"), found
 
@@ -576,7 +576,7 @@ def test_an_output_with_extra_leading_axes_is_read_without_them_and_named_with_t
         return weights @ V, weights
 
     stored = support.case("sdpa-default-scale")  # 3 queries, 5 keys, d_k = 4, d_v = 2, no mask
-    names, args = zip(*support.call_arguments(stored.inputs))
+    names, args = zip(*call_arguments(stored.inputs))
     actual = buffered(*args)
     assert actual[0].shape[:2] == (1, 1)
     mistakes, how, _ = explain.explain(LocalStudent(scaled_dot_product_attention=buffered), stored, list(args),
@@ -950,7 +950,7 @@ def test_a_scale_by_the_model_width_is_said_only_where_it_is_not_the_model_width
     stored = support.case(case_id)
     assert explain.one_head(stored, ("batch_first_only", "scale_d_model")) == ("batch_first_only", expected)
     if case_id == "mha-one-head":  # the whole chain on such code: never scale_d_model on the one-head case
-        names, args = zip(*support.call_arguments(stored.inputs))
+        names, args = zip(*call_arguments(stored.inputs))
         actual = _scaled_by_model_width_over_heads(*args)
         mistakes, _, _ = explain.explain(LocalStudent(multi_head_attention=_scaled_by_model_width_over_heads), stored,
                                          list(args), list(names), False, actual)
@@ -982,7 +982,7 @@ def test_an_output_whose_last_axis_is_split_into_pairs_is_read_joined() -> None:
         return out.reshape(*out.shape[:-1], -1, 2)
 
     stored = support.case("rope-d8")  # d = 8, positions 0..5, base 100
-    names, args = zip(*support.call_arguments(stored.inputs))
+    names, args = zip(*call_arguments(stored.inputs))
     for given, expected in ((False, {"rope_base_ignored", "last_axis_split"}), (True, {"last_axis_split"})):
         actual = unflattened(*args, given=given)
         assert actual.shape[-2:] == (4, 2)
