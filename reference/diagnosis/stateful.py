@@ -81,10 +81,10 @@ def run_with_layer(student: Any, stored: Case) -> tuple[str | None, str | None]:
         out, layer, cache = call_with_layer(student, stored)
     except StudentError as error:  # the student's own line, and what it assumed (the engine's crash search)
         crash = crash_feedback(_Making(student), stored, dict(call_arguments(stored.inputs)), error)
-        text = f"{header}\n\n{error_text(stored.function, error)}"
+        raised = error_text(stored.function, error)
         if crash is None:
-            return text, error_mistake(error)
-        return f"{header}\n\n{crash[0]}\n\n{error_text(stored.function, error)}", crash[1] or None
+            return f"{header}\n\n{raised}", error_mistake(error)
+        return f"{header}\n\n{crash[0]}\n\n{raised}", crash[1] or None
     expected = stored.expected
     observed: dict[str, Any] = {"out": out}
     if cache is not None:
@@ -319,7 +319,7 @@ def layer_properties(named: dict[str, Any]) -> Iterator[tuple]:
         yield ("needs_equal_widths" if d_k != D else None, f"d_v = d_k{' (its d_k is D already)' * (d_k == D)}; "
                f"{sizes}", "with a layer of d_v = d_k", lambda n: _layer_widths(n, d_k, d_k),
                apart if d_k == D else None)
-    if d_k != D or d_v == d_k != D:
+    if d_k != D:
         # exactly D, or some width D divides (a check that d_k is a multiple of D): told apart by widths of 2 D
         twice = (charged(lambda n: _layer_widths(n, 2 * D, 2 * D)), None, "layer_width_model")
         yield ("layer_width_model", f"the layer projects each token to its own width (d_k = d_v = D); {sizes}",
