@@ -56,6 +56,8 @@ BY_INFERENCE: dict[str, str] = {
     "needs_leading_axes": "the case rewritten with another number of leading axes passes",
     "mha_tokens_first": "the output equals the contract's answer on X with its first two axes swapped, swapped back "
     "(the input read as (N, B, D), tokens first)",
+    "sdpa_tokens_first": "the output equals the contract's answer on Q, K and V with their first two axes swapped, "
+    "swapped back (the inputs read as (N, B, d), tokens first)",
     "matrix_input_only": "the student's line that raised gets past with no leading axes and still raises with "
     "another number of them (the crash search: diagnosis/crashes.py)",
     "needs_leading_axis": "the case rewritten with one and with two leading axes passes, without any it fails",
@@ -68,6 +70,8 @@ BY_INFERENCE: dict[str, str] = {
     "weights_reshaped": "the output is right and its weights, reshaped back to (..., n_q, n_k), are the contract's",
     "needs_square": "the case rewritten with n_q = n_k passes",
     "needs_equal_widths": "the case rewritten with d_v = d_k passes",
+    "needs_same_shape": "the student's line that raised gets past with as many queries as keys and d_v = d_k "
+    "together, and with neither alone (the crash search: diagnosis/crashes.py)",
     "layer_width_model": "the student's line that raised gets past with a layer projecting each token to its own "
     "width, d_k = d_v = D (the crash search: diagnosis/crashes.py)",
     "needs_float_mask": "the case rewritten with a 0/1 mask passes",

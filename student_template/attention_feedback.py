@@ -416,6 +416,9 @@ MISTAKES.update(
      'mha_tokens_first': "Your function reads its input as (N, B, D), tokens first (torch's nn.MultiheadAttention "
                          'default, batch_first=False), so each token attended over the batch: X is (..., N, D), '
                          "tokens on axis -2; don't swap the first two axes.",
+     'sdpa_tokens_first': "Your function reads Q, K and V as (N, B, d), tokens first (a time-major layout, torch's "
+                          'batch_first=False), so each token attended over the batch: Q is (..., N_q, d_k), tokens '
+                          "on axis -2; don't swap the first two axes.",
      'heads_not_split': 'You ran one attention over the full width instead of num_heads separate heads: split the '
                         'columns into H heads of width d_k, attend per head, then concatenate (PS4 Q2c).',
      'mha_head_width_model': 'You split the heads with width D // num_heads (D = X.shape[-1]): the head width, and '
@@ -565,6 +568,9 @@ MISTAKES.update(
      'needs_equal_widths': 'Your code works only when d_v = d_k: values may be narrower or wider than queries and '
                            'keys, so size each array by its own last axis (the output by V.shape[-1]) and never '
                            'assume (or assert) that the widths are equal.',
+     'needs_same_shape': 'Your code works only when Q, K and V have one shape (n_q = n_k and d_v = d_k, as in '
+                         'self-attention): K and V may have another number of rows than Q, and V another width, so '
+                         'size each array by its own axes and never assume (or assert) the shapes are equal.',
      'layer_width_model': 'Your code works only when the layer projects a token to its own width (d_k = d_v = D, '
                           'e.g. one fused projection cut into three D-wide pieces): the layer may change widths, '
                           'so size q, k and v by what layer.query(x), layer.key(x) and layer.value(x) return.',

@@ -116,13 +116,23 @@ def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
     return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask)
 '''
 
+VALUES_AS_QUERIES = '''
+
+def multi_head_attention(X, W_Q, W_K, W_V, W_O, num_heads, mask=None):
+    if W_V.shape[-1] != W_Q.shape[-1]:
+        raise ValueError("the values' heads must be as wide as the queries'")
+    return _reference_mha(X, W_Q, W_K, W_V, W_O, num_heads, mask)
+'''
+
 
 @pytest.mark.parametrize(("source", "named", "not_named"), [
     (SQUARE_ONLY, {"mha_square_weights"}, "mha_head_width_model"),
     (QUERIES_ONLY, {"mha_head_width_model"}, "mha_square_weights"),
     # where D = num_heads * d_k already holds, d_v = d_k is all the case breaks
     (PROJECTIONS_OF_D, {"mha_head_width_model", "mha_value_width"}, "mha_square_weights"),
-], ids=["every weight square", "queries as wide as the model only", "every projection as wide as the model"])
+    (VALUES_AS_QUERIES, {"mha_value_width"}, "mha_head_width_model"),
+], ids=["every weight square", "queries as wide as the model only", "every projection as wide as the model",
+        "values as wide as the queries"])
 def test_weights_that_must_be_square_are_told_from_heads_that_split_the_model_width(
         tmp_path_factory: pytest.TempPathFactory, source: str, named: set[str], not_named: str) -> None:
     """A check that every weight is (D, D) gets past only when all of them are; a check of the queries' width alone
@@ -184,3 +194,58 @@ def test_a_rank_probe_that_cuts_the_mask_with_the_tokens_says_either_may_be_assu
     for t in quoted:
         axes = {"batch_first_only", "needs_leading_axis", "needs_leading_axes", "matrix_input_only"}
         assert not axes & set(t["extra_data"].get("mistakes", [])), t["extra_data"]
+
+
+ONE_SHAPE = '''
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
+    assert Q.shape == K.shape == V.shape  # self-attention's one shape
+    return _reference_sdpa(Q, K, V, mask, scale)
+'''
+
+
+def test_an_assert_that_q_k_and_v_share_one_shape_is_named_for_what_each_case_breaks(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Where a case has more keys than queries and narrower values, neither rewriting alone gets past the assert:
+    both together do, named as one shape; where only the widths differ, d_v = d_k alone; never a number of axes."""
+    tests = _failing(_graded_with(tmp_path_factory, "_reference_sdpa = scaled_dot_product_attention", ONE_SHAPE,
+                                  "scaled_dot_product_attention"))
+    both = [t for t in tests if "assumes Q, K and V have one shape (n_q = n_k and d_v = d_k)" in _where(t)]
+    widths = [t for t in tests if "assumes d_v = d_k;" in _where(t)]
+    assert both and widths, [_where(t) for t in tests]
+    for t in both:
+        assert t["extra_data"]["mistakes"][:1] == ["needs_same_shape"], t["output"]
+    for t in widths:
+        assert t["extra_data"]["mistakes"][:1] == ["needs_equal_widths"], t["output"]
+    for t in tests:
+        said = set(t["extra_data"].get("mistakes", []))
+        assert not {"batch_first_only", "needs_leading_axis", "needs_square"} & said, t["output"]
+
+
+TRANSPOSED_IN_A_HELPER = '''
+
+def _transpose(x, a, b):  # torch.transpose: both axes must exist
+    if max(a, b) >= x.ndim:
+        raise IndexError(f"Dimension out of range (expected [{-x.ndim}, {x.ndim - 1}], got {max(a, b)})")
+    return np.swapaxes(x, a, b)
+
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
+    scores = Q @ _transpose(K, 1, 2)  # (B, N, d) only
+    return _reference_sdpa(Q, K, V, mask, scale)
+'''
+
+
+def test_a_rewriting_that_raises_inside_a_call_the_line_makes_has_not_got_past_it(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """On 4-D inputs the line's matmul raises; with one leading axis it gets past; with none its own helper raises,
+    called from that same line: the line did not get past there, so it needs exactly one leading axis."""
+    tests = _failing(_graded_with(tmp_path_factory, "_reference_sdpa = scaled_dot_product_attention",
+                                  TRANSPOSED_IN_A_HELPER, "scaled_dot_product_attention"))
+    four = [t for t in tests if "is 4-D" in _where(t) and "assumes `Q` is 3-D (one leading axis)" in _where(t)]
+    assert four, [_where(t) for t in tests]
+    for t in four:
+        assert t["extra_data"]["mistakes"][:1] == ["batch_first_only"], t["output"]
+        line = [e["by"] for e in t["extra_data"]["evidence"] if e.get("sentence") == "batch_first_only"
+                and "no longer raises at the student's line" in e.get("by", "")]  # the line's own reading names it
+        assert line and all("read the other way still raises there" in by for by in line), t["extra_data"]

@@ -4,7 +4,8 @@ too (code that reads its input tokens first works with two leading axes and with
 the softmax is one-hot (there, which key scores highest decides the output, and a token that attends only to itself
 is also a causal, one-head attention by coincidence); a twenty-fourth batch, that a line reached only because an
 optional argument is given (the contract's scale landing in a parameter of the code's own) is read with that
-argument at its default too, so a mask is not said to be needed. Submissions are graded by the real engine; the fit
+argument at its default too, so a mask is not said to be needed; a twenty-sixth, that scaled dot-product attention
+may read its inputs tokens first too. Submissions are graded by the real engine; the fit
 is checked on the oracle's own answers."""
 
 from __future__ import annotations
@@ -52,6 +53,30 @@ def test_an_input_read_tokens_first_is_named_so_on_a_batch_of_sequences(
     assert batch["extra_data"]["mistakes"] == ["mha_tokens_first"], batch["output"]
     assert "tokens first" in batch["output"]
     assert masks["extra_data"]["mistakes"] == ["mha_tokens_first", "mask_ignored"], masks["output"]
+
+
+SDPA_TOKENS_FIRST = '''
+
+def scaled_dot_product_attention(Q, K, V, mask=None, scale=None):
+    # time-major, (N, B, d): the first two axes swapped, attention over them, swapped back; the mask never read
+    out, weights = _reference_sdpa(*(np.swapaxes(a, 0, 1) for a in (Q, K, V)), scale=scale)
+    return np.swapaxes(out, 0, 1), weights
+'''
+
+
+def test_attention_over_inputs_read_tokens_first_is_named_so_where_its_output_shows_it(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """scaled_dot_product_attention's twin of the multi-head reading: on a batch of sequences (B, N, d), B > 1, the
+    output is the contract's answer on Q, K and V with their first two axes swapped, swapped back; named from such
+    an output (the 2-D cases' probes give them one leading axis of three sequences)."""
+    tests = _failing(_graded_with(tmp_path_factory, "_reference_sdpa = scaled_dot_product_attention",
+                                  SDPA_TOKENS_FIRST, "scaled_dot_product_attention"))
+    said = [t for t in tests if "sdpa_tokens_first" in t["extra_data"].get("mistakes", [])]
+    assert said, [(t["number"], t["extra_data"].get("mistakes")) for t in tests]
+    for t in said:
+        assert "tokens first" in t["output"], t["output"]
+        assert any("sdpa_tokens_first" in e.get("sentence", "").split(",") and "read as (N, B, d)" in e.get("by", "")
+                   for e in t["extra_data"]["evidence"]), t["extra_data"]["evidence"]
 
 
 def _attention_inputs(seed: int) -> dict:

@@ -38,6 +38,7 @@ from tests.students import (
     FRESH_23,
     FRESH_24,
     FRESH_25,
+    FRESH_26,
     HERE,
     NEW_IDS,
     PORTS,
@@ -375,6 +376,16 @@ FRESH_25_HALF = "fresh_25"
 # that is also the contract's answer for another scale names neither since.
 KNOWN_WRONG_FRESH_25: set[str] = set()
 FRESH_25_NAMED_FLOOR = 204  # 204 of 221 when graded once, and since: a floor
+# The FRESH_26 batch (ten students of four more courses: KAIST's AI605, Texas A&M's CSCE 421, USC's CSCI 567,
+# Sorbonne Université's AMAL), ported by sessions that never ran the grader on them, was graded once on 092b9cf with a
+# first reading of the session's own (tests/students/evaluate.py --port ...): 154 of 175 failing tests named (88%),
+# 0 wrong sentences, 0 unfair losses, 0 grader errors. Judged apart.
+FRESH_26_HALF = "fresh_26"
+KNOWN_WRONG_FRESH_26: set[str] = set()
+# 174 since: an assert that Q, K and V share one shape is read as both n_q = n_k and d_v = d_k at once; an assert on
+# a shape's first sizes, and PyTorch's "3D tensor" messages, speak of a rank; a raise inside a call the line makes has
+# not got past it; scaled dot-product attention may read its inputs tokens first, as multi-head attention may
+FRESH_26_NAMED_FLOOR = 174  # 154 of 175 when graded once, 174 since: a floor
 APART = {FRESH_4_HALF: FRESH_4, FRESH_5_HALF: FRESH_5, FRESH_6_HALF: FRESH_6, FRESH_7_HALF: FRESH_7,
          FRESH_8_HALF: FRESH_8, FRESH_9_HALF: FRESH_9, FRESH_10_HALF: FRESH_10,
          FRESH_11_HALF: FRESH_11, FRESH_12_HALF: FRESH_12, FRESH_13_HALF: FRESH_13,
@@ -382,7 +393,8 @@ APART = {FRESH_4_HALF: FRESH_4, FRESH_5_HALF: FRESH_5, FRESH_6_HALF: FRESH_6, FR
          FRESH_17_HALF: FRESH_17, FRESH_18_HALF: FRESH_18,
          FRESH_19_HALF: FRESH_19, FRESH_20_HALF: FRESH_20, FRESH_21_HALF: FRESH_21,
          FRESH_22_HALF: FRESH_22, FRESH_23_HALF: FRESH_23,
-         FRESH_24_HALF: FRESH_24, FRESH_25_HALF: FRESH_25}  # batches judged apart
+         FRESH_24_HALF: FRESH_24, FRESH_25_HALF: FRESH_25,
+         FRESH_26_HALF: FRESH_26}  # batches judged apart
 KNOWN_WRONG = {FRESH_4_HALF: set(), FRESH_5_HALF: KNOWN_WRONG_FRESH_5, FRESH_6_HALF: KNOWN_WRONG_FRESH_6,
                FRESH_7_HALF: KNOWN_WRONG_FRESH_7, FRESH_8_HALF: KNOWN_WRONG_FRESH_8, FRESH_9_HALF: KNOWN_WRONG_FRESH_9,
                FRESH_10_HALF: KNOWN_WRONG_FRESH_10, FRESH_11_HALF: KNOWN_WRONG_FRESH_11,
@@ -392,7 +404,8 @@ KNOWN_WRONG = {FRESH_4_HALF: set(), FRESH_5_HALF: KNOWN_WRONG_FRESH_5, FRESH_6_H
                FRESH_18_HALF: KNOWN_WRONG_FRESH_18, FRESH_19_HALF: KNOWN_WRONG_FRESH_19,
                FRESH_20_HALF: KNOWN_WRONG_FRESH_20, FRESH_21_HALF: KNOWN_WRONG_FRESH_21,
                FRESH_22_HALF: KNOWN_WRONG_FRESH_22, FRESH_23_HALF: KNOWN_WRONG_FRESH_23,
-               FRESH_24_HALF: KNOWN_WRONG_FRESH_24, FRESH_25_HALF: KNOWN_WRONG_FRESH_25}
+               FRESH_24_HALF: KNOWN_WRONG_FRESH_24, FRESH_25_HALF: KNOWN_WRONG_FRESH_25,
+               FRESH_26_HALF: KNOWN_WRONG_FRESH_26}
 NAMED_FLOORS = {FRESH_4_HALF: FRESH_4_NAMED_FLOOR, FRESH_5_HALF: FRESH_5_NAMED_FLOOR, FRESH_6_HALF: FRESH_6_NAMED_FLOOR,
                 FRESH_7_HALF: FRESH_7_NAMED_FLOOR, FRESH_8_HALF: FRESH_8_NAMED_FLOOR, FRESH_9_HALF: FRESH_9_NAMED_FLOOR,
                 FRESH_10_HALF: FRESH_10_NAMED_FLOOR, FRESH_11_HALF: FRESH_11_NAMED_FLOOR,
@@ -402,7 +415,8 @@ NAMED_FLOORS = {FRESH_4_HALF: FRESH_4_NAMED_FLOOR, FRESH_5_HALF: FRESH_5_NAMED_F
                 FRESH_18_HALF: FRESH_18_NAMED_FLOOR, FRESH_19_HALF: FRESH_19_NAMED_FLOOR,
                 FRESH_20_HALF: FRESH_20_NAMED_FLOOR, FRESH_21_HALF: FRESH_21_NAMED_FLOOR,
                 FRESH_22_HALF: FRESH_22_NAMED_FLOOR, FRESH_23_HALF: FRESH_23_NAMED_FLOOR,
-                FRESH_24_HALF: FRESH_24_NAMED_FLOOR, FRESH_25_HALF: FRESH_25_NAMED_FLOOR}
+                FRESH_24_HALF: FRESH_24_NAMED_FLOOR, FRESH_25_HALF: FRESH_25_NAMED_FLOOR,
+                FRESH_26_HALF: FRESH_26_NAMED_FLOOR}
 
 
 def _half(port: Port) -> str:
@@ -412,7 +426,7 @@ def _half(port: Port) -> str:
 @pytest.fixture(scope="module")
 def judged(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict]:
     """Every port graded once: (half -> evaluate.Verdicts, port -> test number -> named mistakes); the FRESH_4 to
-    FRESH_25 ports are judged apart, under their own halves (APART)."""
+    FRESH_26 ports are judged apart, under their own halves (APART)."""
     halves = {half: evaluate.Verdicts() for half in (*evaluate.HALVES, *APART)}
     named = {}
     for port in PORTS:

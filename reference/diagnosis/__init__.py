@@ -66,12 +66,14 @@ def crash_properties(stored: Case, named: dict[str, Any], error: StudentError) -
 
 # A mistake whose sentence already says what another's says: the other is not said beside it (at most two sentences
 # per test). "D // H" names d_v and the scale too, and "every weight square" D // H; "exactly one leading axis" and
-# "one fixed number" imply "fails without"; "treats its input as one 2-D matrix" implies "works only with 2-D inputs";
-# every wrong scale is "another constant than the scale asked for".
+# "one fixed number" imply "fails without"; "Q, K and V of one shape" says n_q = n_k and d_v = d_k; "treats its
+# input as one 2-D matrix" implies "works only with 2-D inputs"; every wrong scale is "another constant than the
+# scale asked for".
 COVERS = {
     "mha_head_width_model": ("mha_value_width", "scale_other"),
     "mha_square_weights": ("mha_head_width_model", "mha_value_width", "scale_other"),
     "batch_first_only": ("needs_leading_axis",),
+    "needs_same_shape": ("needs_square", "needs_equal_widths"),
     "needs_leading_axes": ("needs_leading_axis",),
     "no_batch_support": ("matrix_input_only",),
     **{scale: ("scale_other",) for scale in ("scale_d_v", "scale_wrong_dim", "scale_argument_ignored", "no_scale",

@@ -59,6 +59,11 @@ def _properties(stored: Case, named: dict[str, Any], type_error: bool, message: 
         if V[-1] != Q[-1]:
             yield ("needs_equal_widths", f"d_v = d_k; this case has d_k = {Q[-1]}, d_v = {V[-1]}", "with d_v = d_k",
                    rewritings._equal_widths)
+        if Q[-2] != K[-2] and V[-1] != Q[-1]:  # both together, after each alone (`assert q.shape == k.shape ==
+            # v.shape`, self-attention's one shape): a line that needs only one of them got past with it
+            yield ("needs_same_shape", f"Q, K and V have one shape (n_q = n_k and d_v = d_k); this case has Q of "
+                   f"shape {Q}, K of shape {K}, V of shape {V}", "with as many queries as keys and d_v = d_k",
+                   lambda n: rewritings._equal_widths(rewritings._square(n)))
     if function == "multi_head_attention":
         yield from _width_properties(named)
         yield from _heads_properties(named)
@@ -87,8 +92,10 @@ def _properties(stored: Case, named: dict[str, Any], type_error: bool, message: 
 # tried only for these)
 RANK_ERRORS = (r"values to unpack|einstein sum subscripts|axes don't match|tuple index out of range|out of bounds for "
                r"(axis|array of dimension)|-dimensional|dimensions? (is|are|were) (indexed|given)|core dimension|"
-               r"Dimension out of range|"  # PyTorch's, for code that keeps its framework's checks
-               r"\nassert\b.*(\bndim\b|\.dim\(\)|\blen\([^()]*\.(shape|size\(\))\))")
+               r"Dimension out of range|\b\dD tensor|\bgot \dD\b|"  # PyTorch's, for code that keeps its framework's
+               # checks ("batch1 must be a 3D tensor, got 4D")
+               r"\nassert\b.*(\bndim\b|\.dim\(\)|\blen\([^()]*\.(shape|size\(\))\)|"
+               r"\.shape\[:-?\d+\]|\.shape\[-?\d+:\])")  # an assert on a shape's first (or last) k sizes: its rank
 
 
 def _token_count(function: str, named: dict[str, Any], message: str) -> Iterator[Property]:

@@ -15,7 +15,8 @@ to the output (``scales.fit``, named by ``scales.named_for``):
   bottom-right or top-left aligned (causal_top_left); the scale given, or the default one in its place
   (scale_argument_ignored); the two outputs returned in the contract's order or the other (outputs_swapped); the
   weights laid out as the contract lays them out, transposed to (..., n_k, n_q) (weights_transposed), or reshaped to
-  that shape (weights_reshaped).
+  that shape (weights_reshaped); on a batch of sequences (B, N, d), its inputs read tokens first, (N, B, d)
+  (sdpa_tokens_first), as multi-head attention's may be.
 
 Nothing of the student's runs again: every candidate is the oracle's, on the case's own inputs.
 
@@ -187,7 +188,18 @@ def _attention(named: dict[str, Any], lead: tuple[int, ...], actual: Any) -> Fou
                    back)
                   for (m1, h1, one), (m2, h2, scale_), (m3, h3, back) in product(masks_, given, layouts)
                   if m1 or m2 or m3]
+    B = np.shape(named["Q"])[0]
+    if np.ndim(named["Q"]) == 3 and out.ndim == 3 and B > 1:  # read tokens first, (N, B, d), as multi-head
+        # attention may be (``_multi_head``): each token attends over the batch, its weights (N, B, B)
+        swapped = {n: np.swapaxes(named[n], 0, 1) for n in ("Q", "K", "V")}
+        candidates += [(("sdpa_tokens_first", *m1, *m2), ", ".join(h for h in (SDPA_TOKENS_FIRST, h1, h2) if h),
+                        dict(named, **swapped, mask=one, scale=scale_), (np.swapaxes(out, 0, 1), weights))
+                       for (m1, h1, one), (m2, h2, scale_) in product(
+                           _masks("scaled_dot_product_attention", named.get("mask"), B, B), given)]
     return _named(_hits("scaled_dot_product_attention", named, candidates))
+
+
+SDPA_TOKENS_FIRST = "on Q, K and V read as (N, B, d), their first two axes swapped (and the output swapped back)"
 
 
 def _masks(function: str, mask: Any, n_q: int, n_k: int) -> list[tuple[tuple[str, ...], str, Any]]:

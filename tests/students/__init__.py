@@ -64,7 +64,8 @@ batch of 12 (IIT Madras's DA6401, Harvard's CS 2281R, Tufts CS 137, the TensorTo
 twenty-second was measured; ``FRESH_24`` a twenty-fourth batch of 13 (IIT Delhi's COL772, CU Boulder's CSCI 7000
 VLA Foundations, a Chinese university's 大模型基础与应用), ported after the twenty-third was measured; ``FRESH_25`` a
 twenty-fifth batch of 12 (IIIT Delhi's CSE556, Stanford's STATS 305B, Northeastern's CS 7150, the Deep-ML practice
-platform), ported after the twenty-fourth was measured.
+platform), ported after the twenty-fourth was measured; ``FRESH_26`` a twenty-sixth batch of 10 (KAIST's AI605,
+Texas A&M's CSCE 421, USC's CSCI 567, Sorbonne Université's AMAL), ported after the twenty-fifth was measured.
 """
 
 from __future__ import annotations
@@ -360,6 +361,13 @@ NEW_IDS: dict[str, str] = {  # causes found in the corpus that no sentence names
     "width 384 stands in for the block's embed_size, so every head's key, query and value layer takes 384-wide inputs "
     "and its output layer gives 384 columns: it raises unless X.shape[-1] = 384 (and W_O's D_out = 384), while the "
     "heads are X.shape[-1] // num_heads wide",
+    # FRESH_26 helper C
+    "mha_output_relu": "multi_head_attention applies a ReLU to its output after the output projection (the student's "
+    "self-attention layer returns relu(lin(attention @ v)), the nonlinearity its course's model puts after each "
+    "layer): every negative entry of the output becomes 0",
+    "mha_input_layer_norm": "multi_head_attention layer-normalises its input X over the last axis before the query, "
+    "key and value projections (nn.LayerNorm: weight 1, bias 0, eps 1e-5; a pre-norm inside the attention layer): the "
+    "scores and values are those of the normalised tokens, each row of X centred and scaled to unit variance",
 }
 
 
@@ -4761,6 +4769,220 @@ PORTS = [
         "np.sqrt(k_cache.shape[-1])`, a stable softmax (right), no RoPE (rope_base never read). The reference's "
         "generate_cached calls the learner's decode_step; its generate_naive the learner's rope and attention on 2-D "
         "arrays (right)."),
+    # the FRESH_26 ports (helper A): KAIST (Korea Advanced Institute of Science and Technology), AI605 Deep Learning for
+    # NLP, a course the corpus had not used, in two offerings. (1) Spring 2020, assignment 3 (a small BERT pre-trained
+    # with masked language modelling and next-sentence prediction, then fine-tuned on IMDB): the course's model.py fixes
+    # the signatures, docstrings and asserts, and the students fill in dot_scaled_attention(query, key, value,
+    # padding_mask) ("YOUR CODE HERE (~4 lines)"), MultiHeadAttention.forward(value, key, query, padding_mask) ("~6
+    # lines", with the course's initializer: d_k = hidden_dim // n_head, bias-free V/K/Q_linear nn.Linear(hidden_dim,
+    # n_head * d_k) and O_linear) and TransformerEncoderBlock.forward; every tensor is time-major, (sequence_length,
+    # batch_size, d), query, key and value are asserted to share one shape, and the only mask is a (sequence_length,
+    # batch_size) padding mask (True for <PAD>) asserted to be the inputs' rows of zeros. Two students: the two
+    # repositories the index holds with the assignment's assign3/model.py filled in (GAONNR's and KookHoiKim's; three
+    # more students' files were found in the index but not their repositories). In the ports
+    # scaled_dot_product_attention passes Q, K and V as they come (read as (sequence_length, batch_size, d)) with the
+    # course's padding mask of them, (Q == 0).all(-1), returns (output, the student's softmax) and never reads `mask` or
+    # `scale`; multi_head_attention is MultiHeadAttention(X.shape[-1], num_heads).forward(X, X, X, (X == 0).all(-1))
+    # (as the encoder block calls it) with the contract's weights loaded into the layers (a weight of another shape
+    # raises), the contract's mask never read. (2) Fall 2021, assignment 3 "Transformer" (part 2: after The Annotated
+    # Transformer, build Transformer models for toy tasks such as copying digits, code, data and training the students'
+    # own): one student, whose PyTorch-compatible MultiheadAttention (batch_first, in_proj_weight chunked in three,
+    # attn_mask with torch.nn.MultiheadAttention's polarity) is ported as multi_head_attention with the contract's mask
+    # as attn_mask. In all three the reference's decoding and the other functions stay the reference's except where they
+    # call the students' attention.
+    Port("kaist605_gaonnr", {
+        "scaled_dot_product_attention": ("batch_first_only", "sdpa_tokens_first", "needs_same_shape", "needs_square",
+                                         "needs_equal_widths", "scale_argument_ignored", "mask_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_tokens_first", "mha_square_weights",
+                                 "mha_needs_divisible_width", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input", "mask_ignored"),
+        **{f: ("batch_first_only", "needs_square", "needs_equal_widths") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("scaled_dot_product_attention")},
+        notes="assign3/model.py (commit 86db3ad) dot_scaled_attention (the course's lines): `assert query.shape == "
+        "key.shape == value.shape` (n_q == n_k and d_v == d_k), `assert padding_mask.shape == query.shape[:2]`, `_, _, "
+        "d_k = query_shape` (3-D only), the padding mask asserted to be the rows of zeros of query, key and value, no "
+        "mask or scale argument; the student's lines: `torch.bmm(query.permute(1, 0, 2), key.permute(1, 2, 0)) / "
+        "math.sqrt(d_k)` (time-major: axis 0 is the sequence, so the contract's (B, N, d) attends over B), "
+        "`scaled_qk[padding_mask.permute(1, 0)] = float('-inf')` (padded keys only), `F.softmax(scaled_qk, dim=2)`, "
+        "`torch.bmm(softmax_qk, value.permute(1, 0, 2)).permute(1, 0, 2)`; MultiHeadAttention (the course's "
+        "initializer): `assert hidden_dim % n_head == 0`, `self.d_k = hidden_dim // n_head` for V, K and Q, "
+        "`nn.Linear(hidden_dim, self.n_head * self.d_k, bias=False)` and `nn.Linear(self.n_head * self.d_k, "
+        "hidden_dim, bias=False)` (square weights), forward(value, key, query, padding_mask) with no attention mask: "
+        "`seq_length, batch_size, hidden_dim = input_shape` (3-D, tokens first), the student's `self.V_linear(value)."
+        "reshape(seq_length, batch_size * self.n_head, self.d_k)` (and K, Q), `torch.repeat_interleave(padding_mask, "
+        "self.n_head, dim=1)`, `dot_scaled_attention(lin_Qs, lin_Ks, lin_Vs, repeated_paddings)`, "
+        "`self.O_linear(attention.reshape(seq_length, batch_size, self.n_head * self.d_k))` (the input's width). The "
+        "reference's decoding passes 2-D q, K and V (one query against the cached keys): the asserts raise."),
+    Port("kaist605_kookhoikim", {
+        "scaled_dot_product_attention": ("batch_first_only", "sdpa_tokens_first", "needs_same_shape", "needs_square",
+                                         "needs_equal_widths", "scale_argument_ignored", "mask_ignored"),
+        "multi_head_attention": ("batch_first_only", "mha_tokens_first", "mha_square_weights",
+                                 "mha_needs_divisible_width", "mha_head_width_model", "mha_value_width",
+                                 "out_width_is_input", "mask_ignored"),
+        **{f: ("batch_first_only", "needs_square", "needs_equal_widths") for f in DECODE},
+    }, callee={"multi_head_attention": ("scaled_dot_product_attention",), **decoding("scaled_dot_product_attention")},
+        notes="assign3/model.py (commit 4ff94b8, with the submission archive assign3_KookhoiKim_20203047.zip) "
+        "dot_scaled_attention (the course's lines): `assert query.shape == key.shape == value.shape` (n_q == n_k and "
+        "d_v == d_k), `assert padding_mask.shape == query.shape[:2]`, `_, _, d_k = query_shape` (3-D only), the "
+        "padding mask asserted to be the rows of zeros of query, key and value, no mask or scale argument; the "
+        "student's lines: `torch.bmm(query.permute(1, 0, 2), key.permute(1, 2, 0)) / math.sqrt(d_k)` (time-major: "
+        "axis 0 is the sequence, so the contract's (B, N, d) attends over B), `scores[padding_mask.T.unsqueeze(1)."
+        "expand(scores.shape)] = float('-inf')` (padded keys only), `scores.softmax(-1)`, `torch.bmm(p_attn, "
+        "value.permute(1, 0, 2)).permute(1, 0, 2)`; MultiHeadAttention (the course's initializer): `assert hidden_dim "
+        "% n_head == 0`, `self.d_k = hidden_dim // n_head` for V, K and Q, `nn.Linear(hidden_dim, self.n_head * "
+        "self.d_k, bias=False)` and `nn.Linear(self.n_head * self.d_k, hidden_dim, bias=False)` (square weights), "
+        "forward(value, key, query, padding_mask) with no attention mask: `seq_length, batch_size, hidden_dim = "
+        "input_shape` (3-D, tokens first), the student's `self.V_linear(value).view(seq_length, batch_size, "
+        "self.n_head, self.d_k).transpose(1, 2)` (and K, Q), `dot_scaled_attention(query.reshape(seq_length, "
+        "batch_size * self.n_head, self.d_k), ..., padding_mask.repeat(1, self.n_head)).view(seq_length, self.n_head, "
+        "batch_size, self.d_k).transpose(1, 2)`, `self.O_linear(attention.reshape(seq_length, batch_size, -1))` (the "
+        "input's width). The reference's decoding passes 2-D q, K and V (one query against the cached keys): the "
+        "asserts raise."),
+    Port("kaist605_yuneg11", {
+        "multi_head_attention": ("batch_first_only", "mha_square_weights", "mha_needs_divisible_width",
+                                 "mha_head_width_model", "mha_value_width", "out_width_is_input", "mask_inverted",
+                                 "softmax_nan_fully_masked", "needs_shared_mask"),
+    }, notes="lib/nn/activation.py (commit 73a6ef1; the same class in transformer.ipynb) MultiheadAttention: "
+       "`self.head_dim = embed_dim // num_heads` for q, k AND v, `self.head_dim_scale = math.sqrt(self.head_dim)`, "
+       "`assert self.head_dim * num_heads == self.embed_dim`, `self.in_proj_weight = nn.Parameter(torch.empty((3 * "
+       "embed_dim, embed_dim)))` cut with `.chunk(3)` and `self.out_proj = nn.Linear(embed_dim, embed_dim)` (square "
+       "weights); forward: `batch_size, tgt_len, _ = query.shape` (3-D only), `F.linear(query.transpose(0, 1), w_q, "
+       "b_q).reshape(-1, batch_size * self.num_heads, self.head_dim).transpose(0, 1)` (right head split), "
+       "`torch.zeros_like(attn_mask, dtype=torch.float).masked_fill_(attn_mask, float(\"-inf\"))` for a boolean "
+       "attn_mask (True = masked: torch.nn.MultiheadAttention's polarity), `attn += attn_mask` (in place against the "
+       "(batch * heads, N, N) scores: a (B, N, N) mask raises unless B or num_heads is 1), `F.softmax(attn, dim=-1)` "
+       "(a row whose keys are all masked is NaN), `attn.transpose(0, 1).reshape(tgt_len, batch_size, self.embed_dim)` "
+       "(the input's width), `self.out_proj(attn).transpose(1, 0)`."),
+    # the FRESH_26 ports (helper B): two courses the corpus had not used. (1) Texas A&M University's CSCE 421 Machine
+    # Learning, assignment #5 "GPT for Text Generation" (spring 2024, fall 2025 and spring 2026 offerings, one
+    # skeleton):
+    # a conditional decoder-only GPT on the SCAN command-to-action dataset, in which the students fill in the "### YOUR
+    # CODE HERE ###" blocks of code/model.py's CSABlock (the model's causal self-attention: given `nn.Linear(n_embd,
+    # n_embd)` projections Q_proj/K_proj/V_proj and readout proj, an asserted `n_embd % n_head == 0` and a (1, 1,
+    # block_size, block_size) tril buffer; in the spring 2024 skeleton the projections and the buffer are the students'
+    # own too) and the generation loop. Three students, one per offering (Rahul-Gonsalves's README names the course; the
+    # other two repositories hold the same code/ skeleton). multi_head_attention is CSABlock.forward with n_embd =
+    # X.shape[-1], n_head = num_heads, block_size = main.py's --max_len 128, and Q_proj, K_proj, V_proj, proj = W_Q,
+    # W_K, W_V, W_O loaded with load_state_dict's size check (each must be (D, D)). (2) The University of Southern
+    # California's CSCI 567 Machine Learning, the Vocareum assignment "Transformer Implementation" (spring 2025): a
+    # character-level decoder-only transformer on tiny Shakespeare, whose skeleton follows Karpathy's "Let's build GPT"
+    # lecture code (Head with nn.Linear(n_embd, head_size) key/query/value and a tril(block_size) buffer,
+    # MultiHeadAttention with proj = nn.Linear(head_size * num_heads, n_embd), Block with head_size = n_embd // n_head);
+    # the students fill in Head.forward and MultiHeadAttention.forward (TODOs 1-2) among seven TODOs. One student.
+    # multi_head_attention is MultiHeadAttention as Block builds it, head h's layers loaded from columns [h*s, (h+1)*s)
+    # of W_K, W_Q, W_V (s = D // H), proj from W_O, block_size 32 (train.py). Courses the corpus had not used (the USC
+    # one's skeleton is Karpathy's lecture code, a source the corpus had used: the lead may prefer to leave it out).
+    Port("tamu421_rahulgonsalves", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "causal_buffer_max_tokens",
+                                 "mha_needs_divisible_width", "mha_square_weights", "mha_head_width_model",
+                                 "mha_value_width", "out_width_is_input"),
+    }, notes="code/model.py (commit d654bfd) CSABlock (given): `assert config.n_embd % config.n_head == 0`, "
+       "`self.Q_proj = nn.Linear(config.n_embd, config.n_embd)` (likewise K_proj, V_proj and `self.proj`: every "
+       "weight (D, D)), `self.register_buffer(\"mask\", torch.tril(torch.ones(config.block_size, "
+       "config.block_size)).view(1, 1, config.block_size, config.block_size))` (block_size = max_len = 128: more "
+       "tokens raise); the student's forward(x, layer_past=None) (no mask argument: always causal): `B, L, C = "
+       "x.size()` (3-D only), `Q = Q.view(B, L, self.n_head, C // self.n_head).transpose(1, 2)` (likewise K and V: "
+       "heads of D // H columns), `att = (Q @ K.transpose(-2, -1)) * (1.0 / math.sqrt(K.size(-1)))`, "
+       "`att.masked_fill(self.mask[:, :, :L, :L] == 0, float('-inf'))`, `F.softmax(att, dim=-1)`, `y = att @ V`, "
+       "`y.transpose(1, 2).contiguous().view(B, L, C)` (merged into the input's width), then the given "
+       "`self.proj(y)`."),
+    Port("tamu421_shwetimasakshi", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "causal_buffer_max_tokens",
+                                 "mha_needs_divisible_width", "mha_square_weights", "mha_head_width_model",
+                                 "mha_value_width", "out_width_is_input"),
+    }, notes="code/model.py (commit 28bf8e0) CSABlock: given `assert config.n_embd % config.n_head == 0` and "
+       "`self.proj = nn.Linear(config.n_embd, config.n_embd)`; the student's `self.key = nn.Linear(config.n_embd, "
+       "config.n_embd)` (likewise query and value: every weight (D, D)) and `self.register_buffer(\"mask\", "
+       "torch.tril(torch.ones(config.block_size, config.block_size)).view(1, 1, config.block_size, "
+       "config.block_size))` (block_size = max_len = 128: more tokens raise); forward(x, layer_past=None) (no mask "
+       "argument: always causal): `B, L, C = x.size()` (3-D only), `queries = self.query(x).view(B, L, self.n_head, C "
+       "// self.n_head).transpose(1, 2)` (likewise keys and values: heads of D // H columns), `torch.matmul(queries, "
+       "keys.transpose(-2, -1)) / (keys.size(-1) ** 0.5)`, `attn_save.masked_fill(self.mask[:, :, :L, :L] == 0, "
+       "float('-inf'))`, `F.softmax(attn_save, dim=-1)`, `torch.matmul(attn_save_with_dropout, values).transpose(1, "
+       "2).contiguous().view(B, L, C)` (merged into the input's width), then the given `self.proj(y)`."),
+    Port("tamu421_zocomacc", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "causal_buffer_max_tokens",
+                                 "mha_needs_divisible_width", "mha_square_weights", "mha_head_width_model",
+                                 "mha_value_width", "out_width_is_input"),
+    }, notes="code/model.py (commit 89cab62) CSABlock (given): `assert config.n_embd % config.n_head == 0`, "
+       "`self.Q_proj = nn.Linear(config.n_embd, config.n_embd)` (likewise K_proj, V_proj and `self.proj`: every "
+       "weight (D, D)), the (1, 1, block_size, block_size) tril buffer `self.mask` (block_size = max_len = 128: more "
+       "tokens raise); the student's forward(x, layer_past=None) (no mask argument: always causal): `B, L, C = "
+       "x.size()` (3-D only), `head_size = C // self.n_head`, `q.view(B, L, self.n_head, head_size).transpose(1, 2)` "
+       "(likewise k and v: heads of D // H columns), `att = (q @ k.transpose(-2, -1)) * (1.0 / "
+       "math.sqrt(head_size))`, `att.masked_fill(self.mask[:, :, :L, :L] == 0, float('-inf'))`, `F.softmax(att, "
+       "dim=-1)`, `y = att @ v`, `y.transpose(1, 2).contiguous().view(B, L, C)` (merged into the input's width), then "
+       "the given `self.proj(y)`."),
+    Port("usc567_gtm1224", {
+        "multi_head_attention": ("batch_first_only", "always_causal", "causal_buffer_max_tokens",
+                                 "mha_square_weights", "mha_head_width_model", "mha_value_width"),
+    }, notes="Transformer/work/transformer_model.py (commit c0ccb12) Head (given __init__): `self.key = "
+       "nn.Linear(n_embd, head_size, bias=False)` (likewise query and value), `torch.tril(torch.ones(block_size, "
+       "block_size))` (block_size = 32 in train.py: more tokens raise); the student's Head.forward: `B, T, C = "
+       "x.shape` (3-D only), `attention_scores = q @ k.transpose(-2, -1)`, `attention_scores / head_size ** 0.5` with "
+       "`head_size = k.size(-1)`, `attention_scores.masked_fill(self.tril[:T, :T] == 0, float('-inf'))` (no mask "
+       "argument: always causal), `F.softmax(attention_scores, dim=-1)`, `attention_weights @ v`; MultiHeadAttention "
+       "(given): `self.proj = nn.Linear(head_size * num_heads, n_embd)` (W_O must be (H * (D // H), D)); the "
+       "student's forward: `torch.cat([h(x) for h in self.heads], dim=-1)`, then `self.proj(out)`; Block (given): "
+       "`head_size = n_embd // n_head` (heads of D // H columns for the keys, queries AND values)."),
+    # the FRESH_26 ports (helper C): Sorbonne Université's AMAL (Apprentissage MAchine avancé: advanced machine learning
+    # and deep learning, Master DAC, Paris; taught in French; not RDFIA, the Master DAC/IMA image course already in the
+    # corpus), TME 10 "self-attention" (solutions of 2021-22 to 2023-24): sentiment classification of IMDB reviews with
+    # GloVe embeddings and a stack of L = 3 self-attention layers the students write by hand (exercise 1), then residual
+    # connections with a layer norm, positional encodings and a CLS token (exercises 2 to 4); the course gives tp10.py's
+    # data code (FolderText, get_imdb_data, a collate function that pads each batch and returns the reviews' lengths)
+    # and the students write the attention modules and the training loop, a course the corpus had not used. Three teams'
+    # solutions (the pairs' partners' repositories hold the same code: pidoux7/AMAL is nour-bouchouchi's partner,
+    # CharlesAttend/M2-DAC apparently AEmanuelli's; YacineAll/Advanced-Machine-Learning and Jad-yehya/AMAL hold only the
+    # skeleton): AEmanuelli/AMAL_Sorbonne_2024 (SelfAttentionLayer), nour-bouchouchi/M2-AMAL (Self_attention) and
+    # CecileGiang/AMAL (Attention1). Each student's layer is one head over the full width (no num_heads); the ports map
+    # multi_head_attention to the layer's forward (X @ W for each nn.Linear, biases left out, W_O the layer's output
+    # Linear where it has one) and scaled_dot_product_attention to the forward's lines after the projections, returning
+    # (out, the student's softmax weights) and never reading `scale`. The reference's decoding calls the student's
+    # scaled_dot_product_attention on 2-D arrays, which all three take only as 3-D (B, N, d) batches.
+    Port("amal_aemanuelli", {
+        "scaled_dot_product_attention": ("batch_first_only", "scale_other", "scale_argument_ignored",
+                                         "mask_finite_fill"),
+        "multi_head_attention": ("batch_first_only", "heads_not_split", "scale_other", "no_output_projection",
+                                 "mha_value_width", "mask_finite_fill"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="AMAL/TME/TME10/src/tp10.py (commit 575b6c8) SelfAttentionLayer: `self.query = nn.Linear(emb_size, "
+        "hidden_size)` (likewise key and value: the values as wide as the queries, so a W_V of another width does not "
+        "load) and no output layer; forward(x, mask=None): `attention_scores = torch.bmm(q, k.transpose(1, 2)) / "
+        "math.sqrt(hidden_size)` (torch.bmm: 3-D only; `hidden_size` is the script's module-level `hidden_size = 128`, "
+        "not the layer's width: scale 1/sqrt(128)), `attention_scores.masked_fill(mask == 0, -1e9)` (finite fill), "
+        "`F.softmax(attention_scores, dim=-1)`, `weighted = torch.bmm(attention_weights, v)` returned (one head over "
+        "the full width, no output projection, W_O never read)."),
+    Port("amal_nourbouchouchi", {
+        "scaled_dot_product_attention": ("batch_first_only", "softmax_wrong_axis", "scale_argument_ignored",
+                                         "mask_ignored"),
+        "multi_head_attention": ("batch_first_only", "heads_not_split", "mha_square_weights", "softmax_wrong_axis",
+                                 "mask_ignored", "mha_output_relu"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="TME10/src/tp10.py (commit 1a3db93) Self_attention (exercise 1): `self.lin_q = nn.Linear(embed_dim, "
+        "embed_dim, bias=False)` (likewise lin_k, lin_v; the output layer `self.lin = nn.Linear(embed_dim, "
+        "embed_dim)`: every weight square), `self.soft = nn.Softmax(dim=1)`; forward(x, l) has no mask argument (l: "
+        "the reviews' lengths): `self.softmax_masque(self.c + torch.div(q @ torch.transpose(k, dim0=1, dim1=2), "
+        "torch.sqrt(self._embed_dim)), l)` (transpose of dims 1 and 2: a 2-D input raises; one head over the full "
+        "width), softmax_masque: `mask = torch.arange(x.size(1))[None, :] >= l[:, None]`, `x[mask] = float('-inf')`, "
+        "`return self.soft(x)` (softmax over axis 1 of the (B, N_q, N_k) scores: over the queries), then `x = "
+        "self.lin( attention @ v )` and `x = self.relu(x)` returned (a ReLU after the output layer)."),
+    Port("amal_cecilegiang", {
+        "scaled_dot_product_attention": ("batch_first_only", "softmax_wrong_axis", "scale_argument_ignored",
+                                         "mask_ignored"),
+        "multi_head_attention": ("batch_first_only", "heads_not_split", "mha_square_weights", "softmax_wrong_axis",
+                                 "mask_ignored", "mha_input_layer_norm"),
+        **{f: ("batch_first_only",) for f in DECODE},
+    }, callee=decoding("scaled_dot_product_attention"),
+        notes="\"TME 10/src/tp10.py\" (commit 0c8b717) Attention1: `self.Q = nn.Linear(emb_size, emb_size)` (likewise "
+        "K, V and the output layer `self.final`: every weight square), `self.softmax = nn.Softmax(dim = 1)`, "
+        "`self.layer_norm = nn.LayerNorm(emb_size)`; forward(x) has no mask argument: `x_ = self.layer_norm(x)` (the "
+        "input normalised before the projections), `att = ( torch.matmul( self.Q(x_), torch.permute(self.K(x_), (0, "
+        "2, 1)) )) / np.sqrt(self.emb_size)` (permute (0, 2, 1): 3-D only; one head over the full width), `att = "
+        "self.softmax(att)` (over axis 1 of the (B, N_q, N_k) scores: over the queries), `out = torch.matmul( att, "
+        "self.V(x_))`, `return self.final(out)`."),
 ]
 SEED = 21
 # drawn once with draw_validation() when the corpus was complete (24 ports), before any port was graded
@@ -4941,6 +5163,14 @@ FRESH_25: tuple[str, ...] = ('iiitd556_rishipendyala', 'iiitd556_harsh22201', 'i
                              'iiitd556_aytida1165', 'iiitd556_rahisenpai', 'stats305b_dal548',
                              'stats305b_pyotrrpolitics', 'cs7150_zzfz1', 'deepml_abhisaxena1', 'deepml_asembris',
                              'deepml_eroztheforgotten', 'deepml_haoyancollab')
+# a twenty-sixth batch, from courses the corpus had not used (helper A: KAIST's AI605 Deep Learning for NLP,
+# spring 2020 and fall 2021; helper B: Texas A&M's CSCE 421 Machine Learning, assignment 5, and USC's CSCI 567
+# Machine Learning; helper C: Sorbonne Université's AMAL, TME 10 "self-attention"), ported after the
+# twenty-fifth was measured, by sessions that never ran the grader on them; graded once for the report. Like the
+# others, they join the validation half only.
+FRESH_26: tuple[str, ...] = ('kaist605_gaonnr', 'kaist605_kookhoikim', 'kaist605_yuneg11', 'tamu421_rahulgonsalves',
+                             'tamu421_shwetimasakshi', 'tamu421_zocomacc', 'usc567_gtm1224', 'amal_aemanuelli',
+                             'amal_nourbouchouchi', 'amal_cecilegiang')
 # every batch ported after the draw, in the order they were ported (each reported alone by the evaluation)
 BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fresh_3": FRESH_3, "fresh_4": FRESH_4,
                                        "fresh_5": FRESH_5, "fresh_6": FRESH_6, "fresh_7": FRESH_7,
@@ -4950,7 +5180,8 @@ BATCHES: dict[str, tuple[str, ...]] = {"fresh": FRESH, "fresh_2": FRESH_2, "fres
                                        "fresh_16": FRESH_16, "fresh_17": FRESH_17,
                                        "fresh_18": FRESH_18, "fresh_19": FRESH_19, "fresh_20": FRESH_20,
                                        "fresh_21": FRESH_21, "fresh_22": FRESH_22,
-                                       "fresh_23": FRESH_23, "fresh_24": FRESH_24, "fresh_25": FRESH_25}
+                                       "fresh_23": FRESH_23, "fresh_24": FRESH_24, "fresh_25": FRESH_25,
+                                       "fresh_26": FRESH_26}
 
 
 def draw_validation(names: Iterable[str]) -> tuple[str, ...]:

@@ -204,9 +204,10 @@ def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Cal
     """What the call on the rewritten case shows of the line the original raise came from (``original``: its
     frames in the student's files): PAST when it returns, or raises after that line; RAISES when it raises at that
     line again, reached the same way (``anywhere``: or from another line, as a checking helper called for another
-    array: the same check refuses it); NOT_APPLICABLE when the rewriting does not apply to the case; UNKNOWN when it
-    cannot tell (the probe budget is spent, the call stopped before it reached the line, or it timed out or
-    crashed); ``stopped`` gets what the raise of a call that stopped before the line says."""
+    array: the same check refuses it), or inside a call that line makes; NOT_APPLICABLE when the rewriting does
+    not apply to the case; UNKNOWN when it cannot tell (the probe budget is spent, the call stopped before it
+    reached the line, or it timed out or crashed); ``stopped`` gets what the raise of a call that stopped before
+    the line says."""
     try:
         inputs = rewrite(dict(named))
     except probing.ProbeBudgetError:
@@ -225,6 +226,8 @@ def _gets_past(student: Any, stored: Any, named: Mapping[str, Any], rewrite: Cal
         same = bool(now and then) and now[-1] == then[-1]  # the line, reached the same way (a helper's line called
         if same and (now == then or (anywhere and raises.stopped_before(original, new))):  # from another line of the
             return RAISES  # function, its checks' one `raise`, is another raise)
+        if then and len(now) > len(then) and now[:len(then)] == then:  # raised inside a call the line makes (a
+            return RAISES  # helper of the student's, given what the line gave it): the line did not get past
         if not raises.stopped_before(original, new):
             return PAST
         if stopped is not None and new:  # what the earlier line's raise says (an assert's condition too)
